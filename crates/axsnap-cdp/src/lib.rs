@@ -1,0 +1,1 @@
+//! `axsnap-cdp`: the Chromium backend over the Chrome DevTools Protocol.

@@ -1,0 +1,127 @@
+//! The contract a backend (CDP, AT-SPI, ...) fulfils, as plain data plus one trait.
+//!
+//! A backend captures a raw [`Tree`] for a target, performs an action on a native handle and
+//! reports a cheap change signal. Everything else (what to show, refs, diffs) is the core's.
+//! The trait uses `async fn` from `std` only: the core names no runtime.
+
+use std::future::Future;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::refs::TargetId;
+use crate::snapshot::Header;
+use crate::tree::{NativeId, Tree};
+
+/// A raw capture of one target.
+#[derive(Clone, Debug)]
+pub struct Capture {
+    /// The target captured.
+    pub target: TargetId,
+    /// URL and title.
+    pub header: Header,
+    /// The raw tree.
+    pub tree: Tree,
+    /// Set when the capture was cut short (deadline, size); says what is missing.
+    pub partial: Option<String>,
+}
+
+/// A target a backend can capture (a tab, a window).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetSummary {
+    /// Its id.
+    pub id: TargetId,
+    /// URL and title.
+    pub header: Header,
+    /// Whether it is the current one.
+    pub active: bool,
+}
+
+/// An action on one element.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum ElementAction {
+    /// Click (`count` 2 for a double click).
+    Click {
+        /// Number of clicks.
+        count: u8,
+    },
+    /// Move the pointer over it.
+    Hover,
+    /// Type text into it.
+    Type {
+        /// The text.
+        text: String,
+        /// Clear the field first (fill) instead of appending.
+        clear: bool,
+        /// Press Enter afterwards.
+        submit: bool,
+    },
+    /// Select options by label or value.
+    Select {
+        /// Labels or values.
+        values: Vec<String>,
+    },
+    /// Check or uncheck, verifying the resulting state.
+    Check {
+        /// The wanted state.
+        on: bool,
+    },
+    /// Scroll it by a delta in pixels.
+    Scroll {
+        /// Horizontal delta.
+        dx: f64,
+        /// Vertical delta.
+        dy: f64,
+    },
+    /// Give it focus.
+    Focus,
+    /// Press keys or a chord (`Enter`, `Control+A`) with it focused.
+    Press {
+        /// The key or chord.
+        keys: String,
+    },
+}
+
+/// What happened after an action.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The page went quiet within the cap.
+    pub settled: bool,
+    /// The action caused a navigation.
+    pub navigated: bool,
+    /// Time from the action to settle (or to the cap).
+    pub elapsed: Duration,
+    /// A JavaScript dialog or similar that is now open, described.
+    pub dialog: Option<String>,
+    /// Targets the action opened (popups).
+    pub opened: Vec<TargetId>,
+}
+
+/// A backend.
+pub trait Backend {
+    /// The backend's error.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// The targets it can capture.
+    fn targets(&mut self) -> impl Future<Output = Result<Vec<TargetSummary>, Self::Error>> + Send;
+
+    /// Captures a raw tree of `target`, giving up with a partial tree at `deadline`.
+    fn capture(
+        &mut self,
+        target: &TargetId,
+        deadline: Duration,
+    ) -> impl Future<Output = Result<Capture, Self::Error>> + Send;
+
+    /// Performs an action on an element and waits for the target to settle.
+    fn act(
+        &mut self,
+        target: &TargetId,
+        element: &NativeId,
+        action: &ElementAction,
+    ) -> impl Future<Output = Result<Outcome, Self::Error>> + Send;
+
+    /// Whether the target may have changed since its last capture. `false` must mean "certainly
+    /// unchanged"; when in doubt, `true`.
+    fn changed(&mut self, target: &TargetId) -> impl Future<Output = Result<bool, Self::Error>> + Send;
+}

@@ -1,0 +1,44 @@
+//! `axsnap-core`: the pure perception engine of axsnap.
+//!
+//! It turns a raw accessibility tree (from any backend) into a compact semantic snapshot with
+//! durable element refs, and turns two snapshots into an exact diff. It does no I/O and names
+//! no async runtime; backends feed it [`Tree`]s and carry out actions on [`NativeId`]s.
+//!
+//! Data flows one way:
+//!
+//! ```text
+//! raw Tree --project--> projected Tree --refs--> Snapshot --render--> text | JSON
+//!                                                  \--diff(prev, next)--> Diff --render-->
+//! ```
+//!
+//! - [`tree`], [`role`], [`state`]: the model; [`interchange`]: its JSON file form.
+//! - [`project`]: projection rules and views.
+//! - [`refs`]: durable refs and their lookup.
+//! - [`diff`]: diff and apply.
+//! - [`session`]: baselines and the auto / full / reset policy.
+//! - [`render`], [`tokens`], [`find`]: output, sizes, search.
+//! - [`backend`]: the contract a backend fulfils.
+
+#![warn(missing_docs)]
+
+pub mod backend;
+pub mod diff;
+pub mod error;
+pub mod find;
+pub mod interchange;
+pub mod project;
+pub mod refs;
+pub mod render;
+pub mod role;
+pub mod session;
+pub mod snapshot;
+pub mod state;
+pub mod tokens;
+pub mod tree;
+
+pub use error::TreeError;
+pub use refs::{Ref, RefError, TargetId};
+pub use role::Role;
+pub use snapshot::{Header, Snapshot};
+pub use state::{Action, ActionSet, State, StateSet};
+pub use tree::{NativeId, Node, NodeId, RawFlags, Rect, Tree};

@@ -1,0 +1,393 @@
+//! The tree model: an arena of [`Node`]s addressed by [`NodeId`].
+//!
+//! One type serves every stage: a backend's raw capture, the projected tree and the tree a diff
+//! is applied to. Nodes are stored in a `Vec` and point at each other by index, never by `Rc`,
+//! so trees are cheap to build, clone and compare, and walking them never recurses on input
+//! depth (every traversal here is iterative).
+
+use serde::{Deserialize, Serialize};
+
+use crate::refs::Ref;
+use crate::role::Role;
+use crate::state::{ActionSet, StateSet};
+
+/// The index of a node in its [`Tree`]'s arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The arena index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The platform's identity of an element, opaque to the core.
+///
+/// `scope` is the space the id lives in (a CDP frame/document, an AT-SPI bus name); `id` is the
+/// element within it (a backend node id, an object path). The core only compares them: two
+/// nodes are the same element iff their `NativeId`s are equal. When a whole scope disappears
+/// (a navigation replaced the document), the refs stage may carry refs over by structure; when
+/// the scope lives on but an id vanished, the element is gone.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct NativeId {
+    /// The id space: document, frame, application.
+    pub scope: String,
+    /// The element within the scope.
+    pub id: String,
+}
+
+impl NativeId {
+    /// Builds a native id from its two parts.
+    pub fn new(scope: impl Into<String>, id: impl Into<String>) -> NativeId {
+        NativeId { scope: scope.into(), id: id.into() }
+    }
+}
+
+/// A rectangle in CSS pixels (web) or screen pixels (desktop), origin top-left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Rect {
+    /// The centre point, where a click lands.
+    pub fn center(&self) -> (f64, f64) {
+        (self.x + self.w / 2.0, self.y + self.h / 2.0)
+    }
+}
+
+/// Flags a backend sets on raw nodes that projection drops (rule 1). Projected trees never
+/// carry them set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RawFlags {
+    /// The platform marked the node ignored for accessibility.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ignored: bool,
+    /// Not rendered (display:none, visibility:hidden, aria-hidden, zero size and no content).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hidden: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// One element of a user interface.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// Normalized role.
+    pub role: Role,
+    /// Accessible name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Current value (text of a field, selected option of a combobox, slider position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Accessible description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// States.
+    #[serde(default, skip_serializing_if = "crate::state::StateSet::is_none_set")]
+    pub states: StateSet,
+    /// Supported actions.
+    #[serde(default, skip_serializing_if = "crate::state::ActionSet::is_none_set")]
+    pub actions: ActionSet,
+    /// Heading level, tree depth level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
+    /// Link target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Options of a select-like element that are not in the tree as children.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// Bounds on screen, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Rect>,
+    /// The developer's id: DOM id, test id, AutomationId, AX identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dev_id: Option<String>,
+    /// The platform's identity of this element.
+    pub native: NativeId,
+    /// The ref the refs stage gave this node (`None` in raw trees).
+    #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub ref_id: Option<Ref>,
+    /// Raw-only flags projection consumes.
+    #[serde(default, skip_serializing_if = "is_default_flags")]
+    pub flags: RawFlags,
+    /// Children, in document order. Maintained by [`Tree`]; do not edit directly.
+    #[serde(skip)]
+    pub children: Vec<NodeId>,
+    /// Parent. Maintained by [`Tree`].
+    #[serde(skip)]
+    pub parent: Option<NodeId>,
+}
+
+fn is_default_flags(f: &RawFlags) -> bool {
+    *f == RawFlags::default()
+}
+
+impl Default for Role {
+    fn default() -> Self {
+        Role::Generic
+    }
+}
+
+impl Node {
+    /// A node with a role, a name and a native id; everything else empty.
+    pub fn new(role: Role, name: impl Into<String>, native: NativeId) -> Node {
+        Node { role, name: name.into(), native, ..Node::default() }
+    }
+
+    /// Whether the node's own content (everything but links to other nodes) equals `other`'s.
+    pub fn same_content(&self, other: &Node) -> bool {
+        self.role == other.role
+            && self.name == other.name
+            && self.value == other.value
+            && self.description == other.description
+            && self.states == other.states
+            && self.actions == other.actions
+            && self.level == other.level
+            && self.url == other.url
+            && self.options == other.options
+            && self.bounds == other.bounds
+            && self.dev_id == other.dev_id
+            && self.native == other.native
+            && self.flags == other.flags
+            && self.ref_id == other.ref_id
+    }
+}
+
+/// An arena tree with one root.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    root: Option<NodeId>,
+}
+
+impl Tree {
+    /// An empty tree (no root yet).
+    pub fn new() -> Tree {
+        Tree::default()
+    }
+
+    /// A tree of one root node.
+    pub fn with_root(node: Node) -> Tree {
+        let mut t = Tree::new();
+        let id = t.push(node);
+        t.root = Some(id);
+        t
+    }
+
+    /// Adds a detached node and returns its id. Its `children`/`parent` are reset.
+    pub fn push(&mut self, mut node: Node) -> NodeId {
+        node.children.clear();
+        node.parent = None;
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(node);
+        id
+    }
+
+    /// Adds `node` as the last child of `parent`.
+    pub fn append(&mut self, parent: NodeId, node: Node) -> NodeId {
+        let id = self.push(node);
+        self.attach(parent, id, None);
+        id
+    }
+
+    /// Attaches the detached node `child` under `parent`, at `index` among its children (at the
+    /// end for `None` or an index past the end).
+    pub fn attach(&mut self, parent: NodeId, child: NodeId, index: Option<usize>) {
+        self.nodes[child.index()].parent = Some(parent);
+        let kids = &mut self.nodes[parent.index()].children;
+        match index {
+            Some(i) if i <= kids.len() => kids.insert(i, child),
+            _ => kids.push(child),
+        }
+    }
+
+    /// Detaches `id` from its parent (its subtree stays in the arena, unreachable from the
+    /// root until attached again).
+    pub fn detach(&mut self, id: NodeId) {
+        if let Some(p) = self.nodes[id.index()].parent.take() {
+            self.nodes[p.index()].children.retain(|c| *c != id);
+        }
+    }
+
+    /// Sets the root.
+    pub fn set_root(&mut self, id: NodeId) {
+        self.root = Some(id);
+    }
+
+    /// The root, if the tree has one.
+    pub fn root(&self) -> Option<NodeId> {
+        self.root
+    }
+
+    /// The node at `id`. Panics on an id from another tree (a programming error, never input).
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// The node at `id`, mutably.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id.index()]
+    }
+
+    /// The node at `id`, or `None` for an id outside the arena.
+    pub fn get(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(id.index())
+    }
+
+    /// Number of nodes in the arena (including detached ones).
+    pub fn arena_len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Iterates the nodes reachable from the root in document order (pre-order), with depth
+    /// (root = 0). Iterative: safe on any depth.
+    pub fn preorder(&self) -> Preorder<'_> {
+        Preorder { tree: self, stack: self.root.map(|r| vec![(r, 0)]).unwrap_or_default() }
+    }
+
+    /// Number of nodes reachable from the root.
+    pub fn len(&self) -> usize {
+        self.preorder().count()
+    }
+
+    /// Whether no node is reachable.
+    pub fn is_empty(&self) -> bool {
+        self.root.is_none()
+    }
+
+    /// The ancestors of `id`, nearest first.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.nodes[id.index()].parent, move |p| self.nodes[p.index()].parent)
+    }
+
+    /// Ids of the subtree rooted at `id`, in pre-order.
+    pub fn subtree(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.nodes[n.index()].children.iter().rev().copied());
+        }
+        out
+    }
+
+    /// A copy holding only the nodes reachable from the root, laid out in pre-order, so that
+    /// two trees with the same shape and content compare equal with `==`.
+    pub fn compacted(&self) -> Tree {
+        let mut out = Tree::new();
+        let Some(root) = self.root else { return out };
+        let mut map: Vec<Option<NodeId>> = vec![None; self.nodes.len()];
+        for (id, _) in self.preorder() {
+            let new = out.push(self.nodes[id.index()].clone());
+            map[id.index()] = Some(new);
+            if let Some(p) = self.nodes[id.index()].parent {
+                if let Some(np) = map[p.index()] {
+                    out.nodes[new.index()].parent = Some(np);
+                    out.nodes[np.index()].children.push(new);
+                }
+            }
+        }
+        out.root = map[root.index()];
+        out
+    }
+}
+
+impl PartialEq for Tree {
+    /// Structural equality: same shape, same node content, in document order. Arena layout
+    /// and detached nodes do not matter.
+    fn eq(&self, other: &Tree) -> bool {
+        let mut a = self.preorder();
+        let mut b = other.preorder();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return true,
+                (Some((x, dx)), Some((y, dy))) => {
+                    let (nx, ny) = (self.node(x), other.node(y));
+                    if dx != dy || nx.children.len() != ny.children.len() || !nx.same_content(ny) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// Pre-order iterator over a [`Tree`]; see [`Tree::preorder`].
+pub struct Preorder<'t> {
+    tree: &'t Tree,
+    stack: Vec<(NodeId, usize)>,
+}
+
+impl Iterator for Preorder<'_> {
+    type Item = (NodeId, usize);
+
+    fn next(&mut self) -> Option<(NodeId, usize)> {
+        let (id, depth) = self.stack.pop()?;
+        let kids = &self.tree.nodes[id.index()].children;
+        self.stack.extend(kids.iter().rev().map(|c| (*c, depth + 1)));
+        Some((id, depth))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(role: Role, name: &str, id: &str) -> Node {
+        Node::new(role, name, NativeId::new("doc", id))
+    }
+
+    #[test]
+    fn preorder_is_document_order() {
+        let mut t = Tree::with_root(n(Role::Document, "", "0"));
+        let r = t.root().unwrap();
+        let a = t.append(r, n(Role::List, "", "1"));
+        t.append(a, n(Role::ListItem, "x", "2"));
+        t.append(r, n(Role::Button, "ok", "3"));
+        let names: Vec<_> = t.preorder().map(|(id, d)| (t.node(id).native.id.clone(), d)).collect();
+        assert_eq!(names, vec![("0".into(), 0), ("1".into(), 1), ("2".into(), 2), ("3".into(), 1)]);
+    }
+
+    #[test]
+    fn deep_chain_does_not_overflow() {
+        let mut t = Tree::with_root(n(Role::Generic, "", "0"));
+        let mut p = t.root().unwrap();
+        for i in 1..200_000 {
+            p = t.append(p, n(Role::Generic, "", &i.to_string()));
+        }
+        assert_eq!(t.len(), 200_000);
+        let c = t.compacted();
+        assert!(c == t);
+        drop(c);
+    }
+
+    #[test]
+    fn equality_ignores_arena_layout() {
+        let mut a = Tree::with_root(n(Role::Document, "", "0"));
+        let ra = a.root().unwrap();
+        let stray = a.push(n(Role::Button, "stray", "9"));
+        let _ = stray;
+        a.append(ra, n(Role::Button, "ok", "1"));
+        let mut b = Tree::with_root(n(Role::Document, "", "0"));
+        let rb = b.root().unwrap();
+        b.append(rb, n(Role::Button, "ok", "1"));
+        assert!(a == b);
+        b.node_mut(NodeId(1)).name = "cancel".into();
+        assert!(a != b);
+    }
+}

@@ -1,0 +1,5 @@
+//! The `axsnap` command line.
+
+fn main() {
+    println!("axsnap");
+}
