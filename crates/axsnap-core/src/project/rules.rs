@@ -264,7 +264,9 @@ impl Builder<'_> {
             if is_name_wrapper(n) && n.children.len() == 1 {
                 let child = n.children[0];
                 let c = self.out.node(child);
-                if is_blank(&c.name) && c.role != Role::More {
+                // Not onto text: a text's name is its content (and is redacted in a password
+                // field, which a promoted name would escape).
+                if is_blank(&c.name) && !matches!(c.role, Role::More | Role::Text | Role::TextRun) {
                     let name = std::mem::take(&mut self.out.node_mut(id).name);
                     self.out.node_mut(child).name = name;
                     // The child's own children may now repeat its new name.
@@ -352,7 +354,10 @@ impl Builder<'_> {
                 let bounds = self.out.node(k).bounds;
                 let head = self.out.node_mut(r.head);
                 head.bounds = union(head.bounds, bounds);
-                if !r.full {
+                // Two redacted runs read as one: "[redacted] [redacted]" would be redacted again
+                // by a second projection.
+                let repeat = piece == REDACTED && head.name.ends_with(REDACTED);
+                if !r.full && !repeat {
                     let s = &mut head.name;
                     if text::needs_space(s, &piece) {
                         s.push(' ');
@@ -403,6 +408,10 @@ fn union(a: Option<crate::tree::Rect>, b: Option<crate::tree::Rect>) -> Option<c
 fn copy_node(raw: &Node, opts: &ProjectOptions, protected: bool, stats: &mut ProjectStats) -> Node {
     let max = opts.max_text_chars;
     let mut text = |s: &str| {
+        // A redaction stays whole under any limit (a second projection sees it as plain text).
+        if s == REDACTED {
+            return s.to_string();
+        }
         let (t, was_cut) = if opts.join_text { text::normalized(s, max) } else { text::limited(s, max) };
         stats.texts_truncated += usize::from(was_cut);
         t
