@@ -150,7 +150,9 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 push_node(&mut body, *parent, &n, &p, Detail::Position);
                 push_after(&mut body, *after, &n, &p);
                 body.push_str(":\n");
-                line::write_subtree(&mut body, &Subtree, subtree, 1, &ctx);
+                if !subtree.nodes.is_empty() {
+                    line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                }
             }
             Op::Remove { r } => {
                 body.push_str("- ");
@@ -170,7 +172,9 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 body.push_str("= ");
                 push_node(&mut body, *r, &p, &n, Detail::Full);
                 body.push_str(" replaced by:\n");
-                line::write_subtree(&mut body, &Subtree, subtree, 1, &ctx);
+                if !subtree.nodes.is_empty() {
+                    line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                }
             }
         }
         if body.len() > before {
@@ -245,7 +249,8 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
             | FieldChange::Actions { .. }
             | FieldChange::Bounds { .. }
             | FieldChange::DevId { .. }
-            | FieldChange::Native { .. } => {}
+            | FieldChange::Native { .. }
+            | FieldChange::Flags { .. } => {}
         }
         if !s.is_empty() {
             parts.push(s);

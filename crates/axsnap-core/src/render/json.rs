@@ -176,13 +176,7 @@ pub(super) fn diff(diff: &Diff) -> String {
     out
 }
 
-/// `{"node":{...},"children":[...]}`, as serde writes a [`NewSubtree`].
+/// A [`NewSubtree`] as serde writes it: flat, `{"nodes":[{"depth":0,...},...]}`.
 fn write_subtree(out: &mut String, root: &NewSubtree) {
-    write_nested(
-        out,
-        root,
-        |s: &NewSubtree| format!("{{\"node\":{}}}", to_json(&s.node)),
-        |s: &NewSubtree| s.children.iter().collect(),
-        "]}",
-    );
+    out.push_str(&to_json(root));
 }

@@ -42,16 +42,38 @@ impl<'a> Source<'a> for &'a Tree {
     }
 }
 
-/// [`Source`] over a [`NewSubtree`].
-pub(super) struct Subtree;
+/// [`Source`] over a [`NewSubtree`] (flat, pre-order with depths), with its child lists built
+/// once so a wide subtree renders in linear time.
+pub(super) struct Subtree<'a> {
+    sub: &'a NewSubtree,
+    children: Vec<Vec<usize>>,
+}
 
-impl<'a> Source<'a> for Subtree {
-    type Id = &'a NewSubtree;
-    fn node(&self, id: &'a NewSubtree) -> &'a Node {
-        &id.node
+impl<'a> Subtree<'a> {
+    /// Indexes the subtree's parent/child structure from its depths.
+    pub(super) fn new(sub: &'a NewSubtree) -> Subtree<'a> {
+        let mut children = vec![Vec::new(); sub.nodes.len()];
+        // The open ancestors of the current node: stack[d] is the last node seen at depth d.
+        let mut stack: Vec<usize> = Vec::new();
+        for (i, n) in sub.nodes.iter().enumerate() {
+            let d = n.depth as usize;
+            stack.truncate(d);
+            if let Some(p) = stack.last() {
+                children[*p].push(i);
+            }
+            stack.push(i);
+        }
+        Subtree { sub, children }
     }
-    fn children(&self, id: &'a NewSubtree) -> Vec<&'a NewSubtree> {
-        id.children.iter().collect()
+}
+
+impl<'a> Source<'a> for Subtree<'a> {
+    type Id = usize;
+    fn node(&self, id: usize) -> &'a Node {
+        &self.sub.nodes[id].node
+    }
+    fn children(&self, id: usize) -> Vec<usize> {
+        self.children[id].clone()
     }
 }
 

@@ -1,0 +1,446 @@
+//! Refs: short durable names (`e12`) for live elements, and the table that keeps them.
+//!
+//! Rules (DESIGN.md, "Refs"):
+//! - a ref is given on first sight and kept by native identity while the element lives, through
+//!   renames, value and state changes and moves;
+//! - when a whole native scope disappears (a navigation replaced the document), a ref may be
+//!   carried to a node of the new capture only on a unique, unambiguous structural match;
+//! - a ref whose element is gone is stale, forever: it is never retargeted to a look-alike;
+//! - refs are numbered in one space per session, so a ref from another target is recognized
+//!   and refused as foreign.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use thiserror::Error;
+
+use crate::role::Role;
+use crate::tree::{NativeId, NodeId, Tree};
+
+mod keys;
+mod matching;
+
+use keys::{Key, Keys};
+use matching::{Churned, NewSide};
+
+/// A ref: `e` followed by a number. Unique within a [`RefSpace`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ref(pub u32);
+
+impl fmt::Display for Ref {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "e{}", self.0)
+    }
+}
+
+impl FromStr for Ref {
+    type Err = RefError;
+
+    /// Parses `e12` (surrounding whitespace and brackets, as in `[e12]`, are tolerated).
+    fn from_str(s: &str) -> Result<Ref, RefError> {
+        let t = s.trim().trim_start_matches('[').trim_end_matches(']');
+        t.strip_prefix('e')
+            .and_then(|n| if n.starts_with('+') { None } else { n.parse::<u32>().ok() })
+            .map(Ref)
+            .ok_or_else(|| RefError::Malformed { input: s.to_string() })
+    }
+}
+
+impl Serialize for Ref {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Ref {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The name of a target (a page, a window) within a session.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TargetId(pub String);
+
+impl fmt::Display for TargetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a ref cannot be used.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum RefError {
+    /// Not of the form `e<number>`.
+    #[error("{input:?} is not a ref; refs look like e12 and come from a snapshot")]
+    Malformed {
+        /// What was given.
+        input: String,
+    },
+    /// Never given out in this session.
+    #[error("ref {0} was never given out; take a snapshot and use a ref from it")]
+    Unknown(Ref),
+    /// The element is gone (removed or replaced, even by an identical twin).
+    #[error(
+        "ref {r} is stale: the {role} {name:?} it named is gone; take a new snapshot and use a current ref"
+    )]
+    Stale {
+        /// The ref.
+        r: Ref,
+        /// Role of the element when last seen.
+        role: String,
+        /// Name of the element when last seen.
+        name: String,
+    },
+    /// Belongs to another target.
+    #[error(
+        "ref {r} belongs to target {owner}, not {asked}; switch to that target or use a ref from this one"
+    )]
+    Foreign {
+        /// The ref.
+        r: Ref,
+        /// The target it belongs to.
+        owner: TargetId,
+        /// The target it was used on.
+        asked: TargetId,
+    },
+}
+
+/// What one [`RefSpace::refresh`] did, for reports and tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefStats {
+    /// Refs kept by native identity.
+    pub kept: usize,
+    /// Refs carried to a new native id by a unique structural match (scope churn).
+    pub carried: usize,
+    /// New refs given out.
+    pub assigned: usize,
+    /// Refs that became stale in this refresh.
+    pub staled: usize,
+}
+
+/// All refs of one client session: one numbering, one table per target.
+///
+/// Refs are numbered from `e1` up, never reused. A ref is live while its element is in the
+/// target's captures (judged on the raw tree, so a node a view leaves out stays live) and stale
+/// forever once it is gone; a stale ref keeps the role and name last shown, for the error.
+#[derive(Debug, Default)]
+pub struct RefSpace {
+    /// Every ref ever given, indexed by number - 1.
+    slots: Vec<Slot>,
+    /// Per-target tables, indexed by [`Slot::target`].
+    targets: Vec<TargetRefs>,
+    /// Target id to index in `targets`.
+    target_index: HashMap<TargetId, u32>,
+    /// Refresh counter, to mark refs seen and written in the current refresh.
+    generation: u64,
+}
+
+/// One ref.
+#[derive(Debug)]
+struct Slot {
+    /// Index of the owning target.
+    target: u32,
+    /// The element's native id; `None` once stale.
+    native: Option<NativeId>,
+    /// Role last shown (or captured, if never shown).
+    role: Role,
+    /// Name last shown.
+    name: String,
+    /// How the element sat in the last raw tree that had it, for churn matching.
+    structure: Option<Structure>,
+    /// Last refresh whose capture had the element.
+    seen: u64,
+    /// Last refresh that wrote this ref into a projected tree.
+    written: u64,
+}
+
+/// Structural facts about an element in the last raw capture that had it.
+#[derive(Clone, Copy, Debug)]
+struct Structure {
+    /// Full key, if unique in that capture.
+    full: Option<Key>,
+    /// Local key, if unique among its siblings.
+    local: Option<Key>,
+    /// Ref of its raw parent, if that had one.
+    parent: Option<Ref>,
+}
+
+/// The refs of one target.
+#[derive(Debug)]
+struct TargetRefs {
+    id: TargetId,
+    /// Live refs by native id.
+    by_native: HashMap<NativeId, Ref>,
+    /// Refs given to a second node with an already seen native id (a backend bug); they go
+    /// stale at the next refresh.
+    extra: Vec<Ref>,
+    /// Native scopes in the last capture.
+    scopes: HashSet<String>,
+}
+
+impl RefSpace {
+    /// An empty space.
+    pub fn new() -> RefSpace {
+        RefSpace::default()
+    }
+
+    /// Brings the target's table up to date with a new capture and writes refs into the
+    /// projected tree.
+    ///
+    /// `raw` is the whole capture (liveness is judged on it, so a node a view left out is not
+    /// stale); `projected` is what the agent will see: every node reachable in it gets
+    /// `ref_id = Some(..)`, new ones numbered in document order. Nodes of `projected` whose
+    /// native id is not in `raw` (synthetic cut markers) count as part of the capture. Raw
+    /// nodes that are not projected get no new ref, but keep one they have.
+    ///
+    /// Native ids should be unique within a capture; if the projected tree repeats one, the
+    /// repeat gets a ref of its own that goes stale at the next refresh, so refs in one
+    /// snapshot are always distinct.
+    pub fn refresh(&mut self, target: &TargetId, raw: &Tree, projected: &mut Tree) -> RefStats {
+        self.generation += 1;
+        let generation = self.generation;
+        let ti = self.target_slot(target);
+        let RefSpace { slots, targets, .. } = self;
+        let t = &mut targets[ti as usize];
+        let mut stats = RefStats::default();
+
+        // Duplicates handed out last time go stale now.
+        for r in std::mem::take(&mut t.extra) {
+            make_stale(&mut slots[slot_index(r)]);
+            stats.staled += 1;
+        }
+
+        // 1. Keep refs by native identity.
+        let mut raw_refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
+        for (id, _) in raw.preorder() {
+            if let Some(&r) = t.by_native.get(&raw.node(id).native) {
+                raw_refs[id.index()] = Some(r);
+                let slot = &mut slots[slot_index(r)];
+                if slot.seen != generation {
+                    slot.seen = generation;
+                    stats.kept += 1;
+                }
+            }
+        }
+        for (id, _) in projected.preorder() {
+            if let Some(&r) = t.by_native.get(&projected.node(id).native) {
+                let slot = &mut slots[slot_index(r)];
+                if slot.seen != generation {
+                    slot.seen = generation;
+                    stats.kept += 1;
+                }
+            }
+        }
+
+        // 2. Refs not seen: gone if their scope lives on, churn candidates if it vanished.
+        let scopes_now = scopes_of(raw, projected);
+        let mut gone: Vec<Ref> = Vec::new();
+        let mut churned: Vec<Ref> = Vec::new();
+        for (native, &r) in &t.by_native {
+            if slots[slot_index(r)].seen != generation {
+                if scopes_now.contains(native.scope.as_str()) {
+                    gone.push(r);
+                } else {
+                    churned.push(r);
+                }
+            }
+        }
+
+        let next_scopes: Option<HashSet<String>> = (t.scopes.len() != scopes_now.len()
+            || scopes_now.iter().any(|s| !t.scopes.contains(*s)))
+        .then(|| scopes_now.into_iter().map(str::to_owned).collect());
+
+        // 3. Carry churned refs on unique structural matches.
+        let keys = Keys::of(raw);
+        if !churned.is_empty() {
+            churned.sort_unstable();
+            let olds: Vec<Churned> = churned
+                .iter()
+                .map(|&r| {
+                    let s = slots[slot_index(r)].structure;
+                    Churned {
+                        r,
+                        full: s.and_then(|s| s.full),
+                        local: s.and_then(|s| s.local),
+                        parent: s.and_then(|s| s.parent),
+                    }
+                })
+                .collect();
+            let old_scopes = &t.scopes;
+            let candidate = |id: NodeId| {
+                raw_refs[id.index()].is_none() && !old_scopes.contains(&raw.node(id).native.scope)
+            };
+            let pairs =
+                matching::carry(&olds, &NewSide { raw, keys: &keys, refs: &raw_refs, candidate: &candidate });
+            for (r, id) in pairs {
+                let slot = &mut slots[slot_index(r)];
+                let native = raw.node(id).native.clone();
+                if let Some(old) = slot.native.replace(native.clone()) {
+                    t.by_native.remove(&old);
+                }
+                t.by_native.insert(native, r);
+                slot.seen = generation;
+                raw_refs[id.index()] = Some(r);
+                stats.carried += 1;
+            }
+            gone.extend(churned.into_iter().filter(|r| slots[slot_index(*r)].seen != generation));
+        }
+        for r in gone {
+            if let Some(native) = make_stale(&mut slots[slot_index(r)]) {
+                t.by_native.remove(&native);
+            }
+            stats.staled += 1;
+        }
+
+        // 4. Write refs into the projected tree, giving new ones in document order.
+        let order: Vec<NodeId> = projected.preorder().map(|(id, _)| id).collect();
+        for id in order {
+            let node = projected.node_mut(id);
+            let r = match t.by_native.get(&node.native) {
+                Some(&r) if slots[slot_index(r)].written != generation => r,
+                found => {
+                    let r = Ref(slots.len() as u32 + 1);
+                    slots.push(Slot {
+                        target: ti,
+                        native: Some(node.native.clone()),
+                        role: node.role.clone(),
+                        name: node.name.clone(),
+                        structure: None,
+                        seen: generation,
+                        written: generation,
+                    });
+                    if found.is_some() {
+                        t.extra.push(r);
+                    } else {
+                        t.by_native.insert(node.native.clone(), r);
+                    }
+                    stats.assigned += 1;
+                    r
+                }
+            };
+            let slot = &mut slots[slot_index(r)];
+            slot.written = generation;
+            if slot.role != node.role {
+                slot.role = node.role.clone();
+            }
+            if slot.name != node.name {
+                slot.name.clone_from(&node.name);
+            }
+            node.ref_id = Some(r);
+        }
+
+        // 5. Remember where every element with a ref sits in the raw tree.
+        let look_up_new = stats.assigned > 0;
+        for (id, _) in raw.preorder() {
+            let node = raw.node(id);
+            let r = match raw_refs[id.index()] {
+                Some(r) => r,
+                None if look_up_new => match t.by_native.get(&node.native) {
+                    Some(&r) => {
+                        raw_refs[id.index()] = Some(r);
+                        r
+                    }
+                    None => continue,
+                },
+                None => continue,
+            };
+            let slot = &mut slots[slot_index(r)];
+            if slot.native.as_ref() != Some(&node.native) {
+                continue; // a repeated native id: the first node holds the ref
+            }
+            slot.structure = Some(Structure {
+                full: keys.full_unique(id).then(|| keys.full[id.index()]),
+                local: keys.sibling_unique[id.index()].then(|| keys.local[id.index()]),
+                parent: node.parent.and_then(|p| raw_refs[p.index()]),
+            });
+        }
+
+        if let Some(scopes) = next_scopes {
+            t.scopes = scopes;
+        }
+        stats
+    }
+
+    /// The native id a ref names on `target`, or why it cannot be used.
+    pub fn resolve(&self, target: &TargetId, r: Ref) -> Result<&NativeId, RefError> {
+        let slot = r.0.checked_sub(1).and_then(|i| self.slots.get(i as usize)).ok_or(RefError::Unknown(r))?;
+        let owner = &self.targets[slot.target as usize].id;
+        if owner != target {
+            return Err(RefError::Foreign { r, owner: owner.clone(), asked: target.clone() });
+        }
+        slot.native.as_ref().ok_or_else(|| RefError::Stale {
+            r,
+            role: slot.role.as_str().to_string(),
+            name: slot.name.clone(),
+        })
+    }
+
+    /// Forgets a target (its tab closed): its refs become stale.
+    pub fn forget_target(&mut self, target: &TargetId) {
+        let Some(&ti) = self.target_index.get(target) else { return };
+        let t = &mut self.targets[ti as usize];
+        for r in t.by_native.drain().map(|(_, r)| r).chain(t.extra.drain(..)) {
+            make_stale(&mut self.slots[slot_index(r)]);
+        }
+        t.scopes.clear();
+    }
+
+    /// Number of refs given out so far (live and stale, all targets).
+    pub fn issued(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The index of `target`'s table, made on first use.
+    fn target_slot(&mut self, target: &TargetId) -> u32 {
+        if let Some(&i) = self.target_index.get(target) {
+            return i;
+        }
+        let i = self.targets.len() as u32;
+        self.targets.push(TargetRefs {
+            id: target.clone(),
+            by_native: HashMap::new(),
+            extra: Vec::new(),
+            scopes: HashSet::new(),
+        });
+        self.target_index.insert(target.clone(), i);
+        i
+    }
+}
+
+/// The index in `RefSpace::slots` of a ref this space gave out.
+fn slot_index(r: Ref) -> usize {
+    r.0 as usize - 1
+}
+
+/// Marks a slot stale, returning the native id it named.
+fn make_stale(slot: &mut Slot) -> Option<NativeId> {
+    slot.structure = None;
+    slot.native.take()
+}
+
+/// The native scopes present in a capture (raw and projected).
+fn scopes_of<'t>(raw: &'t Tree, projected: &'t Tree) -> HashSet<&'t str> {
+    let mut out: HashSet<&str> = HashSet::new();
+    let mut last: &str = "";
+    let mut any = false;
+    for tree in [raw, projected] {
+        for (id, _) in tree.preorder() {
+            let s = tree.node(id).native.scope.as_str();
+            // Neighbours nearly always share a scope: skip the set for them.
+            if !any || s != last {
+                out.insert(s);
+                last = s;
+                any = true;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,358 @@
+//! Unit tests of the refs rules, one per rule.
+
+use super::*;
+use crate::role::Role;
+use crate::tree::Node;
+
+fn nd(role: Role, name: &str, scope: &str, id: &str) -> Node {
+    Node::new(role, name, NativeId::new(scope, id))
+}
+
+fn tid(s: &str) -> TargetId {
+    TargetId(s.to_string())
+}
+
+/// Refreshes with the projected tree a clone of the raw one; returns the projected tree.
+fn refresh(space: &mut RefSpace, target: &str, raw: &Tree) -> (Tree, RefStats) {
+    let mut p = raw.clone();
+    let stats = space.refresh(&tid(target), raw, &mut p);
+    (p, stats)
+}
+
+/// The ref written on the projected node with this native id.
+fn ref_of(p: &Tree, scope: &str, id: &str) -> Ref {
+    let native = NativeId::new(scope, id);
+    p.preorder()
+        .map(|(n, _)| p.node(n))
+        .find(|n| n.native == native)
+        .and_then(|n| n.ref_id)
+        .unwrap_or_else(|| panic!("no ref on {scope}/{id}"))
+}
+
+fn find(t: &Tree, scope: &str, id: &str) -> NodeId {
+    let native = NativeId::new(scope, id);
+    t.preorder().map(|(n, _)| n).find(|n| t.node(*n).native == native).unwrap()
+}
+
+/// document > [nav > [link Home, link Docs], main > [heading Title, button Save]]
+fn page(scope: &str) -> Tree {
+    let mut t = Tree::with_root(nd(Role::Document, "Page", scope, "0"));
+    let r = t.root().unwrap();
+    let nav = t.append(r, nd(Role::Navigation, "", scope, "1"));
+    t.append(nav, nd(Role::Link, "Home", scope, "2"));
+    t.append(nav, nd(Role::Link, "Docs", scope, "3"));
+    let main = t.append(r, nd(Role::Main, "", scope, "4"));
+    t.append(main, nd(Role::Heading, "Title", scope, "5"));
+    t.append(main, nd(Role::Button, "Save", scope, "6"));
+    t
+}
+
+#[test]
+fn first_refresh_numbers_every_node_in_document_order() {
+    let mut s = RefSpace::new();
+    let (p, st) = refresh(&mut s, "t", &page("d"));
+    let refs: Vec<u32> = p.preorder().map(|(n, _)| p.node(n).ref_id.unwrap().0).collect();
+    assert_eq!(refs, (1..=7).collect::<Vec<_>>());
+    assert_eq!(st, RefStats { kept: 0, carried: 0, assigned: 7, staled: 0 });
+    assert_eq!(s.resolve(&tid("t"), Ref(7)), Ok(&NativeId::new("d", "6")));
+}
+
+#[test]
+fn refs_survive_rename_value_state_and_move() {
+    let mut s = RefSpace::new();
+    let raw = page("d");
+    let (p0, _) = refresh(&mut s, "t", &raw);
+    let save = ref_of(&p0, "d", "6");
+    let mut raw = raw.clone();
+    let b = find(&raw, "d", "6");
+    raw.node_mut(b).name = "Save all".into();
+    raw.node_mut(b).value = Some("x".into());
+    raw.node_mut(b).states.set(crate::State::Disabled, true);
+    raw.detach(b);
+    let nav = find(&raw, "d", "1");
+    raw.attach(nav, b, Some(0));
+    let (p1, st) = refresh(&mut s, "t", &raw);
+    assert_eq!(ref_of(&p1, "d", "6"), save);
+    assert_eq!(st, RefStats { kept: 7, carried: 0, assigned: 0, staled: 0 });
+    // A moved subtree still gets refs in document order only for new nodes: none here.
+    assert_eq!(s.issued(), 7);
+}
+
+#[test]
+fn removed_element_is_stale_forever_and_never_given_to_a_look_alike() {
+    let mut s = RefSpace::new();
+    let mut raw = page("d");
+    let (p0, _) = refresh(&mut s, "t", &raw);
+    let save = ref_of(&p0, "d", "6");
+    let b = find(&raw, "d", "6");
+    raw.detach(b);
+    let (_, st) = refresh(&mut s, "t", &raw);
+    assert_eq!(st.staled, 1);
+    let stale = RefError::Stale { r: save, role: "button".into(), name: "Save".into() };
+    assert_eq!(s.resolve(&tid("t"), save), Err(stale.clone()));
+    // An identical button comes back with a new native id: a new ref, the old one stays stale.
+    let main = find(&raw, "d", "4");
+    raw.append(main, nd(Role::Button, "Save", "d", "60"));
+    let (p2, st) = refresh(&mut s, "t", &raw);
+    assert_eq!(st.assigned, 1);
+    assert_ne!(ref_of(&p2, "d", "60"), save);
+    assert_eq!(s.resolve(&tid("t"), save), Err(stale));
+}
+
+#[test]
+fn identical_twin_replacement_in_a_living_scope_leaves_old_refs_stale() {
+    let mut s = RefSpace::new();
+    let mut raw = page("d");
+    let (p0, _) = refresh(&mut s, "t", &raw);
+    let old_main = ref_of(&p0, "d", "4");
+    let old_save = ref_of(&p0, "d", "6");
+    // The main region is re-rendered: same content, new native ids, same document.
+    let main = find(&raw, "d", "4");
+    raw.detach(main);
+    let r = raw.root().unwrap();
+    let m = raw.append(r, nd(Role::Main, "", "d", "14"));
+    raw.append(m, nd(Role::Heading, "Title", "d", "15"));
+    raw.append(m, nd(Role::Button, "Save", "d", "16"));
+    let (p1, st) = refresh(&mut s, "t", &raw);
+    assert_eq!(st, RefStats { kept: 4, carried: 0, assigned: 3, staled: 3 });
+    assert!(matches!(s.resolve(&tid("t"), old_main), Err(RefError::Stale { .. })));
+    assert!(matches!(s.resolve(&tid("t"), old_save), Err(RefError::Stale { .. })));
+    let new_save = ref_of(&p1, "d", "16");
+    assert!(new_save.0 > 7, "twins get fresh numbers");
+}
+
+#[test]
+fn a_node_left_out_by_the_view_is_not_stale_and_unprojected_nodes_get_no_ref() {
+    let mut s = RefSpace::new();
+    let raw = page("d");
+    let (p0, _) = refresh(&mut s, "t", &raw);
+    let save = ref_of(&p0, "d", "6");
+    // A view that shows only the nav.
+    let mut view = raw.clone();
+    let main = find(&view, "d", "4");
+    view.detach(main);
+    let st = s.refresh(&tid("t"), &raw, &mut view);
+    assert_eq!(st.staled, 0);
+    assert_eq!(s.resolve(&tid("t"), save), Ok(&NativeId::new("d", "6")));
+    // A new raw node outside the view gets no ref; it gets one when it is shown.
+    let mut raw2 = raw.clone();
+    let main = find(&raw2, "d", "4");
+    raw2.append(main, nd(Role::Button, "Cancel", "d", "7"));
+    let mut view2 = raw2.clone();
+    let main2 = find(&view2, "d", "4");
+    view2.detach(main2);
+    let st = s.refresh(&tid("t"), &raw2, &mut view2);
+    assert_eq!((st.assigned, s.issued()), (0, 7));
+    let (p3, st) = refresh(&mut s, "t", &raw2);
+    assert_eq!(st.assigned, 1);
+    assert_eq!(ref_of(&p3, "d", "6"), save);
+    assert_eq!(ref_of(&p3, "d", "7"), Ref(8));
+}
+
+#[test]
+fn scope_churn_carries_unique_matches_to_the_new_native_id() {
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &page("d1"));
+    let (p1, st) = refresh(&mut s, "t", &page("d2"));
+    assert_eq!(st, RefStats { kept: 0, carried: 7, assigned: 0, staled: 0 });
+    for id in ["0", "1", "2", "3", "4", "5", "6"] {
+        let r = ref_of(&p0, "d1", id);
+        assert_eq!(ref_of(&p1, "d2", id), r);
+        assert_eq!(s.resolve(&tid("t"), r), Ok(&NativeId::new("d2", id)));
+    }
+}
+
+#[test]
+fn scope_churn_never_carries_among_look_alikes() {
+    // list > [item "x", item "x", item "y"]
+    let build = |scope: &str| {
+        let mut t = Tree::with_root(nd(Role::List, "", scope, "0"));
+        let r = t.root().unwrap();
+        t.append(r, nd(Role::ListItem, "x", scope, "1"));
+        t.append(r, nd(Role::ListItem, "x", scope, "2"));
+        t.append(r, nd(Role::ListItem, "y", scope, "3"));
+        t
+    };
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &build("d1"));
+    let (p1, st) = refresh(&mut s, "t", &build("d2"));
+    assert_eq!((st.carried, st.staled, st.assigned), (2, 2, 2));
+    assert_eq!(ref_of(&p1, "d2", "0"), ref_of(&p0, "d1", "0"));
+    assert_eq!(ref_of(&p1, "d2", "3"), ref_of(&p0, "d1", "3"));
+    for id in ["1", "2"] {
+        assert!(matches!(s.resolve(&tid("t"), ref_of(&p0, "d1", id)), Err(RefError::Stale { .. })));
+        assert!(ref_of(&p1, "d2", id).0 > 4);
+    }
+}
+
+#[test]
+fn a_hidden_look_alike_in_the_old_capture_blocks_a_carry() {
+    // Old: two "OK" buttons, only the first projected. New document: one "OK" button.
+    let mut old = Tree::with_root(nd(Role::Document, "", "d1", "0"));
+    let r = old.root().unwrap();
+    old.append(r, nd(Role::Button, "OK", "d1", "1"));
+    old.append(r, nd(Role::Button, "OK", "d1", "2"));
+    let mut view = old.clone();
+    let hidden = find(&view, "d1", "2");
+    view.detach(hidden);
+    let mut s = RefSpace::new();
+    s.refresh(&tid("t"), &old, &mut view);
+    let ok = ref_of(&view, "d1", "1");
+    let mut new = Tree::with_root(nd(Role::Document, "", "d2", "0"));
+    let r = new.root().unwrap();
+    new.append(r, nd(Role::Button, "OK", "d2", "9"));
+    let (p, st) = refresh(&mut s, "t", &new);
+    assert_eq!((st.carried, st.staled), (1, 1), "only the document is carried");
+    assert!(matches!(s.resolve(&tid("t"), ok), Err(RefError::Stale { .. })));
+    assert_ne!(ref_of(&p, "d2", "9"), ok);
+}
+
+#[test]
+fn children_carry_inside_uniquely_matched_parents() {
+    // Two forms told apart only by developer id, each with an "Email" box.
+    let build = |scope: &str| {
+        let mut t = Tree::with_root(nd(Role::Document, "", scope, "0"));
+        let r = t.root().unwrap();
+        for (i, dev) in ["login", "signup"].into_iter().enumerate() {
+            let mut f = nd(Role::Form, "", scope, &format!("f{i}"));
+            f.dev_id = Some(dev.into());
+            let f = t.append(r, f);
+            t.append(f, nd(Role::TextBox, "Email", scope, &format!("e{i}")));
+        }
+        t
+    };
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &build("d1"));
+    let (p1, st) = refresh(&mut s, "t", &build("d2"));
+    assert_eq!(st, RefStats { kept: 0, carried: 5, assigned: 0, staled: 0 });
+    for id in ["e0", "e1", "f0", "f1"] {
+        assert_eq!(ref_of(&p1, "d2", id), ref_of(&p0, "d1", id));
+    }
+}
+
+#[test]
+fn churn_inside_a_kept_frame_element_carries_by_parent() {
+    // The outer document lives; the frame's inner document navigates to a copy of itself.
+    let build = |inner: &str| {
+        let mut t = Tree::with_root(nd(Role::Document, "", "outer", "0"));
+        let r = t.root().unwrap();
+        for i in 0..2 {
+            let frame = t.append(r, nd(Role::Generic, "", "outer", &format!("fr{i}")));
+            let doc = t.append(frame, nd(Role::Document, "", &format!("{inner}{i}"), "0"));
+            t.append(doc, nd(Role::Button, "Go", &format!("{inner}{i}"), "1"));
+        }
+        t
+    };
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &build("a"));
+    let (p1, st) = refresh(&mut s, "t", &build("b"));
+    assert_eq!((st.kept, st.carried, st.staled), (3, 4, 0));
+    assert_eq!(ref_of(&p1, "b1", "1"), ref_of(&p0, "a1", "1"));
+    assert_eq!(ref_of(&p1, "b0", "1"), ref_of(&p0, "a0", "1"));
+}
+
+#[test]
+fn churned_refs_go_only_to_nodes_of_new_scopes() {
+    // The frame document vanishes and an identical button appears in the living outer document.
+    let mut s = RefSpace::new();
+    let mut t = Tree::with_root(nd(Role::Document, "", "outer", "0"));
+    let r = t.root().unwrap();
+    let fdoc = t.append(r, nd(Role::Document, "", "inner", "0"));
+    t.append(fdoc, nd(Role::Button, "Go", "inner", "1"));
+    let (p0, _) = refresh(&mut s, "t", &t);
+    let go = ref_of(&p0, "inner", "1");
+    let mut t2 = Tree::with_root(nd(Role::Document, "", "outer", "0"));
+    let r = t2.root().unwrap();
+    let fdoc = t2.append(r, nd(Role::Document, "", "outer", "5"));
+    t2.append(fdoc, nd(Role::Button, "Go", "outer", "6"));
+    let (p1, st) = refresh(&mut s, "t", &t2);
+    assert_eq!((st.carried, st.staled), (0, 2));
+    assert!(matches!(s.resolve(&tid("t"), go), Err(RefError::Stale { .. })));
+    assert_ne!(ref_of(&p1, "outer", "6"), go);
+}
+
+#[test]
+fn resolve_tells_unknown_foreign_stale_and_live_apart() {
+    let mut s = RefSpace::new();
+    let (pa, _) = refresh(&mut s, "a", &page("da"));
+    let (pb, _) = refresh(&mut s, "b", &page("db"));
+    let ra = ref_of(&pa, "da", "6");
+    let rb = ref_of(&pb, "db", "6");
+    assert_eq!((ra, rb), (Ref(7), Ref(14)), "one numbering across targets");
+    assert_eq!(s.resolve(&tid("a"), ra), Ok(&NativeId::new("da", "6")));
+    assert_eq!(s.resolve(&tid("a"), Ref(15)), Err(RefError::Unknown(Ref(15))));
+    assert_eq!(s.resolve(&tid("a"), Ref(0)), Err(RefError::Unknown(Ref(0))));
+    assert_eq!(s.resolve(&tid("a"), rb), Err(RefError::Foreign { r: rb, owner: tid("b"), asked: tid("a") }));
+    // An unknown target asking: foreign too (the ref exists, on another target).
+    assert!(matches!(s.resolve(&tid("zzz"), ra), Err(RefError::Foreign { .. })));
+}
+
+#[test]
+fn forget_target_stales_its_refs_only() {
+    let mut s = RefSpace::new();
+    let (pa, _) = refresh(&mut s, "a", &page("da"));
+    let (pb, _) = refresh(&mut s, "b", &page("db"));
+    s.forget_target(&tid("a"));
+    let err = s.resolve(&tid("a"), ref_of(&pa, "da", "2")).unwrap_err();
+    assert_eq!(err, RefError::Stale { r: Ref(3), role: "link".into(), name: "Home".into() });
+    assert!(s.resolve(&tid("b"), ref_of(&pb, "db", "2")).is_ok());
+    // The target comes back with the same document ids: new refs, old ones stay stale.
+    let (pa2, st) = refresh(&mut s, "a", &page("da"));
+    assert_eq!(st.assigned, 7);
+    assert_eq!(ref_of(&pa2, "da", "2"), Ref(17));
+    assert!(s.resolve(&tid("a"), Ref(3)).is_err());
+}
+
+#[test]
+fn synthetic_projected_nodes_get_refs_and_keep_them() {
+    let raw = page("d");
+    let mut view = raw.clone();
+    let r = view.root().unwrap();
+    view.append(r, nd(Role::More, "3 more items", "axsnap:synthetic", "more-0"));
+    let mut s = RefSpace::new();
+    s.refresh(&tid("t"), &raw, &mut view);
+    let more = ref_of(&view, "axsnap:synthetic", "more-0");
+    let mut view2 = raw.clone();
+    let r = view2.root().unwrap();
+    view2.append(r, nd(Role::More, "4 more items", "axsnap:synthetic", "more-0"));
+    let st = s.refresh(&tid("t"), &raw, &mut view2);
+    assert_eq!(ref_of(&view2, "axsnap:synthetic", "more-0"), more);
+    assert_eq!(st, RefStats { kept: 8, carried: 0, assigned: 0, staled: 0 });
+    // The marker goes away: stale (its scope vanished, and nothing new can take it).
+    let mut view3 = raw.clone();
+    let st = s.refresh(&tid("t"), &raw, &mut view3);
+    assert_eq!(st.staled, 1);
+}
+
+#[test]
+fn a_repeated_native_id_gets_distinct_refs() {
+    let mut raw = Tree::with_root(nd(Role::Document, "", "d", "0"));
+    let r = raw.root().unwrap();
+    raw.append(r, nd(Role::Button, "A", "d", "1"));
+    raw.append(r, nd(Role::Button, "B", "d", "1"));
+    let mut s = RefSpace::new();
+    let (p, st) = refresh(&mut s, "t", &raw);
+    let refs: Vec<Ref> = p.preorder().map(|(n, _)| p.node(n).ref_id.unwrap()).collect();
+    assert_eq!(refs, vec![Ref(1), Ref(2), Ref(3)]);
+    assert_eq!(st.assigned, 3);
+    let (p2, st) = refresh(&mut s, "t", &raw);
+    let refs: Vec<Ref> = p2.preorder().map(|(n, _)| p2.node(n).ref_id.unwrap()).collect();
+    assert_eq!(refs, vec![Ref(1), Ref(2), Ref(4)]);
+    assert_eq!((st.staled, st.assigned), (1, 1));
+}
+
+#[test]
+fn deep_trees_do_not_overflow() {
+    let build = |scope: &str| {
+        let mut t = Tree::with_root(nd(Role::Generic, "", scope, "0"));
+        let mut p = t.root().unwrap();
+        for i in 1..100_000 {
+            p = t.append(p, nd(Role::Generic, "", scope, &i.to_string()));
+        }
+        t
+    };
+    let mut s = RefSpace::new();
+    refresh(&mut s, "t", &build("a"));
+    let (_, st) = refresh(&mut s, "t", &build("b"));
+    assert_eq!(st.carried, 100_000);
+}
