@@ -664,3 +664,33 @@ fn token_count_speed() {
     let n = axsnap_core::tokens::count_cl100k(&long_word);
     println!("100 KB without spaces: {n} tokens in {:?}", t0.elapsed());
 }
+
+/// Find over fixtures through the real pipeline: what an agent would ask for.
+#[test]
+fn find_on_fixtures() {
+    use axsnap_core::find::find;
+    let top = |fixture: &str, q: &str| {
+        let s = fixture_snapshot(fixture);
+        let hits = find(&s.tree, q, 3);
+        hits.first().map(|h| format!("{} {:?} in {:?}", h.role, h.name, h.path)).unwrap_or_default()
+    };
+    assert_eq!(top("login", "email field"), r#"textbox "Email" in ["main", "form \"Sign in\""]"#);
+    assert_eq!(top("login", "sign in button"), r#"button "Sign in" in ["main", "form \"Sign in\""]"#);
+    assert_eq!(top("login", "remember-me"), r#"checkbox "Remember me" in ["main", "form \"Sign in\""]"#);
+    assert_eq!(top("login", "forgot password"), r#"link "Forgot password?" in ["main"]"#);
+    assert_eq!(top("docs_intro", "search box"), r#"searchbox "Search docs" in ["banner", "search"]"#);
+    // Two "Installation" links: the TOC one comes first in document order.
+    assert_eq!(
+        top("docs_intro", "installation link"),
+        r#"link "Installation" in ["navigation \"Table of contents\""]"#
+    );
+    assert_eq!(
+        top("app_menu_combobox", "country dropdown"),
+        r#"combobox "Country" in ["main", "tabpanel \"Address\"", "form \"Shipping\""]"#
+    );
+    assert_eq!(top("app_menu_combobox", "autosave"), r#"menuitemcheckbox "Autosave" in ["menu \"File\""]"#);
+    assert_eq!(top("shop_modal", "checkout"), r#"link "Checkout" in ["dialog \"Added to cart\""]"#);
+    let s = fixture_snapshot("app_menu_combobox");
+    let tabs: Vec<String> = find(&s.tree, "tab", 10).into_iter().map(|h| h.name).collect();
+    assert_eq!(tabs, ["Address", "Payment", "Review"]);
+}
