@@ -143,7 +143,8 @@ pub(super) fn build(
         raw,
         opts,
         stats,
-        out: Tree::new(),
+        // Room for every raw node: pages past what is used are never touched.
+        out: Tree::with_capacity(raw.arena_len()),
         seen: vec![false; raw.arena_len()],
         done: Vec::new(),
         visited: 0,
@@ -241,11 +242,14 @@ impl Builder<'_> {
             return;
         }
         let n = self.out.node(id);
-        if opts.drop_redundant && n.role == Role::Image && n.children.is_empty() && is_blank(&n.name) {
-            if n.actions.is_empty() {
-                self.stats.blank_images_dropped += 1;
-                return;
-            }
+        if opts.drop_redundant
+            && n.role == Role::Image
+            && n.children.is_empty()
+            && is_blank(&n.name)
+            && n.actions.is_empty()
+        {
+            self.stats.blank_images_dropped += 1;
+            return;
         }
         if opts.join_text
             && n.role == Role::Text
