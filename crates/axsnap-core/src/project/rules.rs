@@ -133,9 +133,13 @@ struct Builder<'a> {
 
 /// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
 /// the working tree (post-order arena, root set) and the number of raw nodes visited.
+///
+/// `capacity` bounds the nodes the walk can keep (the subtree's size or more); reserving it
+/// up front saves regrowing an arena of large nodes.
 pub(super) fn build(
     raw: &Tree,
     start: NodeId,
+    capacity: usize,
     opts: &ProjectOptions,
     stats: &mut ProjectStats,
 ) -> (Tree, usize) {
@@ -143,8 +147,8 @@ pub(super) fn build(
         raw,
         opts,
         stats,
-        // Room for every raw node: pages past what is used are never touched.
-        out: Tree::with_capacity(raw.arena_len()),
+        // Pages past what is used are never touched.
+        out: Tree::with_capacity(capacity),
         seen: vec![false; raw.arena_len()],
         done: Vec::new(),
         visited: 0,
