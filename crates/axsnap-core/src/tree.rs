@@ -180,6 +180,11 @@ impl Tree {
         Tree::default()
     }
 
+    /// An empty tree with room for `n` nodes (building a large tree without regrowing).
+    pub fn with_capacity(n: usize) -> Tree {
+        Tree { nodes: Vec::with_capacity(n), root: None }
+    }
+
     /// A tree of one root node.
     pub fn with_root(node: Node) -> Tree {
         let mut t = Tree::new();
