@@ -136,12 +136,6 @@ fn is_default_flags(f: &RawFlags) -> bool {
     *f == RawFlags::default()
 }
 
-impl Default for Role {
-    fn default() -> Self {
-        Role::Generic
-    }
-}
-
 impl Node {
     /// A node with a role, a name and a native id; everything else empty.
     pub fn new(role: Role, name: impl Into<String>, native: NativeId) -> Node {
