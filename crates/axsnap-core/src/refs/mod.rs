@@ -22,7 +22,7 @@ use crate::tree::{NativeId, NodeId, Tree};
 mod keys;
 mod matching;
 
-use keys::{Key, Keys};
+use keys::{FastBuild, Key, Keys};
 use matching::{Churned, NewSide};
 
 /// A ref: `e` followed by a number. Unique within a [`RefSpace`].
@@ -175,7 +175,7 @@ struct Structure {
 struct TargetRefs {
     id: TargetId,
     /// Live refs by native id.
-    by_native: HashMap<NativeId, Ref>,
+    by_native: HashMap<NativeId, Ref, FastBuild>,
     /// Refs given to a second node with an already seen native id (a backend bug); they go
     /// stale at the next refresh.
     extra: Vec<Ref>,
@@ -216,8 +216,10 @@ impl RefSpace {
         }
 
         // 1. Keep refs by native identity.
+        let raw_order: Vec<NodeId> = raw.preorder().map(|(id, _)| id).collect();
+        let proj_order: Vec<NodeId> = projected.preorder().map(|(id, _)| id).collect();
         let mut raw_refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
-        for (id, _) in raw.preorder() {
+        for &id in &raw_order {
             if let Some(&r) = t.by_native.get(&raw.node(id).native) {
                 raw_refs[id.index()] = Some(r);
                 let slot = &mut slots[slot_index(r)];
@@ -227,8 +229,12 @@ impl RefSpace {
                 }
             }
         }
-        for (id, _) in projected.preorder() {
-            if let Some(&r) = t.by_native.get(&projected.node(id).native) {
+        // Projected nodes are raw nodes or synthetic markers (whose native ids are not in raw).
+        let mut proj_refs: Vec<Option<Ref>> = Vec::with_capacity(proj_order.len());
+        for &id in &proj_order {
+            let found = t.by_native.get(&projected.node(id).native).copied();
+            proj_refs.push(found);
+            if let Some(r) = found {
                 let slot = &mut slots[slot_index(r)];
                 if slot.seen != generation {
                     slot.seen = generation;
@@ -238,7 +244,7 @@ impl RefSpace {
         }
 
         // 2. Refs not seen: gone if their scope lives on, churn candidates if it vanished.
-        let scopes_now = scopes_of(raw, projected);
+        let scopes_now = scopes_of(raw, &raw_order, projected, &proj_order);
         let mut gone: Vec<Ref> = Vec::new();
         let mut churned: Vec<Ref> = Vec::new();
         for (native, &r) in &t.by_native {
@@ -256,7 +262,7 @@ impl RefSpace {
         .then(|| scopes_now.into_iter().map(str::to_owned).collect());
 
         // 3. Carry churned refs on unique structural matches.
-        let keys = Keys::of(raw);
+        let keys = Keys::of(raw, &raw_order);
         if !churned.is_empty() {
             churned.sort_unstable();
             let olds: Vec<Churned> = churned
@@ -298,11 +304,12 @@ impl RefSpace {
         }
 
         // 4. Write refs into the projected tree, giving new ones in document order.
-        let order: Vec<NodeId> = projected.preorder().map(|(id, _)| id).collect();
-        for id in order {
+        for (&id, &known) in proj_order.iter().zip(&proj_refs) {
             let node = projected.node_mut(id);
-            let r = match t.by_native.get(&node.native) {
-                Some(&r) if slots[slot_index(r)].written != generation => r,
+            // A ref found in step 1 was seen, so it is still live; look up only the others.
+            let found = known.or_else(|| t.by_native.get(&node.native).copied());
+            let r = match found {
+                Some(r) if slots[slot_index(r)].written != generation => r,
                 found => {
                     let r = Ref(slots.len() as u32 + 1);
                     slots.push(Slot {
@@ -336,7 +343,7 @@ impl RefSpace {
 
         // 5. Remember where every element with a ref sits in the raw tree.
         let look_up_new = stats.assigned > 0;
-        for (id, _) in raw.preorder() {
+        for &id in &raw_order {
             let node = raw.node(id);
             let r = match raw_refs[id.index()] {
                 Some(r) => r,
@@ -403,7 +410,7 @@ impl RefSpace {
         let i = self.targets.len() as u32;
         self.targets.push(TargetRefs {
             id: target.clone(),
-            by_native: HashMap::new(),
+            by_native: HashMap::default(),
             extra: Vec::new(),
             scopes: HashSet::new(),
         });
@@ -424,12 +431,17 @@ fn make_stale(slot: &mut Slot) -> Option<NativeId> {
 }
 
 /// The native scopes present in a capture (raw and projected).
-fn scopes_of<'t>(raw: &'t Tree, projected: &'t Tree) -> HashSet<&'t str> {
+fn scopes_of<'t>(
+    raw: &'t Tree,
+    raw_order: &[NodeId],
+    projected: &'t Tree,
+    proj_order: &[NodeId],
+) -> HashSet<&'t str> {
     let mut out: HashSet<&str> = HashSet::new();
     let mut last: &str = "";
     let mut any = false;
-    for tree in [raw, projected] {
-        for (id, _) in tree.preorder() {
+    for (tree, order) in [(raw, raw_order), (projected, proj_order)] {
+        for &id in order {
             let s = tree.node(id).native.scope.as_str();
             // Neighbours nearly always share a scope: skip the set for them.
             if !any || s != last {
