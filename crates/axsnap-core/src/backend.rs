@@ -83,6 +83,42 @@ pub enum ElementAction {
     },
 }
 
+/// An action on a target as a whole (a page or window), not on one element.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum TargetAction {
+    /// Load a URL.
+    Navigate {
+        /// The URL.
+        url: String,
+    },
+    /// Go back in history.
+    Back,
+    /// Go forward in history.
+    Forward,
+    /// Reload.
+    Reload,
+    /// Press keys or a chord with whatever has focus.
+    Press {
+        /// The key or chord.
+        keys: String,
+    },
+    /// Scroll the target's viewport by a delta in pixels.
+    Scroll {
+        /// Horizontal delta.
+        dx: f64,
+        /// Vertical delta.
+        dy: f64,
+    },
+    /// Accept the open JavaScript dialog (with text for a prompt).
+    AcceptDialog {
+        /// Text for a prompt dialog.
+        text: Option<String>,
+    },
+    /// Dismiss the open JavaScript dialog.
+    DismissDialog,
+}
+
 /// What happened after an action.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -120,6 +156,26 @@ pub trait Backend {
         element: &NativeId,
         action: &ElementAction,
     ) -> impl Future<Output = Result<Outcome, Self::Error>> + Send;
+
+    /// Performs an action on a target as a whole and waits for it to settle.
+    fn act_on_target(
+        &mut self,
+        target: &TargetId,
+        action: &TargetAction,
+    ) -> impl Future<Output = Result<Outcome, Self::Error>> + Send;
+
+    /// Opens a new target (a tab at `url`) and returns its id.
+    fn open_target(&mut self, url: &str) -> impl Future<Output = Result<TargetId, Self::Error>> + Send;
+
+    /// Closes a target.
+    fn close_target(&mut self, target: &TargetId) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Whether `error` means the element no longer exists (removed or replaced), so the ref
+    /// the agent used is stale. Backends that can tell override this.
+    fn element_gone(error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
 
     /// Whether the target may have changed since its last capture. `false` must mean "certainly
     /// unchanged"; when in doubt, `true`.

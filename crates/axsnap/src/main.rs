@@ -1,5 +1,19 @@
-//! The `axsnap` command line.
+//! The `axsnap` command line: snapshots, diffs and find over recorded trees and live pages.
 
-fn main() {
-    println!("axsnap");
+mod cli;
+mod cmd;
+mod output;
+mod pipeline;
+
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    let cli = cli::Cli::parse();
+    match cmd::run(cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("axsnap: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }

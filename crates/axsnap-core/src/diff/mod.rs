@@ -5,12 +5,55 @@
 //! new one. [`diff`] lists operations in document order of the next tree; [`apply`] replays
 //! them. The invariant, checked by property tests and fuzzing:
 //! `apply(prev, &diff(prev, next)?)? == *next`, exactly (structural [`Tree`] equality).
+//!
+//! # Semantics
+//!
+//! [`apply`] runs the ops one after another on a working copy of the tree; each op names nodes
+//! by ref *as the tree is at that moment* and is checked against it (see [`Op`]). [`diff`]
+//! orders them so that this works:
+//!
+//! - every node of `next` is visited in pre-order; a kept node gets a `Move` (if its parent or
+//!   its place among its siblings changed), then an `Update` or a `Replace`; a new node whose
+//!   parent is kept gets an `Add` carrying it and its new descendants (a kept descendant of a
+//!   new node is moved in by a later `Move`);
+//! - a removed node whose parent is kept gets one `Remove`, placed right after the ops of its
+//!   old parent's next position, or later, after the `Move`s that take its surviving
+//!   descendants out of it;
+//! - among the kept children that stay under the same parent, the longest run already in
+//!   order (a longest increasing subsequence) stays put, so one reordered child is one `Move`.
+//!
+//! A `Replace` is used in two cases:
+//! - *a removed node and a new node in the same place*: a removed node without surviving
+//!   descendants, and the new node that in `next` follows the same kept, unmoved sibling (or
+//!   is the first child) of the same parent. The op names the removed node; the subtree
+//!   brings the new node's ref.
+//! - *a kept node whose subtree mostly changed*: the node keeps its ref, no node crosses the
+//!   border of its subtree in either direction, some node was added or removed in it, and
+//!   sending it whole is cheaper. Costs count ops plus re-sent nodes: fine-grained, an update
+//!   per changed node, a move per re-parented node, an add per new node under a kept one and
+//!   a remove per removed node under a kept one; whole, one op plus the subtree's kept nodes
+//!   (new nodes are sent either way). Subtrees are chosen bottom-up so that a replace is
+//!   taken only where it beats the best choice for the subtrees below it. The subtree is the
+//!   node's whole new subtree, kept refs included.
+//!
+//! `unchanged` counts kept nodes with no op of their own and not inside a replaced subtree.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::refs::Ref;
 use crate::tree::{Node, Tree};
+
+mod apply;
+mod compute;
+mod fields;
+mod flat;
+mod lis;
+#[cfg(test)]
+mod tests;
+
+pub use apply::apply;
+pub use compute::diff;
 
 /// A diff from one snapshot to the next.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,14 +75,65 @@ impl Diff {
     }
 }
 
-/// A node with its new descendants, as an add or a replace carries it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A node with its new descendants, as an add or a replace carries it: the nodes in pre-order,
+/// each with its depth below the subtree's root.
+///
+/// Flat rather than nested so that a subtree 100,000 deep is built, cloned, compared, dropped
+/// and (de)serialized without recursion.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NewSubtree {
-    /// The node (its `ref_id` is set; `children`/`parent` are ignored).
+    /// The nodes in pre-order; the first is the subtree's root (depth 0). Each node's
+    /// `ref_id` is set; its `children`/`parent` links are ignored.
+    pub nodes: Vec<NewNode>,
+}
+
+/// One node of a [`NewSubtree`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NewNode {
+    /// Depth below the subtree's root: 0 for the root, a child one more than its parent.
+    /// A node is the child of the nearest earlier node one level up.
+    pub depth: u32,
+    /// The node's content.
+    #[serde(flatten)]
     pub node: Node,
-    /// Its children, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub children: Vec<NewSubtree>,
+}
+
+impl NewSubtree {
+    /// The subtree's root node, if it has any node.
+    pub fn root(&self) -> Option<&Node> {
+        self.nodes.first().map(|n| &n.node)
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether it has no node (never so in a diff [`diff`] makes).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The subtree as a tree of its own (its root the tree's root), or `None` when the depths
+    /// do not describe a tree.
+    pub fn to_tree(&self) -> Option<Tree> {
+        let mut tree = Tree::new();
+        let mut path: Vec<crate::NodeId> = Vec::new();
+        for (k, n) in self.nodes.iter().enumerate() {
+            let d = n.depth as usize;
+            if (k == 0) != (d == 0) || d > path.len() {
+                return None;
+            }
+            path.truncate(d);
+            let id = tree.push(n.node.clone());
+            match path.last() {
+                Some(p) => tree.attach(*p, id, None),
+                None => tree.set_root(id),
+            }
+            path.push(id);
+        }
+        Some(tree)
+    }
 }
 
 /// One change to one node's own fields: each variant holds the `old` and the `new` value.
@@ -71,49 +165,67 @@ pub enum FieldChange {
     DevId { old: Option<String>, new: Option<String> },
     /// Native identity changed (a ref carried across a scope churn). Not shown to models.
     Native { old: crate::NativeId, new: crate::NativeId },
+    /// Raw-only flags changed (never in projected trees; here so that any two trees diff
+    /// exactly). Not shown to models.
+    Flags { old: crate::RawFlags, new: crate::RawFlags },
 }
 
-/// One diff operation.
+/// One diff operation. Each names nodes by ref as the tree is when the op runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
     /// A new subtree, inserted under `parent` right after `after` (first child when `None`).
+    /// Its refs must all be absent from the tree.
     Add {
         /// The parent.
         parent: Ref,
-        /// The preceding sibling.
+        /// The preceding sibling, a child of `parent`.
         after: Option<Ref>,
         /// The new nodes.
         subtree: NewSubtree,
     },
-    /// A node and its subtree are gone (descendants moved elsewhere first are not).
+    /// A node and everything still under it are gone (descendants that live on were moved
+    /// out by earlier ops). Not the root.
     Remove {
         /// The node.
         r: Ref,
     },
-    /// Fields of a node changed.
+    /// Fields of a node changed; each change's `old` must match the node.
     Update {
         /// The node.
         r: Ref,
-        /// Its changes.
+        /// Its changes (at least one).
         changes: Vec<FieldChange>,
     },
-    /// A node moved (to another parent or among its siblings).
+    /// A node, with its subtree, moved to another parent or among its siblings. Not the root,
+    /// and not under itself.
     Move {
         /// The node.
         r: Ref,
         /// The new parent.
         parent: Ref,
-        /// The new preceding sibling.
+        /// The new preceding sibling, a child of `parent` other than `r`; first when `None`.
         after: Option<Ref>,
     },
-    /// A node's whole subtree is replaced (cheaper to say than its many changes).
+    /// A node and everything under it give way to `subtree`, which takes the node's place
+    /// (the root's too). The subtree's refs must be absent from the tree once the node's
+    /// subtree is gone; so it may reuse `r` and the refs of `r`'s descendants.
     Replace {
         /// The node replaced.
         r: Ref,
         /// What stands in its place.
         subtree: NewSubtree,
     },
+}
+
+impl Op {
+    /// The ref of the node the op is about (for an add, its subtree's root).
+    pub fn target(&self) -> Option<Ref> {
+        match self {
+            Op::Add { subtree, .. } => subtree.root().and_then(|n| n.ref_id),
+            Op::Remove { r } | Op::Update { r, .. } | Op::Move { r, .. } | Op::Replace { r, .. } => Some(*r),
+        }
+    }
 }
 
 /// Why two trees cannot be diffed.
@@ -175,6 +287,13 @@ pub enum ApplyError {
         /// What is wrong.
         reason: String,
     },
+    /// The tree the diff is applied to names two nodes with one ref, so ops cannot address
+    /// them.
+    #[error("the tree to apply the diff to has ref {r} twice; it is not a snapshot's tree")]
+    DuplicateRef {
+        /// The ref.
+        r: Ref,
+    },
     /// A field change's `old` does not match the tree.
     #[error("operation {index} expects {field} to be something else; the diff is for another snapshot")]
     OldMismatch {
@@ -183,16 +302,4 @@ pub enum ApplyError {
         /// The field.
         field: &'static str,
     },
-}
-
-/// The diff from `prev` to `next`. Both trees must have a ref on every reachable node.
-pub fn diff(prev: &Tree, next: &Tree) -> Result<Diff, DiffError> {
-    let _ = (prev, next);
-    todo!("diff helper")
-}
-
-/// Applies `diff` to `prev`, giving the next tree (compacted, in pre-order).
-pub fn apply(prev: &Tree, diff: &Diff) -> Result<Tree, ApplyError> {
-    let _ = (prev, diff);
-    todo!("diff helper")
 }

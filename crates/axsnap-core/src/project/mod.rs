@@ -14,7 +14,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tree::{NativeId, Tree};
+use crate::tree::{NativeId, NodeId, Tree};
+
+mod cuts;
+mod rules;
+#[cfg(test)]
+mod tests;
+mod text;
+mod views;
+mod work;
+
+use work::{attach_marker, more_items, Pending, Work};
 
 /// What a password field's value becomes.
 pub const REDACTED: &str = "[redacted]";
@@ -108,6 +118,8 @@ pub struct ProjectStats {
     pub unwrapped: usize,
     /// Rule 2: names promoted from a wrapper onto its single child.
     pub names_promoted: usize,
+    /// Rule 2: containers left with no children and nothing of their own, dropped.
+    pub empty_containers_dropped: usize,
     /// Rule 3: text nodes merged into a neighbour.
     pub text_joined: usize,
     /// Rule 3: empty text nodes dropped.
@@ -139,7 +151,95 @@ pub struct Projection {
 
 /// Projects a raw tree. Never fails and never recurses on input depth: any tree gives a
 /// bounded result that says what it cut.
+///
+/// Order: the scope picks the subtree first (on the raw tree, where the caller's id lives);
+/// the rules run once, bottom-up; then the views cut, each on the previous one's result: top
+/// surface, interactive-only, viewport, depth cap, node cap. The caps come last so that they
+/// bound the final output, markers of the other views included.
 pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
-    let _ = (raw, opts);
-    todo!("projection helper")
+    let mut stats = ProjectStats::default();
+    let Some(raw_root) = raw.root().filter(|r| raw.get(*r).is_some()) else {
+        return Projection { tree: Tree::new(), stats };
+    };
+    let view = &opts.view;
+    let start = match &view.scope {
+        None => Some(raw_root),
+        Some(target) => find_native(raw, raw_root, target),
+    };
+    let mut work = match start {
+        Some(start) => {
+            let (tree, visited) = rules::build(raw, start, opts, &mut stats);
+            stats.raw_nodes = if start == raw_root { visited } else { count_reachable(raw, raw_root) };
+            stats.cut_by_view += stats.raw_nodes - visited;
+            Work { tree, markers: Default::default() }
+        }
+        None => scope_missing(raw, raw_root, opts, &mut stats),
+    };
+    if view.top_surface {
+        work = views::top_surface(work, &mut stats);
+    }
+    if view.interactive_only {
+        work = views::interactive_only(work, opts.max_text_chars, &mut stats);
+    }
+    if view.viewport {
+        work = views::viewport(work, &mut stats);
+    }
+    if let Some(max) = view.max_depth {
+        work = cuts::max_depth(work, max, &mut stats);
+    }
+    if let Some(max) = view.max_nodes {
+        work = cuts::max_nodes(work, max, &mut stats);
+    }
+    let tree = cuts::finish(work, opts, &mut stats);
+    Projection { tree, stats }
+}
+
+/// The output when the scope element is not in the capture: the root alone, with a marker
+/// saying that nothing else is shown.
+fn scope_missing(raw: &Tree, root: NodeId, opts: &ProjectOptions, stats: &mut ProjectStats) -> Work {
+    stats.scope_missing = true;
+    stats.raw_nodes = count_reachable(raw, root);
+    let hidden = stats.raw_nodes.saturating_sub(1);
+    stats.cut_by_view += hidden;
+    let mut work = Work::default();
+    let new_root = work.tree.push(rules::shell(raw.node(root), opts, stats));
+    work.tree.set_root(new_root);
+    let name = format!("scope element not found: {}", more_items(hidden));
+    attach_marker(&mut work, new_root, Pending { kind: "scope", items: hidden, name });
+    work
+}
+
+/// Walks the raw nodes reachable from `root` once each (cycles and shared children are not
+/// followed twice), calling `visit` on each until it returns `true`.
+fn walk_raw(raw: &Tree, root: NodeId, mut visit: impl FnMut(NodeId) -> bool) -> Option<NodeId> {
+    let mut seen = vec![false; raw.arena_len()];
+    seen[root.index()] = true;
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        if visit(id) {
+            return Some(id);
+        }
+        for &c in raw.node(id).children.iter().rev() {
+            if raw.get(c).is_some() && !seen[c.index()] {
+                seen[c.index()] = true;
+                stack.push(c);
+            }
+        }
+    }
+    None
+}
+
+/// Raw nodes reachable from the root.
+fn count_reachable(raw: &Tree, root: NodeId) -> usize {
+    let mut n = 0;
+    walk_raw(raw, root, |_| {
+        n += 1;
+        false
+    });
+    n
+}
+
+/// The first raw node in document order with this native id.
+fn find_native(raw: &Tree, root: NodeId, target: &NativeId) -> Option<NodeId> {
+    walk_raw(raw, root, |id| raw.node(id).native == *target)
 }

@@ -1,8 +1,55 @@
 //! Rendering: the compact text form for models and the JSON form for programs, of a full
 //! snapshot and of a diff. Both are deterministic functions of the data.
 //!
-//! The text form is indented lines such as `- button "Save" [e7] [disabled]`: refs only where
-//! an agent can use them, no noise characters.
+//! # The text form
+//!
+//! One line per node, indented two spaces per level, YAML-like:
+//!
+//! ```text
+//! # Sign in · Acme — https://acme.example/login
+//! - banner [e2]:
+//!   - link "Acme" [e3]
+//! - main [e5]:
+//!   - heading "Sign in to Acme" [level=1]
+//!   - paragraph: Use your work email.
+//!   - textbox "Email" [e9] [required] [invalid]: bob@
+//!   - checkbox "Remember me" [e12] [checked]
+//!   - … 120 more items
+//! ```
+//!
+//! Choices, each measured with [`crate::tokens`] on `fixtures/trees` (see the ignored test
+//! `token_variants` in `tests/golden.rs`, which prints the figures):
+//! - The page root (a `document`) is not a line: its name is the header's title.
+//! - Refs (`[e7]`) only on nodes an agent can act on or scope to: nodes with actions, widget
+//!   roles, focusable or editable nodes, landmarks, surfaces (dialog, menu, alert, listbox),
+//!   collections (list, table, grid, tree, tablist, menubar, toolbar), tab panels, articles,
+//!   frames, and any node holding a `… N more` marker (so the agent can scope into it). Text,
+//!   paragraphs, headings, list items, cells, images and labels get none: a ref on every line
+//!   costs about a quarter more tokens on the fixtures and names nothing an agent can use.
+//! - An unnamed node whose only child is a text leaf is one line, `- paragraph: text`, saving
+//!   a line (4-6 tokens) per paragraph, list item and cell.
+//! - Text is `- text: ...` (Playwright's form, which models know); a quoted form costs the same
+//!   or more once quotes inside prose are escaped.
+//! - Names are quoted with `"`, `\` and control characters escaped, so a name cannot break a
+//!   line; text after `: ` runs to the end of the line with only `\`, newlines and control
+//!   characters escaped.
+//! - Link URLs only where they add information: when the link has no name, or when another
+//!   link of the page has the same name but a different URL. Shown relative to the page
+//!   (`/path`, `#frag`). Showing every URL cost 30-40% more tokens on the docs fixtures.
+//! - States in canonical order, each in its own brackets; `focusable`, `offscreen`,
+//!   `editable` on text fields, `protected` and `multiline`-free noise are not shown.
+//!
+//! # The JSON forms
+//!
+//! A snapshot is `{"target","seq","header","stats","tree"}` with nested nodes
+//! `{"ref","role","name","value","description","states","actions","level","url","options",
+//! "bounds","dev_id","native","children"}` (empty fields left out). A diff is the serde form
+//! of [`Diff`]. Both are written iteratively, so a deep tree cannot overflow the stack.
+
+mod diff_text;
+mod json;
+mod line;
+mod text;
 
 use serde::{Deserialize, Serialize};
 
@@ -23,19 +70,38 @@ pub enum Format {
 
 /// Renders a full snapshot.
 pub fn render_snapshot(snap: &Snapshot, format: Format) -> String {
-    let _ = (snap, format);
-    todo!("render helper")
+    match format {
+        Format::Text => text::snapshot(snap),
+        Format::Json => json::snapshot(snap),
+    }
 }
 
 /// Renders a diff. `prev` and `next` are the trees it connects (for context lines such as the
 /// parent an added node goes under).
 pub fn render_diff(diff: &Diff, prev: &Tree, next: &Tree, format: Format) -> String {
-    let _ = (diff, prev, next, format);
-    todo!("render helper")
+    match format {
+        Format::Text => diff_text::diff(diff, prev, next),
+        Format::Json => json::diff(diff),
+    }
 }
 
 /// The one-line answer when nothing changed since snapshot `seq`.
 pub fn render_unchanged(seq: u64, format: Format) -> String {
-    let _ = (seq, format);
-    todo!("render helper")
+    match format {
+        Format::Text => format!("# no change since snapshot {seq}\n"),
+        Format::Json => format!("{{\"unchanged\":true,\"seq\":{seq}}}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unchanged_is_one_line() {
+        assert_eq!(render_unchanged(4, Format::Text), "# no change since snapshot 4\n");
+        let v: serde_json::Value = serde_json::from_str(&render_unchanged(4, Format::Json)).unwrap();
+        assert_eq!(v["seq"], 4);
+        assert_eq!(v["unchanged"], true);
+    }
 }

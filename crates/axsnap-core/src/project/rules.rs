@@ -1,0 +1,451 @@
+//! The projection rules (1-4 and text limits): one bottom-up walk of the raw tree that builds
+//! the working tree the views then cut.
+//!
+//! The walk is a post-order over an explicit stack. Finished nodes wait on a value stack; when
+//! a node finishes, its children are the tail of that stack. A node that is dropped but whose
+//! children stay (ignored, presentational, anonymous) simply leaves them there, so they are
+//! hoisted in place into its parent without copying. Decisions that need a node's final
+//! children (joining text, repeated labels, empty containers, name promotion) happen when it
+//! finishes, after its children did, so the result is stable: projecting it again changes
+//! nothing.
+
+use crate::role::Role;
+use crate::state::{State, StateSet};
+use crate::tree::{Node, NodeId, Tree};
+
+use super::text::{self, is_blank, is_blank_opt};
+use super::{ProjectOptions, ProjectStats, REDACTED};
+
+/// States that say where a node is drawn, not what it is: they do not make a wrapper meaningful.
+fn incidental_states() -> StateSet {
+    StateSet::EMPTY.with(State::Focusable).with(State::Offscreen).with(State::Obscured)
+}
+
+/// Whether `states` holds nothing but incidental states.
+fn only_incidental(states: StateSet) -> bool {
+    states.bits() & !incidental_states().bits() == 0
+}
+
+/// A container with nothing of its own: no name, value, description, developer id, action or
+/// meaningful state. Rule 2 replaces it by its children.
+fn is_anonymous(n: &Node) -> bool {
+    matches!(n.role, Role::Generic | Role::Group | Role::Other(_))
+        && is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && is_blank_opt(&n.description)
+        && is_blank_opt(&n.dev_id)
+        && n.actions.is_empty()
+        && only_incidental(n.states)
+}
+
+/// A named generic wrapper that only carries a name (rule 2 moves the name onto its single
+/// unnamed child).
+fn is_name_wrapper(n: &Node) -> bool {
+    n.role == Role::Generic
+        && !is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && is_blank_opt(&n.description)
+        && is_blank_opt(&n.dev_id)
+        && n.actions.is_empty()
+        && only_incidental(n.states)
+}
+
+/// Roles that mean something even with no content, so an empty one stays (a separator, a table
+/// cell that keeps its column, a widget, a surface). Images and text have rules of their own.
+fn stays_when_empty(role: &Role) -> bool {
+    role.is_widget()
+        || matches!(
+            role,
+            Role::Separator
+                | Role::Cell
+                | Role::ColumnHeader
+                | Role::RowHeader
+                | Role::Row
+                | Role::Image
+                | Role::Text
+                | Role::TextRun
+                | Role::ProgressBar
+                | Role::Meter
+                | Role::Dialog
+                | Role::AlertDialog
+                | Role::Document
+                | Role::Application
+                | Role::Window
+                | Role::More
+        )
+}
+
+/// An empty container: no children and nothing of its own (rule 2 drops it).
+fn is_empty_container(n: &Node) -> bool {
+    n.children.is_empty() && is_anonymous_leaf_content(n) && !stays_when_empty(&n.role)
+}
+
+fn is_anonymous_leaf_content(n: &Node) -> bool {
+    is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && is_blank_opt(&n.description)
+        && is_blank_opt(&n.dev_id)
+        && n.actions.is_empty()
+        && only_incidental(n.states)
+}
+
+/// A text or label leaf that only shows text (rule 4 may drop it as a repeat).
+fn is_text_leaf(n: &Node) -> bool {
+    matches!(n.role, Role::Text | Role::Label)
+        && n.children.is_empty()
+        && n.actions.is_empty()
+        && is_blank_opt(&n.value)
+}
+
+/// A plain run of text that can be joined with its neighbour (rule 3).
+fn is_joinable(n: &Node) -> bool {
+    n.role == Role::Text
+        && n.children.is_empty()
+        && n.actions.is_empty()
+        && n.value.is_none()
+        && n.description.is_none()
+        && n.dev_id.is_none()
+        && n.url.is_none()
+}
+
+/// One raw node being walked.
+struct Frame {
+    raw: NodeId,
+    next_child: usize,
+    /// Where this node's finished children start on the value stack.
+    start: usize,
+    /// Inside (or at) a password field.
+    protected: bool,
+}
+
+/// The walk's state.
+struct Builder<'a> {
+    raw: &'a Tree,
+    opts: &'a ProjectOptions,
+    stats: &'a mut ProjectStats,
+    out: Tree,
+    seen: Vec<bool>,
+    /// Finished output nodes waiting for their parent.
+    done: Vec<NodeId>,
+    /// Raw nodes visited (the walk's share of `raw_nodes`).
+    visited: usize,
+}
+
+/// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
+/// the working tree (post-order arena, root set) and the number of raw nodes visited.
+pub(super) fn build(
+    raw: &Tree,
+    start: NodeId,
+    opts: &ProjectOptions,
+    stats: &mut ProjectStats,
+) -> (Tree, usize) {
+    let mut b = Builder {
+        raw,
+        opts,
+        stats,
+        out: Tree::new(),
+        seen: vec![false; raw.arena_len()],
+        done: Vec::new(),
+        visited: 0,
+    };
+    let Some(first) = raw.get(start) else { return (b.out, 0) };
+    b.seen[start.index()] = true;
+    b.visited = 1;
+    let mut stack = vec![Frame {
+        raw: start,
+        next_child: 0,
+        start: 0,
+        protected: first.states.contains(State::Protected),
+    }];
+    while let Some(top) = stack.last_mut() {
+        let node = raw.node(top.raw);
+        if let Some(&child) = node.children.get(top.next_child) {
+            top.next_child += 1;
+            let protected = top.protected;
+            // A child id outside the arena or seen before (a cycle, a shared child) is skipped:
+            // every node is projected at most once.
+            let Some(c) = raw.get(child) else { continue };
+            if b.seen[child.index()] {
+                continue;
+            }
+            b.seen[child.index()] = true;
+            b.visited += 1;
+            if opts.drop_hidden && (c.flags.hidden || c.role == Role::TextRun) {
+                let below = b.skip_subtree(child);
+                b.stats.dropped_hidden += 1 + below;
+                continue;
+            }
+            stack.push(Frame {
+                raw: child,
+                next_child: 0,
+                start: b.done.len(),
+                protected: protected || c.states.contains(State::Protected),
+            });
+        } else if let Some(frame) = stack.pop() {
+            let is_root = stack.is_empty();
+            b.finish(frame, is_root);
+        }
+    }
+    if let Some(&root) = b.done.last() {
+        b.out.set_root(root);
+    }
+    (b.out, b.visited)
+}
+
+/// A copy of one raw node with no children, under the rules' text handling (the root of an
+/// output whose scope was not found).
+pub(super) fn shell(raw: &Node, opts: &ProjectOptions, stats: &mut ProjectStats) -> Node {
+    copy_node(raw, opts, raw.states.contains(State::Protected), stats)
+}
+
+impl Builder<'_> {
+    /// Marks a dropped subtree seen and counts its nodes below `id`.
+    fn skip_subtree(&mut self, id: NodeId) -> usize {
+        let mut count = 0;
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            for &c in &self.raw.node(n).children {
+                if self.raw.get(c).is_some() && !self.seen[c.index()] {
+                    self.seen[c.index()] = true;
+                    count += 1;
+                    stack.push(c);
+                }
+            }
+        }
+        self.visited += count;
+        count
+    }
+
+    /// A raw node whose children are all finished.
+    fn finish(&mut self, frame: Frame, is_root: bool) {
+        let raw = self.raw.node(frame.raw);
+        let opts = self.opts;
+        if !is_root {
+            if opts.drop_hidden && (raw.flags.ignored || raw.role == Role::None) {
+                // Its children stay where they are on the value stack: hoisted in place.
+                self.stats.dropped_hidden += 1;
+                return;
+            }
+            if opts.unwrap_anonymous && is_anonymous(raw) {
+                self.stats.unwrapped += 1;
+                return;
+            }
+        }
+        let node = copy_node(raw, opts, frame.protected, self.stats);
+        let id = self.out.push(node);
+        let kids: Vec<NodeId> = self.done.drain(frame.start..).collect();
+        self.out.node_mut(id).children = kids;
+        self.tidy_children(id);
+        if is_root {
+            self.done.push(id);
+            return;
+        }
+        let n = self.out.node(id);
+        if opts.drop_redundant && n.role == Role::Image && n.children.is_empty() && is_blank(&n.name) {
+            if n.actions.is_empty() {
+                self.stats.blank_images_dropped += 1;
+                return;
+            }
+        }
+        if opts.join_text
+            && n.role == Role::Text
+            && n.children.is_empty()
+            && is_blank(&n.name)
+            && is_blank_opt(&n.value)
+        {
+            self.stats.empty_text_dropped += 1;
+            return;
+        }
+        if opts.unwrap_anonymous {
+            if is_empty_container(n) {
+                self.stats.empty_containers_dropped += 1;
+                return;
+            }
+            if is_name_wrapper(n) && n.children.len() == 1 {
+                let child = n.children[0];
+                let c = self.out.node(child);
+                // Not onto text: a text's name is its content (and is redacted in a password
+                // field, which a promoted name would escape).
+                if is_blank(&c.name) && !matches!(c.role, Role::More | Role::Text | Role::TextRun) {
+                    let name = std::mem::take(&mut self.out.node_mut(id).name);
+                    self.out.node_mut(child).name = name;
+                    // The child's own children may now repeat its new name.
+                    self.tidy_children(child);
+                    self.stats.names_promoted += 1;
+                    self.done.push(child);
+                    return;
+                }
+            }
+        }
+        self.done.push(id);
+    }
+
+    /// Rules 3 and 4 on a finished node's children: repeated labels, then joining, then
+    /// repeats again (a joined run may now equal the name). Dropping repeats first means no
+    /// drop can make two texts adjacent after joining.
+    fn tidy_children(&mut self, id: NodeId) {
+        let opts = self.opts;
+        if self.out.node(id).children.is_empty() || !(opts.drop_redundant || opts.join_text) {
+            return;
+        }
+        let mut kids = std::mem::take(&mut self.out.node_mut(id).children);
+        let name = std::mem::take(&mut self.out.node_mut(id).name);
+        if opts.drop_redundant {
+            self.drop_repeats(&name, &mut kids);
+        }
+        if opts.join_text {
+            self.join_runs(&mut kids);
+        }
+        if opts.drop_redundant {
+            self.drop_repeats(&name, &mut kids);
+            self.drop_spelled_name(&name, &mut kids);
+        }
+        let n = self.out.node_mut(id);
+        n.children = kids;
+        n.name = name;
+    }
+
+    /// Drops text and label children that repeat `name`.
+    fn drop_repeats(&mut self, name: &str, kids: &mut Vec<NodeId>) {
+        if is_blank(name) {
+            return;
+        }
+        let out = &self.out;
+        let before = kids.len();
+        kids.retain(|&k| {
+            let c = out.node(k);
+            !(is_text_leaf(c) && text::same_words(&c.name, name))
+        });
+        self.stats.repeated_labels_dropped += before - kids.len();
+    }
+
+    /// Drops the children when they are all text that together spells `name`.
+    fn drop_spelled_name(&mut self, name: &str, kids: &mut Vec<NodeId>) {
+        if is_blank(name) || kids.len() < 2 {
+            return;
+        }
+        let out = &self.out;
+        if !kids.iter().all(|&k| is_text_leaf(out.node(k))) {
+            return;
+        }
+        if text::parts_read_as(name, kids.iter().map(|&k| out.node(k).name.as_str())) {
+            self.stats.repeated_labels_dropped += kids.len();
+            kids.clear();
+        }
+    }
+
+    /// Joins each run of adjacent plain text siblings into its first node.
+    fn join_runs(&mut self, kids: &mut Vec<NodeId>) {
+        let max = self.opts.max_text_chars;
+        let mut kept = 0;
+        let mut run: Option<RunState> = None;
+        for i in 0..kids.len() {
+            let k = kids[i];
+            let joins = match &run {
+                Some(r) => {
+                    let (head, c) = (self.out.node(r.head), self.out.node(k));
+                    is_joinable(c) && c.states == head.states
+                }
+                None => false,
+            };
+            if let (true, Some(r)) = (joins, run.as_mut()) {
+                self.stats.text_joined += 1;
+                let piece = std::mem::take(&mut self.out.node_mut(k).name);
+                let bounds = self.out.node(k).bounds;
+                let head = self.out.node_mut(r.head);
+                head.bounds = union(head.bounds, bounds);
+                // Two redacted runs read as one: "[redacted] [redacted]" would be redacted again
+                // by a second projection.
+                let repeat = piece == REDACTED && head.name.ends_with(REDACTED);
+                if !r.full && !repeat {
+                    let s = &mut head.name;
+                    if text::needs_space(s, &piece) {
+                        s.push(' ');
+                        r.chars += 1;
+                    }
+                    s.push_str(&piece);
+                    r.chars += text::char_len(&piece);
+                    if r.chars > max {
+                        text::cut(s, max);
+                        self.stats.texts_truncated += 1;
+                        r.full = true;
+                    }
+                }
+                continue;
+            }
+            kids[kept] = k;
+            kept += 1;
+            let c = self.out.node(k);
+            run = is_joinable(c).then(|| RunState { head: k, chars: text::char_len(&c.name), full: false });
+        }
+        kids.truncate(kept);
+    }
+}
+
+/// The text run being joined.
+struct RunState {
+    head: NodeId,
+    chars: usize,
+    /// Already cut: later pieces are counted as joined but add nothing.
+    full: bool,
+}
+
+/// The rectangle covering both.
+fn union(a: Option<crate::tree::Rect>, b: Option<crate::tree::Rect>) -> Option<crate::tree::Rect> {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let (x, y) = (a.x.min(b.x), a.y.min(b.y));
+            let (r, bo) = ((a.x + a.w).max(b.x + b.w), (a.y + a.h).max(b.y + b.h));
+            Some(crate::tree::Rect { x, y, w: r - x, h: bo - y })
+        }
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// A raw node's content under the text rules, without children, refs or raw flags. Password
+/// values (and text inside a password field) are redacted whatever the options.
+fn copy_node(raw: &Node, opts: &ProjectOptions, protected: bool, stats: &mut ProjectStats) -> Node {
+    let max = opts.max_text_chars;
+    let mut text = |s: &str| {
+        // A redaction stays whole under any limit (a second projection sees it as plain text).
+        if s == REDACTED {
+            return s.to_string();
+        }
+        let (t, was_cut) = if opts.join_text { text::normalized(s, max) } else { text::limited(s, max) };
+        stats.texts_truncated += usize::from(was_cut);
+        t
+    };
+    let mut name = text(&raw.name);
+    let mut value = raw.value.as_deref().map(&mut text);
+    let description = raw.description.as_deref().map(&mut text);
+    if protected {
+        if value.as_deref().is_some_and(|v| !v.is_empty() && v != REDACTED) {
+            value = Some(REDACTED.to_string());
+            stats.redacted += 1;
+        }
+        // Text inside a password field would show what the value hides.
+        if matches!(raw.role, Role::Text | Role::TextRun) && !name.is_empty() && name != REDACTED {
+            name = REDACTED.to_string();
+            stats.redacted += 1;
+        }
+    }
+    Node {
+        role: raw.role.clone(),
+        name,
+        value,
+        description,
+        states: raw.states,
+        actions: raw.actions,
+        level: raw.level,
+        url: raw.url.clone(),
+        options: raw.options.clone(),
+        bounds: raw.bounds,
+        dev_id: raw.dev_id.clone(),
+        native: raw.native.clone(),
+        ref_id: None,
+        flags: Default::default(),
+        children: Vec::new(),
+        parent: None,
+    }
+}

@@ -1,0 +1,717 @@
+//! Unit tests of projection: one or more per rule and per view.
+
+use super::*;
+use crate::role::Role;
+use crate::state::{Action, ActionSet, State, StateSet};
+use crate::tree::{Node, NodeId, RawFlags, Rect};
+
+fn nid(id: &str) -> NativeId {
+    NativeId::new("d", id)
+}
+
+fn n(role: Role, name: &str, id: &str) -> Node {
+    Node::new(role, name, nid(id))
+}
+
+fn clickable(role: Role, name: &str, id: &str) -> Node {
+    Node { actions: ActionSet::EMPTY.with(Action::Click), ..n(role, name, id) }
+}
+
+fn doc() -> Tree {
+    Tree::with_root(n(Role::Document, "Page", "root"))
+}
+
+fn root(t: &Tree) -> NodeId {
+    t.root().unwrap()
+}
+
+/// Each reachable node as `(depth, role, name)`.
+fn outline(t: &Tree) -> Vec<(usize, String, String)> {
+    t.preorder().map(|(id, d)| (d, t.node(id).role.to_string(), t.node(id).name.clone())).collect()
+}
+
+fn line(d: usize, role: &str, name: &str) -> (usize, String, String) {
+    (d, role.to_string(), name.to_string())
+}
+
+fn find<'t>(t: &'t Tree, native: &str) -> Option<&'t Node> {
+    t.preorder().map(|(id, _)| t.node(id)).find(|n| n.native.id == native)
+}
+
+fn markers(t: &Tree) -> Vec<String> {
+    t.preorder().map(|(id, _)| t.node(id)).filter(|n| n.role == Role::More).map(|n| n.name.clone()).collect()
+}
+
+fn opts_with(view: View) -> ProjectOptions {
+    ProjectOptions { view, ..ProjectOptions::default() }
+}
+
+#[test]
+fn empty_tree_projects_to_empty() {
+    let p = project(&Tree::new(), &ProjectOptions::default());
+    assert!(p.tree.is_empty());
+    assert_eq!(p.stats.output_nodes, 0);
+}
+
+#[test]
+fn drop_hidden_hoists_ignored_and_drops_hidden_subtrees() {
+    let mut t = doc();
+    let r = root(&t);
+    let ign =
+        t.append(r, Node { flags: RawFlags { ignored: true, hidden: false }, ..n(Role::Generic, "", "i") });
+    t.append(ign, clickable(Role::Button, "Visible", "b1"));
+    let pres = t.append(r, n(Role::None, "", "p"));
+    t.append(pres, clickable(Role::Link, "Home", "l1"));
+    let hid =
+        t.append(r, Node { flags: RawFlags { ignored: false, hidden: true }, ..n(Role::Group, "G", "h") });
+    t.append(hid, clickable(Role::Button, "Hidden", "b2"));
+    let txt = t.append(r, n(Role::Text, "hello", "t"));
+    t.append(txt, n(Role::TextRun, "hello", "tr"));
+
+    let opts = ProjectOptions { unwrap_anonymous: false, ..ProjectOptions::default() };
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "button", "Visible"),
+            line(1, "link", "Home"),
+            line(1, "text", "hello")
+        ]
+    );
+    // ignored + presentational + hidden group and its button + text run
+    assert_eq!(p.stats.dropped_hidden, 5);
+    assert_eq!(p.stats.raw_nodes, 9);
+    assert_eq!(p.stats.output_nodes, 4);
+}
+
+#[test]
+fn drop_hidden_off_keeps_everything_with_flags_cleared() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, Node { flags: RawFlags { ignored: true, hidden: true }, ..n(Role::Group, "G", "h") });
+    let p = project(&t, &ProjectOptions::raw());
+    assert_eq!(p.tree.len(), 2);
+    assert!(p.tree.preorder().all(|(id, _)| p.tree.node(id).flags == RawFlags::default()));
+    assert_eq!(p.stats.dropped_hidden, 0);
+}
+
+#[test]
+fn root_stays_even_when_anonymous_or_hidden() {
+    let raw = Tree::with_root(Node {
+        flags: RawFlags { ignored: true, hidden: true },
+        ..n(Role::Generic, "", "r")
+    });
+    let p = project(&raw, &ProjectOptions::default());
+    assert_eq!(outline(&p.tree), vec![line(0, "generic", "")]);
+    assert_eq!(p.tree.node(root(&p.tree)).flags, RawFlags::default());
+}
+
+#[test]
+fn unwrap_anonymous_hoists_children_in_place() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "A", "a"));
+    let g = t.append(r, Node { states: StateSet::EMPTY.with(State::Focusable), ..n(Role::Generic, "", "g") });
+    let grp = t.append(g, n(Role::Group, "", "grp"));
+    t.append(grp, clickable(Role::Button, "B", "b"));
+    t.append(g, clickable(Role::Button, "C", "c"));
+    t.append(r, clickable(Role::Button, "D", "d"));
+    // Kept: a named group, a generic with a developer id, a generic with an action.
+    let named = t.append(r, n(Role::Group, "Shipping", "ng"));
+    t.append(named, clickable(Role::Radio, "Fast", "f"));
+    let dev = t.append(r, Node { dev_id: Some("main".into()), ..n(Role::Generic, "", "dev") });
+    t.append(dev, n(Role::Paragraph, "x", "px"));
+    let acting = t.append(r, clickable(Role::Generic, "", "act"));
+    t.append(acting, n(Role::Image, "logo", "img"));
+
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "button", "A"),
+            line(1, "button", "B"),
+            line(1, "button", "C"),
+            line(1, "button", "D"),
+            line(1, "group", "Shipping"),
+            line(2, "radio", "Fast"),
+            line(1, "generic", ""),
+            line(2, "paragraph", "x"),
+            line(1, "generic", ""),
+            line(2, "image", "logo"),
+        ]
+    );
+    assert_eq!(p.stats.unwrapped, 2);
+}
+
+#[test]
+fn name_is_promoted_from_a_wrapper_onto_its_single_unnamed_child() {
+    let mut t = doc();
+    let r = root(&t);
+    let w = t.append(r, n(Role::Generic, "Email", "w"));
+    t.append(w, Node { actions: ActionSet::EMPTY.with(Action::SetValue), ..n(Role::TextBox, "", "tb") });
+    // Two children: no promotion.
+    let w2 = t.append(r, n(Role::Generic, "Pair", "w2"));
+    t.append(w2, clickable(Role::Button, "", "x"));
+    t.append(w2, clickable(Role::Button, "", "y"));
+
+    let p = project(&t, &ProjectOptions::default());
+    let tb = find(&p.tree, "tb").unwrap();
+    assert_eq!(tb.name, "Email");
+    assert!(find(&p.tree, "w").is_none());
+    assert_eq!(find(&p.tree, "w2").unwrap().children.len(), 2);
+    assert_eq!(p.stats.names_promoted, 1);
+}
+
+#[test]
+fn promoted_name_also_drops_the_childs_repeated_label() {
+    let mut t = doc();
+    let r = root(&t);
+    let w = t.append(r, n(Role::Generic, "Save", "w"));
+    let b = t.append(w, clickable(Role::Button, "", "b"));
+    t.append(b, n(Role::Text, "Save", "t"));
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(outline(&p.tree), vec![line(0, "document", "Page"), line(1, "button", "Save")]);
+    assert_eq!(p.stats.repeated_labels_dropped, 1);
+}
+
+#[test]
+fn empty_containers_disappear_but_meaningful_empties_stay() {
+    let mut t = doc();
+    let r = root(&t);
+    let list = t.append(r, n(Role::List, "", "list"));
+    let item = t.append(list, n(Role::ListItem, "", "li"));
+    t.append(item, n(Role::Text, "   ", "blank"));
+    t.append(r, n(Role::Separator, "", "sep"));
+    let row = t.append(r, n(Role::Row, "", "row"));
+    t.append(row, n(Role::Cell, "", "cell"));
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(
+        outline(&p.tree),
+        vec![line(0, "document", "Page"), line(1, "separator", ""), line(1, "row", ""), line(2, "cell", "")]
+    );
+    assert_eq!(p.stats.empty_text_dropped, 1);
+    assert_eq!(p.stats.empty_containers_dropped, 2);
+}
+
+#[test]
+fn join_text_merges_adjacent_text_and_normalizes_whitespace() {
+    let mut t = doc();
+    let r = root(&t);
+    let para = t.append(r, n(Role::Paragraph, "", "p"));
+    t.append(para, n(Role::Text, "  Hello\n\n", "t1"));
+    let span = t.append(para, n(Role::Generic, "", "span"));
+    t.append(span, n(Role::Text, "big   world", "t2"));
+    t.append(para, n(Role::Text, ", again", "t3"));
+    t.append(para, n(Role::Text, " \t ", "t4"));
+    t.append(para, clickable(Role::Link, "link", "l"));
+    t.append(para, n(Role::Text, "after", "t5"));
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "paragraph", ""),
+            line(2, "text", "Hello big world, again"),
+            line(2, "link", "link"),
+            line(2, "text", "after"),
+        ]
+    );
+    assert_eq!(p.stats.text_joined, 2);
+    assert_eq!(p.stats.empty_text_dropped, 1);
+    // The joined node keeps the first fragment's identity.
+    assert!(find(&p.tree, "t1").is_some());
+}
+
+#[test]
+fn join_text_off_keeps_fragments_as_they_are() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, n(Role::Text, " a ", "t1"));
+    t.append(r, n(Role::Text, "b", "t2"));
+    let opts = ProjectOptions { join_text: false, ..ProjectOptions::default() };
+    let p = project(&t, &opts);
+    assert_eq!(outline(&p.tree)[1..], [line(1, "text", " a "), line(1, "text", "b")]);
+}
+
+#[test]
+fn drop_redundant_removes_labels_repeating_the_parent_name() {
+    let mut t = doc();
+    let r = root(&t);
+    for (i, role) in
+        [Role::Button, Role::Link, Role::Heading, Role::ListItem, Role::Cell, Role::Option, Role::Tab]
+            .into_iter()
+            .enumerate()
+    {
+        let p = t.append(r, n(role, "Save  it", &format!("p{i}")));
+        t.append(p, n(Role::Text, "Save it", &format!("t{i}")));
+    }
+    // Split text that together spells the name, with join off so the check must combine them.
+    let l = t.append(r, clickable(Role::Link, "Read more", "lm"));
+    t.append(l, n(Role::Text, "Read", "r1"));
+    t.append(l, n(Role::Label, "more", "r2"));
+    // Different text stays.
+    let b = t.append(r, clickable(Role::Button, "Go", "go"));
+    t.append(b, n(Role::Text, "Go now", "gt"));
+    let opts = ProjectOptions { join_text: false, ..ProjectOptions::default() };
+    let p = project(&t, &opts);
+    assert_eq!(p.stats.repeated_labels_dropped, 9);
+    assert!(find(&p.tree, "gt").is_some());
+    assert_eq!(p.tree.node(root(&p.tree)).children.len(), 9);
+}
+
+#[test]
+fn drop_redundant_removes_blank_images_without_actions() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, n(Role::Image, " ", "blank"));
+    t.append(r, n(Role::Image, "Logo", "named"));
+    t.append(r, clickable(Role::Image, "", "act"));
+    let p = project(&t, &ProjectOptions::default());
+    assert!(find(&p.tree, "blank").is_none());
+    assert!(find(&p.tree, "named").is_some());
+    assert!(find(&p.tree, "act").is_some());
+    assert_eq!(p.stats.blank_images_dropped, 1);
+    let off = ProjectOptions { drop_redundant: false, ..ProjectOptions::default() };
+    assert!(find(&project(&t, &off).tree, "blank").is_some());
+}
+
+#[test]
+fn bounds_are_dropped_unless_kept_and_then_only_on_inert_leaves() {
+    let mut t = doc();
+    let r = root(&t);
+    let rect = Some(Rect { x: 1.0, y: 2.0, w: 3.0, h: 4.0 });
+    t.append(r, Node { bounds: rect, ..clickable(Role::Button, "B", "b") });
+    t.append(r, Node { bounds: rect, ..n(Role::Heading, "H", "h") });
+    let p = project(&t, &ProjectOptions::default());
+    assert!(p.tree.preorder().all(|(id, _)| p.tree.node(id).bounds.is_none()));
+
+    let keep = ProjectOptions { keep_bounds: true, ..ProjectOptions::default() };
+    let p = project(&t, &keep);
+    assert_eq!(find(&p.tree, "b").unwrap().bounds, rect);
+    assert_eq!(find(&p.tree, "h").unwrap().bounds, None);
+    assert_eq!(p.stats.leaf_bounds_dropped, 1);
+
+    let all = ProjectOptions { keep_bounds: true, drop_leaf_bounds: false, ..ProjectOptions::default() };
+    assert_eq!(find(&project(&t, &all).tree, "h").unwrap().bounds, rect);
+}
+
+#[test]
+fn megabyte_names_are_cut() {
+    let mut t = doc();
+    let r = root(&t);
+    let big = "x".repeat(1 << 20);
+    t.append(r, Node { value: Some(big.clone()), ..n(Role::Paragraph, &big, "p") });
+    t.append(r, n(Role::Text, &"é".repeat(1 << 20), "t"));
+    let p = project(&t, &ProjectOptions::default());
+    let para = find(&p.tree, "p").unwrap();
+    assert_eq!(para.name.chars().count(), 2000);
+    assert!(para.name.ends_with('…'));
+    assert_eq!(para.value.as_ref().unwrap().chars().count(), 2000);
+    assert_eq!(find(&p.tree, "t").unwrap().name.chars().count(), 2000);
+    assert_eq!(p.stats.texts_truncated, 3);
+    // Every rule off but a limit set: still cut, at a char boundary.
+    let raw = ProjectOptions { max_text_chars: 5, ..ProjectOptions::raw() };
+    assert_eq!(find(&project(&t, &raw).tree, "t").unwrap().name, "éééé…");
+}
+
+#[test]
+fn long_joined_text_is_cut_once() {
+    let mut t = doc();
+    let r = root(&t);
+    for i in 0..1000 {
+        t.append(r, n(Role::Text, "abcdefghij", &format!("t{i}")));
+    }
+    let opts = ProjectOptions { max_text_chars: 100, ..ProjectOptions::default() };
+    let p = project(&t, &opts);
+    let text = find(&p.tree, "t0").unwrap();
+    assert_eq!(text.name.chars().count(), 100);
+    assert_eq!(p.stats.text_joined, 999);
+    assert_eq!(p.stats.texts_truncated, 1);
+}
+
+#[test]
+fn passwords_are_redacted_even_with_every_rule_off() {
+    let mut t = doc();
+    let r = root(&t);
+    let pw = t.append(
+        r,
+        Node {
+            value: Some("hunter2".into()),
+            states: StateSet::EMPTY.with(State::Protected),
+            ..n(Role::TextBox, "Password", "pw")
+        },
+    );
+    t.append(pw, n(Role::Text, "hunter2", "inner"));
+    t.append(
+        r,
+        Node {
+            value: Some(String::new()),
+            states: StateSet::EMPTY.with(State::Protected),
+            ..n(Role::TextBox, "Empty", "pw2")
+        },
+    );
+    for opts in [ProjectOptions::raw(), ProjectOptions::default()] {
+        let p = project(&t, &opts);
+        let field = find(&p.tree, "pw").unwrap();
+        assert_eq!(field.value.as_deref(), Some(REDACTED));
+        assert_eq!(find(&p.tree, "pw2").unwrap().value.as_deref(), Some(""));
+        assert!(p.tree.preorder().all(|(id, _)| !p.tree.node(id).name.contains("hunter2")));
+        assert!(p.stats.redacted >= 1);
+    }
+    // Redaction survives a tiny text limit intact.
+    let tiny = ProjectOptions { max_text_chars: 3, ..ProjectOptions::raw() };
+    assert_eq!(find(&project(&t, &tiny).tree, "pw").unwrap().value.as_deref(), Some(REDACTED));
+}
+
+#[test]
+fn output_is_preorder_with_native_ids_and_no_refs() {
+    let mut t = doc();
+    let r = root(&t);
+    let a = t.append(r, n(Role::List, "L", "a"));
+    t.append(a, clickable(Role::ListItem, "1", "a1"));
+    t.append(r, clickable(Role::Button, "B", "b"));
+    t.node_mut(NodeId(1)).ref_id = Some(crate::refs::Ref(4));
+    let p = project(&t, &ProjectOptions::default());
+    let order: Vec<usize> = p.tree.preorder().map(|(id, _)| id.index()).collect();
+    assert_eq!(order, (0..p.tree.arena_len()).collect::<Vec<_>>());
+    assert!(p.tree.preorder().all(|(id, _)| p.tree.node(id).ref_id.is_none()));
+    let ids: Vec<_> = p.tree.preorder().map(|(id, _)| p.tree.node(id).native.id.clone()).collect();
+    assert_eq!(ids, ["root", "a", "a1", "b"]);
+    // Parent links are set for the next stages.
+    assert_eq!(p.tree.node(NodeId(2)).parent, Some(NodeId(1)));
+}
+
+#[test]
+fn cycles_and_shared_children_do_not_hang() {
+    let mut t = doc();
+    let r = root(&t);
+    let a = t.append(r, n(Role::List, "L", "a"));
+    let b = t.append(a, clickable(Role::Button, "B", "b"));
+    t.attach(b, r, None); // cycle back to the root
+    t.attach(r, b, None); // b shared by two parents
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(p.tree.len(), 3);
+    assert_eq!(p.stats.raw_nodes, 3);
+}
+
+// ---------------------------------------------------------------- views
+
+#[test]
+fn interactive_only_keeps_actionable_nodes_and_context() {
+    let mut t = doc();
+    let r = root(&t);
+    let nav = t.append(r, n(Role::Navigation, "Main menu", "nav"));
+    let ul = t.append(nav, n(Role::List, "", "ul"));
+    let li = t.append(ul, n(Role::ListItem, "", "li"));
+    t.append(li, clickable(Role::Link, "Home", "home"));
+    t.append(r, n(Role::Navigation, "", "unnamed-nav"));
+    t.append(r, n(Role::Heading, "Welcome", "h1"));
+    let para = t.append(r, n(Role::Paragraph, "", "para"));
+    t.append(para, n(Role::Text, "Lots of prose", "prose"));
+    let btn = t.append(r, clickable(Role::Button, "", "icon-btn"));
+    let inner = t.append(btn, n(Role::Generic, "", "inner"));
+    t.append(inner, n(Role::Text, "Add to", "bt1"));
+    t.append(inner, n(Role::Image, "cart", "bt2"));
+    t.append(btn, n(Role::Label, "now", "bt3"));
+    let opts = opts_with(View { interactive_only: true, ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "navigation", "Main menu"),
+            line(2, "link", "Home"),
+            line(1, "heading", "Welcome"),
+            line(1, "button", "Add to now"),
+        ]
+    );
+    assert!(p.stats.cut_by_view >= 5);
+}
+
+#[test]
+fn scope_projects_only_the_subtree() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "Outside", "o"));
+    let form = t.append(r, n(Role::Form, "Login", "form"));
+    t.append(form, clickable(Role::Button, "Sign in", "s"));
+    let opts = opts_with(View { scope: Some(nid("form")), ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(outline(&p.tree), vec![line(0, "form", "Login"), line(1, "button", "Sign in")]);
+    assert_eq!(p.stats.raw_nodes, 4);
+    assert_eq!(p.stats.cut_by_view, 2);
+    assert!(!p.stats.scope_missing);
+}
+
+#[test]
+fn missing_scope_says_so() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "A", "a"));
+    let opts = opts_with(View { scope: Some(nid("gone")), ..View::default() });
+    let p = project(&t, &opts);
+    assert!(p.stats.scope_missing);
+    assert_eq!(
+        outline(&p.tree),
+        vec![line(0, "document", "Page"), line(1, "more", "scope element not found: 1 more item")]
+    );
+    let marker = p.tree.node(p.tree.node(root(&p.tree)).children[0]);
+    assert_eq!(marker.native.scope, SYNTHETIC_SCOPE);
+}
+
+#[test]
+fn top_surface_shows_the_last_modal_with_a_marker() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "Behind", "b"));
+    let modal = StateSet::EMPTY.with(State::Modal);
+    let d1 = t.append(r, Node { states: modal, ..n(Role::Dialog, "First", "d1") });
+    t.append(d1, clickable(Role::Button, "OK", "ok1"));
+    let wrap = t.append(r, n(Role::Main, "M", "main"));
+    let d2 = t.append(wrap, Node { states: modal, ..n(Role::Dialog, "Second", "d2") });
+    t.append(d2, clickable(Role::Button, "OK", "ok2"));
+    t.append(r, n(Role::Menu, "Not chosen: a modal exists", "menu"));
+    let opts = opts_with(View { top_surface: true, ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "more", "5 more items hidden behind the dialog"),
+            line(1, "dialog", "Second"),
+            line(2, "button", "OK"),
+        ]
+    );
+    assert_eq!(p.stats.cut_by_view, 5);
+}
+
+#[test]
+fn top_surface_falls_back_to_menu_then_to_everything() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "File", "f"));
+    let menu = t.append(r, n(Role::Menu, "File", "menu"));
+    t.append(menu, clickable(Role::MenuItem, "Open", "open"));
+    // A non-modal dialog does not count as a top surface.
+    t.append(r, n(Role::Dialog, "Chat", "chat"));
+    let opts = opts_with(View { top_surface: true, ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree)[1..],
+        [
+            line(1, "more", "2 more items hidden behind the menu"),
+            line(1, "menu", "File"),
+            line(2, "menuitem", "Open")
+        ]
+    );
+
+    let mut plain = doc();
+    let pr = root(&plain);
+    plain.append(pr, clickable(Role::Button, "A", "a"));
+    let p = project(&plain, &opts);
+    assert_eq!(p.tree.len(), 2);
+    assert!(markers(&p.tree).is_empty());
+}
+
+fn offscreen(mut node: Node, y: f64) -> Node {
+    node.states.set(State::Offscreen, true);
+    node.bounds = Some(Rect { x: 0.0, y, w: 10.0, h: 10.0 });
+    node
+}
+
+#[test]
+fn viewport_cuts_offscreen_with_above_and_below_markers() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, offscreen(n(Role::Heading, "Top", "h0"), -500.0));
+    let sec = t.append(r, offscreen(n(Role::Region, "Section", "sec"), -200.0));
+    t.append(sec, offscreen(clickable(Role::Button, "Up", "up"), -200.0));
+    t.append(
+        sec,
+        Node {
+            bounds: Some(Rect { x: 0.0, y: 100.0, w: 5.0, h: 5.0 }),
+            ..clickable(Role::Button, "Here", "here")
+        },
+    );
+    t.append(r, offscreen(n(Role::Heading, "Next", "h1"), 900.0));
+    t.append(r, offscreen(n(Role::Heading, "Last", "h2"), 1900.0));
+    let opts = opts_with(View { viewport: true, ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "more", "1 more item above"),
+            line(1, "region", "Section"),
+            line(2, "more", "1 more item above"),
+            line(2, "button", "Here"),
+            line(1, "more", "2 more items below"),
+        ]
+    );
+    assert_eq!(p.stats.cut_by_view, 4);
+}
+
+#[test]
+fn viewport_without_bounds_says_offscreen() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "Seen", "s"));
+    let mut far = clickable(Role::Button, "Far", "f");
+    far.states.set(State::Offscreen, true);
+    t.append(r, far);
+    let opts = opts_with(View { viewport: true, ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(markers(&p.tree), ["1 more item offscreen"]);
+}
+
+#[test]
+fn max_depth_leaves_a_marker_in_place() {
+    let mut t = doc();
+    let r = root(&t);
+    let nav = t.append(r, n(Role::Navigation, "Nav", "nav"));
+    let list = t.append(nav, n(Role::List, "Links", "list"));
+    for i in 0..3 {
+        t.append(list, clickable(Role::Link, &format!("L{i}"), &format!("l{i}")));
+    }
+    let opts = opts_with(View { max_depth: Some(1), ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "navigation", "Nav"),
+            line(2, "more", "after depth 1: 4 more items")
+        ]
+    );
+    assert_eq!(p.stats.cut_by_view, 4);
+}
+
+#[test]
+fn max_nodes_keeps_the_first_nodes_in_document_order() {
+    let mut t = doc();
+    let r = root(&t);
+    let a = t.append(r, n(Role::List, "A", "a"));
+    for i in 0..4 {
+        t.append(a, clickable(Role::ListItem, &format!("a{i}"), &format!("a{i}")));
+    }
+    let b = t.append(r, n(Role::List, "B", "b"));
+    t.append(b, clickable(Role::ListItem, "b0", "b0"));
+    let opts = opts_with(View { max_nodes: Some(4), ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "list", "A"),
+            line(2, "listitem", "a0"),
+            line(2, "listitem", "a1"),
+            line(2, "more", "2 more items"),
+            line(1, "more", "2 more items"),
+        ]
+    );
+    assert_eq!(p.stats.cut_by_view, 4);
+}
+
+#[test]
+fn marker_ids_are_unique_and_stable() {
+    let mut t = doc();
+    let r = root(&t);
+    for i in 0..50 {
+        let l = t.append(r, n(Role::List, &format!("L{i}"), &format!("l{i}")));
+        for j in 0..5 {
+            t.append(l, clickable(Role::ListItem, &format!("i{j}"), &format!("l{i}-{j}")));
+        }
+    }
+    let opts = opts_with(View { max_depth: Some(1), max_nodes: Some(30), ..View::default() });
+    let p1 = project(&t, &opts);
+    let p2 = project(&t, &opts);
+    assert!(p1.tree == p2.tree);
+    let ids: Vec<_> = p1
+        .tree
+        .preorder()
+        .map(|(id, _)| p1.tree.node(id))
+        .filter(|n| n.role == Role::More)
+        .map(|n| n.native.clone())
+        .collect();
+    assert!(ids.len() > 10);
+    assert!(ids.iter().all(|id| id.scope == SYNTHETIC_SCOPE));
+    let unique: std::collections::HashSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len());
+}
+
+#[test]
+fn every_view_cut_is_said_by_a_marker() {
+    let mut t = doc();
+    let r = root(&t);
+    let mut parent = r;
+    for i in 0..10 {
+        parent = t.append(parent, n(Role::Group, &format!("G{i}"), &format!("g{i}")));
+        let mut b = clickable(Role::Button, &format!("B{i}"), &format!("b{i}"));
+        b.states.set(State::Offscreen, i % 3 == 0);
+        t.append(parent, b);
+    }
+    let d = t.append(r, Node { states: StateSet::EMPTY.with(State::Modal), ..n(Role::Dialog, "D", "d") });
+    for i in 0..10 {
+        t.append(d, clickable(Role::Button, &format!("x{i}"), &format!("x{i}")));
+    }
+    let views = [
+        View { top_surface: true, ..View::default() },
+        View { viewport: true, ..View::default() },
+        View { max_depth: Some(3), ..View::default() },
+        View { max_nodes: Some(7), ..View::default() },
+        View { scope: Some(nid("nope")), ..View::default() },
+    ];
+    for view in views {
+        let p = project(&t, &opts_with(view.clone()));
+        assert!(p.stats.cut_by_view > 0, "{view:?} cut nothing");
+        let said: usize = markers(&p.tree)
+            .iter()
+            .map(|m| m.split_whitespace().find_map(|w| w.parse::<usize>().ok()).unwrap_or(0))
+            .sum();
+        assert_eq!(said, p.stats.cut_by_view, "{view:?}: {:?}", outline(&p.tree));
+    }
+}
+
+#[test]
+fn deep_chain_projects_without_overflow() {
+    let mut t = doc();
+    let mut p = root(&t);
+    for i in 0..200_000 {
+        let role = if i % 2 == 0 { Role::Group } else { Role::Generic };
+        let name = if i % 4 == 0 { format!("g{i}") } else { String::new() };
+        p = t.append(p, n(role, &name, &i.to_string()));
+    }
+    t.append(p, clickable(Role::Button, "bottom", "bottom"));
+    let out = project(&t, &ProjectOptions::default());
+    assert_eq!(out.stats.raw_nodes, 200_002);
+    assert_eq!(out.tree.len(), out.stats.output_nodes);
+    assert!(find(&out.tree, "bottom").is_some());
+    let raw = project(&t, &ProjectOptions::raw());
+    assert_eq!(raw.tree.len(), 200_002);
+    let views = View {
+        viewport: true,
+        interactive_only: true,
+        max_depth: Some(150_000),
+        max_nodes: Some(100_000),
+        ..View::default()
+    };
+    let cut = project(&t, &opts_with(views));
+    assert!(cut.tree.len() <= 100_001);
+}
+
+#[test]
+fn wide_tree_with_node_cap_stays_bounded() {
+    let mut t = doc();
+    let r = root(&t);
+    for i in 0..1_000_000 {
+        t.append(r, clickable(Role::Button, "b", &i.to_string()));
+    }
+    let opts = opts_with(View { max_nodes: Some(500), ..View::default() });
+    let p = project(&t, &opts);
+    assert_eq!(p.tree.len(), 501);
+    assert_eq!(markers(&p.tree), ["999501 more items"]);
+    assert_eq!(p.stats.cut_by_view, 999_501);
+    assert_eq!(p.stats.output_nodes, 501);
+}

@@ -1,0 +1,272 @@
+//! The text form of a diff.
+//!
+//! ```text
+//! # diff 3 -> 4: 4 changes, 61 unchanged
+//! + under e5 after e8:
+//!   - alert [e31]: Wrong password
+//! - e12 button "Save"
+//! ~ e7 textbox "Email": value "" -> "bob"; +invalid
+//! > e14 to e2 after e13
+//! = e20 list "Results" replaced by:
+//!   - list "Results" [e40]
+//! ```
+//!
+//! Nodes are named by ref when the snapshot shows their ref, otherwise by role and name and
+//! the nearest shown ref around them (`text "Total: 5" in e40`), since a ref the agent never
+//! saw tells it nothing. Removed and updated nodes are described as they were in `prev`.
+//! Changes the text form never shows (bounds, native ids, developer ids, actions, hidden
+//! states) are left out, and so are operations made only of them.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::line::{self, LineCtx, Subtree};
+use crate::diff::{Diff, FieldChange, Op};
+use crate::refs::Ref;
+use crate::role::Role;
+use crate::state::StateSet;
+use crate::tree::{Node, NodeId, Tree};
+
+/// One side of the diff with a ref index.
+struct Side<'t> {
+    tree: &'t Tree,
+    by_ref: HashMap<Ref, NodeId>,
+}
+
+impl<'t> Side<'t> {
+    fn new(tree: &'t Tree) -> Side<'t> {
+        let by_ref = tree.preorder().filter_map(|(id, _)| tree.node(id).ref_id.map(|r| (r, id))).collect();
+        Side { tree, by_ref }
+    }
+
+    fn is_elided_root(&self, id: NodeId) -> bool {
+        self.tree.root() == Some(id) && self.tree.node(id).role == Role::Document
+    }
+
+    fn shows_ref(&self, id: NodeId) -> bool {
+        let n = self.tree.node(id);
+        let holds_more = n.children.iter().any(|c| self.tree.node(*c).role == Role::More);
+        line::shows_ref(n, holds_more)
+    }
+
+    /// The nearest ancestor whose ref the snapshot shows (the page root does not count).
+    fn anchor(&self, id: NodeId) -> Option<Ref> {
+        self.tree
+            .ancestors(id)
+            .find(|a| !self.is_elided_root(*a) && self.shows_ref(*a))
+            .and_then(|a| self.tree.node(a).ref_id)
+    }
+}
+
+/// How much a node reference says.
+#[derive(Clone, Copy, PartialEq)]
+enum Detail {
+    /// Just enough to find it: `e12`, or role/name/anchor when its ref is not shown.
+    Position,
+    /// Also its role and name (`e12 button "Save"`), for what went or changed.
+    Full,
+    /// Role but no name (the name is part of the change shown).
+    NoName,
+}
+
+/// Writes how the agent can recognize the node `r`, looked up in `first` then `second`.
+fn push_node(out: &mut String, r: Ref, first: &Side, second: &Side, detail: Detail) {
+    let found =
+        first.by_ref.get(&r).map(|id| (first, *id)).or_else(|| second.by_ref.get(&r).map(|id| (second, *id)));
+    let Some((side, id)) = found else {
+        // Not in either tree: the diff is inconsistent with them; the ref is all there is.
+        let _ = write!(out, "{r}");
+        return;
+    };
+    if side.is_elided_root(id) {
+        out.push_str("page");
+        return;
+    }
+    let n = side.tree.node(id);
+    if side.shows_ref(id) {
+        let _ = write!(out, "{r}");
+        if detail == Detail::Position {
+            return;
+        }
+        out.push(' ');
+        line::push_role(out, &n.role);
+        if detail == Detail::Full && !n.name.is_empty() {
+            out.push(' ');
+            line::push_descriptor_name(out, &n.name);
+        }
+        return;
+    }
+    line::push_role(out, &n.role);
+    if detail != Detail::NoName && !n.name.is_empty() {
+        out.push(' ');
+        line::push_descriptor_name(out, &n.name);
+    }
+    if let Some(a) = side.anchor(id) {
+        let _ = write!(out, " in {a}");
+    }
+}
+
+/// Renders `diff` between `prev` and `next` as text.
+pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
+    let p = Side::new(prev);
+    let n = Side::new(next);
+    let ctx = LineCtx::for_tree(next, None);
+    let mut body = String::new();
+    let mut shown = 0usize;
+    for op in &diff.ops {
+        let before = body.len();
+        match op {
+            Op::Add { parent, after, subtree } => {
+                body.push_str("+ under ");
+                push_node(&mut body, *parent, &n, &p, Detail::Position);
+                push_after(&mut body, *after, &n, &p);
+                body.push_str(":\n");
+                if !subtree.nodes.is_empty() {
+                    line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                }
+            }
+            Op::Remove { r } => {
+                body.push_str("- ");
+                push_node(&mut body, *r, &p, &n, Detail::Full);
+                body.push('\n');
+            }
+            Op::Update { r, changes } => push_update(&mut body, *r, changes, &p, &n, &ctx),
+            Op::Move { r, parent, after } => {
+                body.push_str("> ");
+                push_node(&mut body, *r, &n, &p, Detail::Position);
+                body.push_str(" to ");
+                push_node(&mut body, *parent, &n, &p, Detail::Position);
+                push_after(&mut body, *after, &n, &p);
+                body.push('\n');
+            }
+            Op::Replace { r, subtree } => {
+                body.push_str("= ");
+                push_node(&mut body, *r, &p, &n, Detail::Full);
+                body.push_str(" replaced by:\n");
+                if !subtree.nodes.is_empty() {
+                    line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                }
+            }
+        }
+        if body.len() > before {
+            shown += 1;
+        }
+    }
+    let mut out = String::with_capacity(body.len() + 64);
+    let changes = if shown == 1 { "change" } else { "changes" };
+    let _ = writeln!(
+        out,
+        "# diff {} -> {}: {shown} {changes}, {} unchanged",
+        diff.from_seq, diff.to_seq, diff.unchanged
+    );
+    out.push_str(&body);
+    out
+}
+
+fn push_after(out: &mut String, after: Option<Ref>, n: &Side, p: &Side) {
+    match after {
+        Some(a) => {
+            out.push_str(" after ");
+            push_node(out, a, n, p, Detail::Position);
+        }
+        None => out.push_str(" first"),
+    }
+}
+
+/// `~ e7 textbox "Email": value "" -> "bob"; +invalid`, or nothing when no change is shown.
+fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &Side, ctx: &LineCtx) {
+    let node: Option<&Node> =
+        p.by_ref.get(&r).map(|id| p.tree.node(*id)).or_else(|| n.by_ref.get(&r).map(|id| n.tree.node(*id)));
+    let role = node.map(|n| n.role.clone()).unwrap_or(Role::Generic);
+    let mut parts: Vec<String> = Vec::new();
+    let mut renamed = false;
+    for c in changes {
+        let mut s = String::new();
+        match c {
+            FieldChange::Role { old, new } => {
+                s.push_str("role ");
+                line::push_role(&mut s, old);
+                s.push_str(" -> ");
+                line::push_role(&mut s, new);
+            }
+            FieldChange::Name { old, new } => {
+                renamed = true;
+                if role != Role::Text {
+                    s.push_str("name ");
+                }
+                line::push_quoted(&mut s, old);
+                s.push_str(" -> ");
+                line::push_quoted(&mut s, new);
+            }
+            FieldChange::Value { old, new } => push_opt_change(&mut s, "value", old, new),
+            FieldChange::Description { old, new } => push_opt_change(&mut s, "desc", old, new),
+            FieldChange::States { old, new } => push_states(&mut s, node, *old, *new),
+            FieldChange::Level { old, new } if role == Role::Heading => {
+                let _ = write!(s, "level {} -> {}", opt_num(*old), opt_num(*new));
+            }
+            FieldChange::Url { old, new } if matches!(role, Role::Link | Role::Document) => {
+                s.push_str("url ");
+                s.push_str(old.as_deref().map(|u| ctx.short_url(u)).unwrap_or("none"));
+                s.push_str(" -> ");
+                s.push_str(new.as_deref().map(|u| ctx.short_url(u)).unwrap_or("none"));
+            }
+            FieldChange::Options { new, .. } => {
+                s.push_str("options now");
+                line::push_options(&mut s, new);
+            }
+            // Not in the text form: programs get them in JSON.
+            FieldChange::Level { .. }
+            | FieldChange::Url { .. }
+            | FieldChange::Actions { .. }
+            | FieldChange::Bounds { .. }
+            | FieldChange::DevId { .. }
+            | FieldChange::Native { .. }
+            | FieldChange::Flags { .. } => {}
+        }
+        if !s.is_empty() {
+            parts.push(s);
+        }
+    }
+    if parts.is_empty() {
+        return;
+    }
+    out.push_str("~ ");
+    push_node(out, r, p, n, if renamed { Detail::NoName } else { Detail::Full });
+    out.push_str(": ");
+    out.push_str(&parts.join("; "));
+    out.push('\n');
+}
+
+fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Option<String>) {
+    s.push_str(field);
+    s.push(' ');
+    match old {
+        Some(o) => line::push_quoted(s, o),
+        None => s.push_str("none"),
+    }
+    s.push_str(" -> ");
+    match new {
+        Some(v) => line::push_quoted(s, v),
+        None => s.push_str("none"),
+    }
+}
+
+/// `+checked -mixed`, over the states the text form shows.
+fn push_states(s: &mut String, node: Option<&Node>, old: StateSet, new: StateSet) {
+    let mut probe = node.cloned().unwrap_or_default();
+    for (set, sign) in [(new, '+'), (old, '-')] {
+        let other = if sign == '+' { old } else { new };
+        probe.states = set;
+        let shown: Vec<_> = line::shown_states(&probe).filter(|f| !other.contains(*f)).collect();
+        for f in shown {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            let _ = write!(s, "{sign}{f}");
+        }
+    }
+}
+
+fn opt_num(n: Option<u32>) -> String {
+    n.map_or_else(|| "none".to_string(), |n| n.to_string())
+}

@@ -1,0 +1,457 @@
+//! One node as one line of the text form, and the walk that writes a subtree as lines.
+//!
+//! Shared by the snapshot and the diff renderers, over either a [`Tree`] or a diff's
+//! [`NewSubtree`], so an added subtree reads exactly like the same nodes in a snapshot.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use crate::diff::NewSubtree;
+use crate::role::Role;
+use crate::state::State;
+use crate::tree::{Node, NodeId, Tree};
+
+/// Deeper nodes are drawn at this indentation with their depth written out, so a
+/// pathologically deep tree cannot make the output quadratic in size.
+const MAX_INDENT: usize = 60;
+
+/// Most options listed for a select-like element.
+const MAX_OPTIONS: usize = 25;
+
+/// Longest name shown in a diff's context descriptor.
+const DESCRIPTOR_NAME_CHARS: usize = 60;
+
+/// A tree-shaped source of nodes: a snapshot's [`Tree`] or a diff's [`NewSubtree`].
+pub(super) trait Source<'a> {
+    /// How a node is addressed.
+    type Id: Copy;
+    /// The node.
+    fn node(&self, id: Self::Id) -> &'a Node;
+    /// Its children, in order.
+    fn children(&self, id: Self::Id) -> Vec<Self::Id>;
+}
+
+impl<'a> Source<'a> for &'a Tree {
+    type Id = NodeId;
+    fn node(&self, id: NodeId) -> &'a Node {
+        let t: &'a Tree = self;
+        t.node(id)
+    }
+    fn children(&self, id: NodeId) -> Vec<NodeId> {
+        self.node(id).children.clone()
+    }
+}
+
+/// [`Source`] over a [`NewSubtree`] (flat, pre-order with depths), with its child lists built
+/// once so a wide subtree renders in linear time.
+pub(super) struct Subtree<'a> {
+    sub: &'a NewSubtree,
+    children: Vec<Vec<usize>>,
+}
+
+impl<'a> Subtree<'a> {
+    /// Indexes the subtree's parent/child structure from its depths.
+    pub(super) fn new(sub: &'a NewSubtree) -> Subtree<'a> {
+        let mut children = vec![Vec::new(); sub.nodes.len()];
+        // The open ancestors of the current node: stack[d] is the last node seen at depth d.
+        let mut stack: Vec<usize> = Vec::new();
+        for (i, n) in sub.nodes.iter().enumerate() {
+            let d = n.depth as usize;
+            stack.truncate(d);
+            if let Some(p) = stack.last() {
+                children[*p].push(i);
+            }
+            stack.push(i);
+        }
+        Subtree { sub, children }
+    }
+}
+
+impl<'a> Source<'a> for Subtree<'a> {
+    type Id = usize;
+    fn node(&self, id: usize) -> &'a Node {
+        &self.sub.nodes[id].node
+    }
+    fn children(&self, id: usize) -> Vec<usize> {
+        self.children[id].clone()
+    }
+}
+
+/// What a line needs to know beyond its node: the page URL (links are shown relative to it)
+/// and which link names are ambiguous.
+pub(super) struct LineCtx {
+    page: Option<UrlParts>,
+    /// Link names used by two or more links with different URLs.
+    ambiguous_links: std::collections::HashSet<String>,
+}
+
+impl LineCtx {
+    /// Context for rendering nodes of `tree` (links compared across the whole tree).
+    pub(super) fn for_tree(tree: &Tree, page_url: Option<&str>) -> LineCtx {
+        let root_url = tree.root().and_then(|r| tree.node(r).url.as_deref());
+        let page = page_url.or(root_url).and_then(UrlParts::parse);
+        let mut first_url: HashMap<&str, &str> = HashMap::new();
+        let mut ambiguous_links = std::collections::HashSet::new();
+        for (id, _) in tree.preorder() {
+            let n = tree.node(id);
+            if n.role != Role::Link || n.name.is_empty() {
+                continue;
+            }
+            let url = n.url.as_deref().unwrap_or("");
+            match first_url.get(n.name.as_str()) {
+                Some(u) if *u != url => {
+                    ambiguous_links.insert(n.name.clone());
+                }
+                Some(_) => {}
+                None => {
+                    first_url.insert(&n.name, url);
+                }
+            }
+        }
+        LineCtx { page, ambiguous_links }
+    }
+
+    /// A URL as shown: relative to the page when on the same origin.
+    pub(super) fn short_url<'u>(&self, url: &'u str) -> &'u str {
+        let Some(page) = &self.page else { return url };
+        let Some(rest) = url.strip_prefix(page.origin.as_str()) else { return url };
+        if !(rest.is_empty() || rest.starts_with(['/', '?', '#'])) {
+            // `https://a.example` is a prefix of `https://a.example.org`: another origin.
+            return url;
+        }
+        let (before_frag, frag) = match rest.find('#') {
+            Some(i) => (&rest[..i], &rest[i..]),
+            None => (rest, ""),
+        };
+        if !frag.is_empty() && before_frag == page.path_and_query {
+            return frag;
+        }
+        if rest.is_empty() {
+            "/"
+        } else {
+            rest
+        }
+    }
+}
+
+/// A page URL split into what links are compared against.
+struct UrlParts {
+    /// `scheme://authority`.
+    origin: String,
+    /// Path and query, without the fragment (`/` when empty).
+    path_and_query: String,
+}
+
+impl UrlParts {
+    fn parse(url: &str) -> Option<UrlParts> {
+        let scheme_end = url.find("://")?;
+        let after = &url[scheme_end + 3..];
+        let auth_len = after.find(['/', '?', '#']).unwrap_or(after.len());
+        let origin = url[..scheme_end + 3 + auth_len].to_string();
+        let rest = &after[auth_len..];
+        let rest = rest.split('#').next().unwrap_or("");
+        let path_and_query = if rest.is_empty() { "/".to_string() } else { rest.to_string() };
+        Some(UrlParts { origin, path_and_query })
+    }
+}
+
+/// Whether a node shows its ref in the text form (see the module doc of `render`).
+/// `holds_more`: the node has a `… N more` marker child, so the agent may want to scope into it.
+pub(super) fn shows_ref(node: &Node, holds_more: bool) -> bool {
+    if node.ref_id.is_none() || matches!(node.role, Role::Text | Role::TextRun | Role::More) {
+        return false;
+    }
+    holds_more
+        || !node.actions.is_empty()
+        || node.role.is_widget()
+        || node.role.is_landmark()
+        || node.role.is_surface()
+        || node.states.contains(State::Focusable)
+        || node.states.contains(State::Editable)
+        || matches!(
+            node.role,
+            Role::List
+                | Role::Table
+                | Role::Grid
+                | Role::Tree
+                | Role::TreeGrid
+                | Role::TabList
+                | Role::TabPanel
+                | Role::MenuBar
+                | Role::Toolbar
+                | Role::Article
+                | Role::Document
+                | Role::Window
+                | Role::AlertDialog
+        )
+}
+
+/// Whether a state is worth a model's tokens on this node.
+fn shows_state(node: &Node, s: State) -> bool {
+    match s {
+        // Implied by the role, by `[redacted]`, or true of most of a page.
+        State::Focusable | State::Offscreen | State::Protected => false,
+        State::Editable => !matches!(node.role, Role::TextBox | Role::SearchBox),
+        _ => true,
+    }
+}
+
+/// The states of `node` shown in the text form, in canonical order.
+pub(super) fn shown_states(node: &Node) -> impl Iterator<Item = State> + '_ {
+    node.states.iter().filter(move |s| shows_state(node, *s))
+}
+
+/// The text of a single leaf text child, when `node` is drawn on one line with it
+/// (`- paragraph: text`).
+pub(super) fn collapsed_text<'a, S: Source<'a>>(src: &S, id: S::Id, kids: &[S::Id]) -> Option<&'a str> {
+    let n = src.node(id);
+    if matches!(n.role, Role::Text | Role::More) || !n.name.is_empty() || n.value.is_some() {
+        return None;
+    }
+    let [only] = kids else { return None };
+    let c = src.node(*only);
+    (c.role == Role::Text && src.children(*only).is_empty()).then_some(c.name.as_str())
+}
+
+/// Writes the subtree at `root` as lines, the root at `depth`. Iterative.
+pub(super) fn write_subtree<'a, S: Source<'a>>(
+    out: &mut String,
+    src: &S,
+    root: S::Id,
+    depth: usize,
+    ctx: &LineCtx,
+) {
+    let mut stack = vec![(root, depth)];
+    while let Some((id, d)) = stack.pop() {
+        let kids = src.children(id);
+        let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
+        let tail = collapsed_text(src, id, &kids);
+        write_line(out, src.node(id), d, ctx, holds_more, tail);
+        if tail.is_none() {
+            stack.extend(kids.into_iter().rev().map(|k| (k, d + 1)));
+        }
+    }
+}
+
+/// Writes one node's line (with its newline).
+pub(super) fn write_line(
+    out: &mut String,
+    n: &Node,
+    depth: usize,
+    ctx: &LineCtx,
+    holds_more: bool,
+    tail: Option<&str>,
+) {
+    for _ in 0..depth.min(MAX_INDENT) {
+        out.push_str("  ");
+    }
+    out.push_str("- ");
+    if depth > MAX_INDENT {
+        let _ = write!(out, "[depth {depth}] ");
+    }
+    match n.role {
+        Role::Text => {
+            out.push_str("text: ");
+            push_tail(out, &n.name);
+            out.push('\n');
+            return;
+        }
+        Role::More => {
+            let name = n.name.trim_start_matches(['…', '.', ' ']);
+            out.push_str("… ");
+            push_tail(out, if name.is_empty() { "more items" } else { name });
+            out.push('\n');
+            return;
+        }
+        _ => {}
+    }
+    push_role(out, &n.role);
+    if !n.name.is_empty() {
+        out.push(' ');
+        push_quoted(out, &n.name);
+    }
+    if let (Some(r), true) = (n.ref_id, shows_ref(n, holds_more)) {
+        let _ = write!(out, " [{r}]");
+    }
+    for s in shown_states(n) {
+        let _ = write!(out, " [{s}]");
+    }
+    if let (Role::Heading, Some(l)) = (&n.role, n.level) {
+        let _ = write!(out, " [level={l}]");
+    }
+    if let Some(url) = shown_url(n, ctx) {
+        out.push_str(" (");
+        push_tail(out, url);
+        out.push(')');
+    }
+    if !n.options.is_empty() {
+        push_options(out, &n.options);
+    }
+    if let Some(d) = n.description.as_deref().filter(|d| !d.is_empty()) {
+        out.push_str(" [desc: ");
+        push_quoted(out, d);
+        out.push(']');
+    }
+    let value = n.value.as_deref().filter(|v| !v.is_empty());
+    if let Some(t) = value.or(tail) {
+        out.push_str(": ");
+        push_tail(out, t);
+    }
+    out.push('\n');
+}
+
+/// The URL a link line shows, if any (see the module doc of `render`).
+fn shown_url<'n>(n: &'n Node, ctx: &LineCtx) -> Option<&'n str> {
+    if n.role != Role::Link {
+        return None;
+    }
+    let url = n.url.as_deref().filter(|u| !u.is_empty())?;
+    (n.name.is_empty() || ctx.ambiguous_links.contains(&n.name)).then(|| ctx.short_url(url))
+}
+
+/// ` [options: "A", "B", … 3 more]`.
+pub(super) fn push_options(out: &mut String, options: &[String]) {
+    out.push_str(" [options: ");
+    for (i, o) in options.iter().take(MAX_OPTIONS).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_quoted(out, o);
+    }
+    if options.len() > MAX_OPTIONS {
+        let _ = write!(out, ", … {} more", options.len() - MAX_OPTIONS);
+    }
+    out.push(']');
+}
+
+/// A role's name, reduced to characters that cannot break the line (platform roles outside
+/// the vocabulary are kept verbatim by the model).
+pub(super) fn push_role(out: &mut String, role: &Role) {
+    let s = role.as_str();
+    if s.is_empty() {
+        out.push_str("unknown");
+        return;
+    }
+    out.extend(s.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }));
+}
+
+/// `"text"` with `"`, `\` and control characters escaped.
+pub(super) fn push_quoted(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            _ => push_escaped_char(out, c),
+        }
+    }
+    out.push('"');
+}
+
+/// Text that runs to the end of the line: `\` and control characters escaped.
+pub(super) fn push_tail(out: &mut String, s: &str) {
+    for c in s.chars() {
+        push_escaped_char(out, c);
+    }
+}
+
+fn push_escaped_char(out: &mut String, c: char) {
+    match c {
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        // Line and paragraph separators end lines in some readers.
+        c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+        c => out.push(c),
+    }
+}
+
+/// `s` cut to at most `max` characters, with `…` when cut.
+pub(super) fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]).into(),
+        None => s.into(),
+    }
+}
+
+/// A short quoted name for a diff's context lines.
+pub(super) fn push_descriptor_name(out: &mut String, name: &str) {
+    push_quoted(out, &clip(name, DESCRIPTOR_NAME_CHARS));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::refs::Ref;
+    use crate::state::{Action, StateSet};
+    use crate::tree::NativeId;
+
+    fn ctx(url: &str) -> LineCtx {
+        LineCtx { page: UrlParts::parse(url), ambiguous_links: Default::default() }
+    }
+
+    fn line(n: &Node) -> String {
+        let mut s = String::new();
+        write_line(&mut s, n, 1, &ctx("https://a.example/x"), false, None);
+        s
+    }
+
+    #[test]
+    fn quotes_and_newlines_cannot_break_a_line() {
+        let mut n = Node::new(Role::Button, "Say \"hi\"\nthen \\ go", NativeId::new("d", "1"));
+        n.ref_id = Some(Ref(3));
+        n.actions = [Action::Click].into_iter().collect();
+        n.value = Some("a\nb\u{2028}c".into());
+        assert_eq!(line(&n), "  - button \"Say \\\"hi\\\"\\nthen \\\\ go\" [e3]: a\\nb\\u{2028}c\n");
+        assert_eq!(line(&n).lines().count(), 1);
+    }
+
+    #[test]
+    fn states_hide_noise() {
+        let mut n = Node::new(Role::TextBox, "Email", NativeId::new("d", "1"));
+        n.ref_id = Some(Ref(1));
+        n.states = StateSet::EMPTY
+            .with(State::Focusable)
+            .with(State::Editable)
+            .with(State::Required)
+            .with(State::Offscreen)
+            .with(State::Invalid);
+        n.value = Some("bob".into());
+        assert_eq!(line(&n), "  - textbox \"Email\" [e1] [required] [invalid]: bob\n");
+    }
+
+    #[test]
+    fn urls_shorten_relative_to_the_page() {
+        let c = ctx("https://a.example/docs/x.html?v=1#top");
+        assert_eq!(c.short_url("https://a.example/docs/y.html"), "/docs/y.html");
+        assert_eq!(c.short_url("https://a.example/docs/x.html?v=1#sec"), "#sec");
+        assert_eq!(c.short_url("https://a.example.org/docs"), "https://a.example.org/docs");
+        assert_eq!(c.short_url("https://a.example"), "/");
+        assert_eq!(c.short_url("http://a.example/docs"), "http://a.example/docs");
+        assert_eq!(ctx("not a url").short_url("https://a.example/z"), "https://a.example/z");
+    }
+
+    #[test]
+    fn odd_platform_roles_stay_one_token_run() {
+        let mut s = String::new();
+        push_role(&mut s, &Role::Other("Fancy \"widget\"\n".into()));
+        assert_eq!(s, "Fancy__widget__");
+    }
+
+    #[test]
+    fn very_deep_lines_say_their_depth() {
+        let n = Node::new(Role::Group, "g", NativeId::new("d", "1"));
+        let mut s = String::new();
+        write_line(&mut s, &n, 1000, &ctx("https://a.example/"), false, None);
+        assert!(s.len() < 2 * MAX_INDENT + 40, "{s}");
+        assert!(s.contains("[depth 1000] group \"g\""));
+    }
+
+    #[test]
+    fn clip_counts_chars_not_bytes() {
+        assert_eq!(clip("ééééé", 3), "ééé…");
+        assert_eq!(clip("abc", 3), "abc");
+    }
+}

@@ -1,0 +1,66 @@
+//! The text form of a full snapshot.
+
+use std::fmt::Write;
+
+use super::line::{self, LineCtx};
+use crate::role::Role;
+use crate::snapshot::Snapshot;
+
+/// Renders `snap` as the header and one line per node.
+pub(super) fn snapshot(snap: &Snapshot) -> String {
+    let tree = &snap.tree;
+    let mut out = String::new();
+    let root = tree.root();
+    // A page root is not drawn: its name is the page title, already in the header.
+    let elided_root = root.filter(|r| tree.node(*r).role == Role::Document);
+    let title = snap
+        .header
+        .title
+        .as_deref()
+        .filter(|t| !t.is_empty())
+        .or_else(|| elided_root.map(|r| tree.node(r).name.as_str()).filter(|t| !t.is_empty()));
+    let url = snap.header.url.as_deref().filter(|u| !u.is_empty());
+    match (title, url) {
+        (Some(t), Some(u)) => {
+            out.push_str("# ");
+            line::push_tail(&mut out, t);
+            out.push_str(" — ");
+            line::push_tail(&mut out, u);
+            out.push('\n');
+        }
+        (Some(s), None) | (None, Some(s)) => {
+            out.push_str("# ");
+            line::push_tail(&mut out, s);
+            out.push('\n');
+        }
+        (None, None) => {}
+    }
+    if let Some(r) = elided_root {
+        // Page-wide states (busy while loading) would otherwise be lost with the root line.
+        let states: Vec<_> = line::shown_states(tree.node(r)).collect();
+        if !states.is_empty() {
+            out.push_str("# page");
+            for s in states {
+                let _ = write!(out, " [{s}]");
+            }
+            out.push('\n');
+        }
+    }
+    if snap.stats.scope_missing {
+        out.push_str("# the scoped element is gone; showing nothing (take a snapshot without scope)\n");
+    }
+    if snap.stats.cut_by_view > 0 {
+        let _ = writeln!(out, "# partial view: {} nodes left out, marked with …", snap.stats.cut_by_view);
+    }
+    let ctx = LineCtx::for_tree(tree, url);
+    match (root, elided_root) {
+        (Some(r), Some(_)) => {
+            for c in &tree.node(r).children {
+                line::write_subtree(&mut out, &tree, *c, 0, &ctx);
+            }
+        }
+        (Some(r), None) => line::write_subtree(&mut out, &tree, r, 0, &ctx),
+        (None, _) => out.push_str("# empty\n"),
+    }
+    out
+}

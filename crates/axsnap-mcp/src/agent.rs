@@ -1,0 +1,164 @@
+//! [`Agent`]: snapshot, find and act by ref over one backend, answering with auto diffs.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction};
+use axsnap_core::find::{find, Hit};
+use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
+use axsnap_core::{Ref, Snapshot, TargetId};
+
+use crate::error::AgentError;
+
+/// How an [`Agent`] captures and answers.
+#[derive(Clone, Debug)]
+pub struct AgentOptions {
+    /// The auto policy and baseline bounds.
+    pub policy: Policy,
+    /// The request used for the snapshot that answers an action (auto mode by default).
+    pub after_action: Request,
+    /// How long a capture may take before it returns a partial tree.
+    pub capture_deadline: Duration,
+}
+
+impl Default for AgentOptions {
+    fn default() -> Self {
+        AgentOptions {
+            policy: Policy::default(),
+            after_action: Request::default(),
+            capture_deadline: Duration::from_secs(10),
+        }
+    }
+}
+
+/// One answer: what the action did (if there was one) and the snapshot response.
+#[derive(Debug)]
+pub struct Step {
+    /// The action's outcome (`None` for a plain snapshot).
+    pub outcome: Option<Outcome>,
+    /// The response (full, diff or unchanged) and its size.
+    pub response: Response,
+    /// Whether a new capture was taken (`false`: the change signal said nothing changed and
+    /// the previous capture was reused).
+    pub captured: bool,
+    /// Time spent capturing (zero when the change signal answered).
+    pub capture_time: Duration,
+}
+
+/// An agent's view of one backend: one session, one client, a current target.
+pub struct Agent<B: Backend> {
+    backend: B,
+    session: Session,
+    client: ClientId,
+    target: Option<TargetId>,
+    captures: HashMap<TargetId, Capture>,
+    last: HashMap<TargetId, Snapshot>,
+    options: AgentOptions,
+}
+
+impl<B: Backend> Agent<B> {
+    /// An agent over `backend`, working on `target` when given.
+    pub fn new(backend: B, target: Option<TargetId>, options: AgentOptions) -> Agent<B> {
+        Agent {
+            session: Session::new(options.policy.clone()),
+            backend,
+            client: ClientId("agent".into()),
+            target,
+            captures: HashMap::new(),
+            last: HashMap::new(),
+            options,
+        }
+    }
+
+    /// The backend.
+    pub fn backend(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    /// The current target.
+    pub fn target(&self) -> Option<&TargetId> {
+        self.target.as_ref()
+    }
+
+    /// Makes `target` the current one.
+    pub fn set_target(&mut self, target: TargetId) {
+        self.target = Some(target);
+    }
+
+    /// A snapshot of the current target, answered by `request`'s mode (auto by default).
+    pub async fn snapshot(&mut self, request: &Request) -> Result<Step, AgentError<B::Error>> {
+        self.respond(None, request).await
+    }
+
+    /// Acts on the element `r` names and answers with the snapshot after the target settled.
+    pub async fn act(&mut self, r: &str, action: &ElementAction) -> Result<Step, AgentError<B::Error>> {
+        let target = self.current()?;
+        let r: Ref = r.parse()?;
+        let native = self.session.resolve(&target, r)?.clone();
+        let outcome = match self.backend.act(&target, &native, action).await {
+            Ok(o) => o,
+            Err(e) if B::element_gone(&e) => return Err(AgentError::Stale { r: r.to_string(), cause: e }),
+            Err(e) => return Err(AgentError::Backend(e)),
+        };
+        let request = self.options.after_action.clone();
+        self.respond(Some(outcome), &request).await
+    }
+
+    /// Acts on the current target as a whole (navigate, back, keys, ...) and answers with the
+    /// snapshot after it settled.
+    pub async fn act_on_target(&mut self, action: &TargetAction) -> Result<Step, AgentError<B::Error>> {
+        let target = self.current()?;
+        let outcome = self.backend.act_on_target(&target, action).await.map_err(AgentError::Backend)?;
+        if let Some(opened) = outcome.opened.last() {
+            // A popup becomes the current target: that is where the agent's action led.
+            self.target = Some(opened.clone());
+        }
+        let request = self.options.after_action.clone();
+        self.respond(Some(outcome), &request).await
+    }
+
+    /// Ranks elements of the current target's latest snapshot against `query`.
+    pub async fn find(&mut self, query: &str, limit: usize) -> Result<Vec<Hit>, AgentError<B::Error>> {
+        let target = self.current()?;
+        if !self.last.contains_key(&target) || self.may_have_changed(&target).await? {
+            let request = Request { mode: axsnap_core::session::Mode::Full, ..Request::default() };
+            self.respond(None, &request).await?;
+        }
+        Ok(self.last.get(&target).map(|s| find(&s.tree, query, limit)).unwrap_or_default())
+    }
+
+    fn current(&self) -> Result<TargetId, AgentError<B::Error>> {
+        self.target.clone().ok_or(AgentError::NoTarget)
+    }
+
+    async fn may_have_changed(&mut self, target: &TargetId) -> Result<bool, AgentError<B::Error>> {
+        if !self.captures.contains_key(target) {
+            return Ok(true);
+        }
+        // A signal the backend cannot read counts as a change: never serve a stale view.
+        Ok(self.backend.changed(target).await.unwrap_or(true))
+    }
+
+    async fn respond(
+        &mut self,
+        outcome: Option<Outcome>,
+        request: &Request,
+    ) -> Result<Step, AgentError<B::Error>> {
+        let target = self.current()?;
+        let started = Instant::now();
+        let captured = self.may_have_changed(&target).await?;
+        if captured {
+            let capture = self
+                .backend
+                .capture(&target, self.options.capture_deadline)
+                .await
+                .map_err(AgentError::Backend)?;
+            self.captures.insert(target.clone(), capture);
+        }
+        let capture_time = if captured { started.elapsed() } else { Duration::ZERO };
+        let Some(capture) = self.captures.get(&target) else { return Err(AgentError::NoTarget) };
+        let response = self.session.snapshot(&self.client, capture, request, Instant::now())?;
+        self.last.insert(target, response.snapshot.clone());
+        Ok(Step { outcome, response, captured, capture_time })
+    }
+}

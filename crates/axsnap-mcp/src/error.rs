@@ -1,0 +1,30 @@
+//! The agent's errors.
+
+use axsnap_core::refs::RefError;
+use axsnap_core::session::SessionError;
+use thiserror::Error;
+
+/// Why an agent operation failed. `E` is the backend's error.
+#[derive(Debug, Error)]
+pub enum AgentError<E: std::error::Error + 'static> {
+    /// The backend failed (browser gone, navigation failed, element covered, ...).
+    #[error(transparent)]
+    Backend(E),
+    /// The ref cannot be used (malformed, unknown, stale, foreign).
+    #[error(transparent)]
+    Ref(#[from] RefError),
+    /// The element was there at the last snapshot but is gone now.
+    #[error("ref {r} is stale: its element was removed or replaced since the last snapshot ({cause}); take a new snapshot")]
+    Stale {
+        /// The ref.
+        r: String,
+        /// What the backend said.
+        cause: E,
+    },
+    /// There is no target to work on.
+    #[error("no page or window is open; navigate to a URL or open a target first")]
+    NoTarget,
+    /// The session refused the request.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}

@@ -1,0 +1,16 @@
+//! One module per subcommand.
+
+mod diff;
+mod find;
+mod snapshot;
+
+use crate::cli::{Cli, Command};
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Snapshot(a) => snapshot::run(&a),
+        Command::Diff(a) => diff::run(&a),
+        Command::Find(a) => find::run(&a),
+    }
+}
