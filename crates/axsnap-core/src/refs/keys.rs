@@ -162,10 +162,9 @@ impl Keys {
         full_count.reserve(order.len());
         for &id in order {
             let node = raw.node(id);
-            let mut h = Fast128::default();
-            node.role.hash(&mut h);
-            node.name.hash(&mut h);
-            let own = h;
+            let mut own = Fast128::default();
+            node.role.hash(&mut own);
+            node.name.hash(&mut own);
             let mut h = own;
             node.dev_id.hash(&mut h);
             node.url.hash(&mut h);
