@@ -441,6 +441,13 @@ fn refresh_100k_timing() {
         let (cpu, wall) = ((cpu_ns() - c0) as f64 / 1e6, t0.elapsed().as_secs_f64() * 1e3);
         println!("{what}: cpu {cpu:.1} ms, wall {wall:.1} ms, {st:?}");
     };
+    let (c0, t0) = (cpu_ns(), std::time::Instant::now());
+    let n = raw.preorder().count();
+    let walk = (cpu_ns() - c0) as f64 / 1e6;
+    println!(
+        "calibration: one pre-order walk of {n} nodes: cpu {walk:.1} ms, wall {:.1} ms",
+        t0.elapsed().as_secs_f64() * 1e3
+    );
     run(&raw, "first (all new)");
     for _ in 0..3 {
         run(&raw, "steady (all kept)");

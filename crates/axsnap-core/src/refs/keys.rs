@@ -108,9 +108,6 @@ impl Hasher for Fast128 {
     }
 }
 
-/// Builds [`Fast128`] hashers for maps keyed by strings (native ids).
-pub(super) type FastBuild = BuildHasherDefault<Fast128>;
-
 /// A hasher for maps keyed by [`Key`]s, which are already uniformly distributed: it keeps the
 /// low 64 bits instead of hashing them again.
 #[derive(Default)]
