@@ -8,7 +8,21 @@
 //!   than `diff_ratio` (default 0.8) of the full response in cl100k tokens; otherwise full.
 //!   Nothing changed: a one-line answer.
 //!
-//! Baselines are bounded in number (least recently used goes first) and age.
+//! Baselines are bounded in number (least recently used goes first) and age (time since the
+//! baseline was last sent or diffed against).
+//!
+//! Decisions this module makes beyond DESIGN.md:
+//! - **Partial captures** (a deadline or size cut the capture short) are never diffed, in
+//!   either direction: a diff against a complete baseline would report the missing part as
+//!   removed, and the next complete capture would report it as added. Auto answers full
+//!   ([`FullReason::Partial`]) and the response text starts by saying the capture is partial
+//!   (text form: a `# partial capture: ...` line; JSON: a leading `"partial"` member).
+//!   A partial capture still refreshes refs (conservatively: elements it missed go stale).
+//! - **Nothing changed** means the tree diff is empty and the header (URL, title) is the same;
+//!   the baseline then stays the snapshot the client has, so later diffs name a snapshot it
+//!   saw. A header change with no tree change is sent as an (empty) diff with the new header.
+//! - **Header in diffs**: diffs carry trees only, so when the URL or title changed the diff
+//!   text starts with the new header (text: `# page: title — url`; JSON: a leading `"header"`).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -17,11 +31,12 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::backend::Capture;
-use crate::project::{ProjectOptions, ProjectStats};
+use crate::diff::{apply, diff};
+use crate::project::{project, ProjectOptions};
 use crate::refs::{RefError, RefSpace, RefStats, TargetId};
-use crate::render::Format;
-use crate::snapshot::Snapshot;
-use crate::tokens::Size;
+use crate::render::{render_diff, render_snapshot, render_unchanged, Format};
+use crate::snapshot::{Header, Snapshot};
+use crate::tokens::{count_cl100k, measure, Size};
 use crate::tree::NativeId;
 use crate::Ref;
 
@@ -103,9 +118,11 @@ pub enum FullReason {
     NoBaseline,
     /// The view or projection options differ from the baseline's.
     OptionsChanged,
+    /// The new capture or the baseline is partial (cut short); partial captures are not diffed.
+    Partial,
     /// The diff was not smaller than the policy's fraction of the full snapshot.
     DiffNotSmaller,
-    /// The diff could not be made or did not apply back exactly.
+    /// The diff could not be made (a new root: another document) or did not apply back exactly.
     DiffUnsafe,
 }
 
@@ -116,14 +133,17 @@ pub struct Response {
     pub answer: Answer,
     /// The rendered text sent to the client.
     pub text: String,
-    /// Its size.
+    /// Its size (bytes, cl100k and o200k tokens).
     pub size: Size,
-    /// The size the full snapshot would have had (for savings reports).
-    pub full_size: Size,
+    /// cl100k tokens of the full rendering, for savings reports: always set for full and diff
+    /// answers (auto needs it to decide), `None` for "unchanged" (not rendered, to stay cheap).
+    pub full_tokens: Option<usize>,
     /// The new snapshot (also when a diff or "unchanged" was sent).
     pub snapshot: Snapshot,
     /// What the refs stage did.
     pub refs: RefStats,
+    /// Why the capture is partial, when it is (also said in `text`).
+    pub partial: Option<String>,
 }
 
 /// Why a session request failed.
@@ -147,6 +167,7 @@ pub struct Session {
 struct Baseline {
     snapshot: Snapshot,
     options: ProjectOptions,
+    partial: bool,
     last_used: Instant,
 }
 
@@ -154,6 +175,24 @@ impl Session {
     /// A session with a policy.
     pub fn new(policy: Policy) -> Session {
         Session { policy, ..Session::default() }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Turns an optional scope ref (as an agent gives it) into the native id a
+    /// [`View::scope`](crate::project::View::scope) wants.
+    pub fn view_scope(
+        &self,
+        target: &TargetId,
+        scope: Option<Ref>,
+    ) -> Result<Option<NativeId>, SessionError> {
+        match scope {
+            None => Ok(None),
+            Some(r) => Ok(Some(self.refs.resolve(target, r)?.clone())),
+        }
     }
 
     /// Answers a snapshot request for a fresh capture: project, assign refs, then render full,
@@ -165,17 +204,132 @@ impl Session {
         request: &Request,
         now: Instant,
     ) -> Result<Response, SessionError> {
-        let _ = (
-            client,
-            capture,
-            request,
-            now,
-            &self.policy,
-            &mut self.refs,
-            &mut self.next_seq,
-            &mut self.baselines,
-        );
-        todo!("session helper")
+        self.expire(now);
+        let mut projection = project(&capture.tree, &request.options);
+        let refs = self.refs.refresh(&capture.target, &capture.tree, &mut projection.tree);
+        self.next_seq += 1;
+        let snapshot = Snapshot {
+            target: capture.target.clone(),
+            seq: self.next_seq,
+            header: capture.header.clone(),
+            tree: projection.tree,
+            stats: projection.stats,
+        };
+        let format = request.format;
+        let partial = capture.partial.clone();
+        let key = (client.clone(), capture.target.clone());
+
+        let mut full_tokens = None;
+        let (answer, text) = match request.mode {
+            Mode::Full | Mode::Reset => {
+                (Answer::Full { reason: None }, full_text(&snapshot, format, partial.as_deref()))
+            }
+            Mode::Auto => {
+                let baseline = self.baselines.get(&key);
+                match self.auto(baseline, &snapshot, request, partial.as_deref()) {
+                    Auto::Unchanged { since_seq } => {
+                        if let Some(b) = self.baselines.get_mut(&key) {
+                            b.last_used = now;
+                        }
+                        let text = render_unchanged(since_seq, format);
+                        let size = measure(&text);
+                        return Ok(Response {
+                            answer: Answer::Unchanged { since_seq },
+                            text,
+                            size,
+                            full_tokens: None,
+                            snapshot,
+                            refs,
+                            partial,
+                        });
+                    }
+                    Auto::Diff { from_seq, text, full } => {
+                        full_tokens = Some(full);
+                        (Answer::Diff { from_seq }, text)
+                    }
+                    Auto::Full { reason, text, full } => {
+                        full_tokens = full;
+                        (Answer::Full { reason: Some(reason) }, text)
+                    }
+                }
+            }
+        };
+        let size = measure(&text);
+        let full_tokens = Some(full_tokens.unwrap_or(size.tokens_cl100k));
+        if request.mode != Mode::Full {
+            let baseline = Baseline {
+                snapshot: snapshot.clone(),
+                options: request.options.clone(),
+                partial: partial.is_some(),
+                last_used: now,
+            };
+            self.baselines.insert(key, baseline);
+            self.evict();
+        }
+        Ok(Response { answer, text, size, full_tokens, snapshot, refs, partial })
+    }
+
+    /// The auto policy: what to send for `next` given the client's baseline.
+    fn auto(
+        &self,
+        baseline: Option<&Baseline>,
+        next: &Snapshot,
+        request: &Request,
+        partial: Option<&str>,
+    ) -> Auto {
+        let format = request.format;
+        let full = |reason, full: Option<usize>, text: Option<String>| Auto::Full {
+            reason,
+            text: text.unwrap_or_else(|| full_text(next, format, partial)),
+            full,
+        };
+        let Some(base) = baseline else { return full(FullReason::NoBaseline, None, None) };
+        if base.options != request.options {
+            return full(FullReason::OptionsChanged, None, None);
+        }
+        if base.partial || partial.is_some() {
+            return full(FullReason::Partial, None, None);
+        }
+        let prev = &base.snapshot;
+        let Ok(mut d) = diff(&prev.tree, &next.tree) else { return full(FullReason::DiffUnsafe, None, None) };
+        let header_changed = prev.header != next.header;
+        if d.is_empty() && !header_changed {
+            return Auto::Unchanged { since_seq: prev.seq };
+        }
+        d.from_seq = prev.seq;
+        d.to_seq = next.seq;
+        if self.policy.verify && !matches!(apply(&prev.tree, &d), Ok(t) if t == next.tree) {
+            return full(FullReason::DiffUnsafe, None, None);
+        }
+        let mut diff_text = render_diff(&d, &prev.tree, &next.tree, format);
+        if header_changed {
+            diff_text = with_header(diff_text, &next.header, format);
+        }
+        let text = full_text(next, format, None);
+        let full_tokens = count_cl100k(&text);
+        let diff_tokens = count_cl100k(&diff_text);
+        if (diff_tokens as f64) < self.policy.diff_ratio * full_tokens as f64 {
+            Auto::Diff { from_seq: prev.seq, text: diff_text, full: full_tokens }
+        } else {
+            full(FullReason::DiffNotSmaller, Some(full_tokens), Some(text))
+        }
+    }
+
+    /// Drops baselines older than the policy's age.
+    fn expire(&mut self, now: Instant) {
+        let max_age = self.policy.max_age;
+        self.baselines.retain(|_, b| now.saturating_duration_since(b.last_used) <= max_age);
+    }
+
+    /// Drops least recently used baselines past the policy's count.
+    fn evict(&mut self) {
+        while self.baselines.len() > self.policy.max_baselines {
+            let oldest = self.baselines.iter().min_by_key(|(_, b)| b.last_used).map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => self.baselines.remove(&k),
+                None => break,
+            };
+        }
     }
 
     /// The native id a ref names on `target`.
@@ -204,14 +358,62 @@ impl Session {
         self.baselines.len()
     }
 
-    #[allow(dead_code)]
-    fn baseline_options(
-        &self,
-        client: &ClientId,
-        target: &TargetId,
-    ) -> Option<(&ProjectOptions, &ProjectStats, Instant)> {
-        self.baselines
-            .get(&(client.clone(), target.clone()))
-            .map(|b| (&b.options, &b.snapshot.stats, b.last_used))
+    /// The sequence number of the baseline kept for `client` on `target`, if any.
+    pub fn baseline_seq(&self, client: &ClientId, target: &TargetId) -> Option<u64> {
+        self.baselines.get(&(client.clone(), target.clone())).map(|b| b.snapshot.seq)
+    }
+}
+
+/// What the auto policy chose.
+enum Auto {
+    Unchanged { since_seq: u64 },
+    Diff { from_seq: u64, text: String, full: usize },
+    Full { reason: FullReason, text: String, full: Option<usize> },
+}
+
+/// The full rendering, saying first when the capture is partial.
+fn full_text(snap: &Snapshot, format: Format, partial: Option<&str>) -> String {
+    let text = render_snapshot(snap, format);
+    match partial {
+        None => text,
+        Some(why) => match format {
+            Format::Text => format!("# partial capture: {}; some content is missing\n{text}", one_line(why)),
+            Format::Json => json_lead(text, "partial", &serde_json::Value::String(why.to_string())),
+        },
+    }
+}
+
+/// A diff rendering preceded by the new header.
+fn with_header(text: String, header: &Header, format: Format) -> String {
+    match format {
+        Format::Text => {
+            let parts: Vec<&str> = [header.title.as_deref(), header.url.as_deref()]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .collect();
+            let shown = if parts.is_empty() { "(no title or URL)".to_string() } else { parts.join(" — ") };
+            format!("# page: {}\n{text}", one_line(&shown))
+        }
+        Format::Json => {
+            let value = serde_json::to_value(header).unwrap_or(serde_json::Value::Null);
+            json_lead(text, "header", &value)
+        }
+    }
+}
+
+/// `s` on one line (newlines would break the text form's line structure).
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Puts `"key": value` first in the JSON object `text` (render's output is an object; anything
+/// else is wrapped).
+fn json_lead(text: String, key: &str, value: &serde_json::Value) -> String {
+    let member = format!("{}:{}", serde_json::Value::String(key.to_string()), value);
+    match text.strip_prefix('{') {
+        Some(rest) if rest.trim_start().starts_with('}') => format!("{{{member}{rest}"),
+        Some(rest) => format!("{{{member},{rest}"),
+        None => format!("{{{member},\"body\":{text}}}"),
     }
 }

@@ -22,8 +22,9 @@ use crate::tree::{NativeId, NodeId, Tree};
 mod keys;
 mod matching;
 
-use keys::{Key, Keys};
+use keys::{Fast128, Key, KeyMap, Keys};
 use matching::{Churned, NewSide};
+use std::hash::Hash;
 
 /// A ref: `e` followed by a number. Unique within a [`RefSpace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -175,7 +176,7 @@ struct Structure {
 struct TargetRefs {
     id: TargetId,
     /// Live refs by native id.
-    by_native: HashMap<NativeId, Ref>,
+    by_native: NativeIndex,
     /// Refs given to a second node with an already seen native id (a backend bug); they go
     /// stale at the next refresh.
     extra: Vec<Ref>,
@@ -215,10 +216,16 @@ impl RefSpace {
             stats.staled += 1;
         }
 
-        // 1. Keep refs by native identity.
+        // 1. Keep refs by native identity (one walk of each tree, which also notes the
+        // pre-order and the scopes present).
+        let mut scopes_now = Scopes::default();
+        let mut raw_order: Vec<NodeId> = Vec::with_capacity(raw.arena_len());
         let mut raw_refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
         for (id, _) in raw.preorder() {
-            if let Some(&r) = t.by_native.get(&raw.node(id).native) {
+            raw_order.push(id);
+            let native = &raw.node(id).native;
+            scopes_now.add(&native.scope);
+            if let Some(r) = t.by_native.get(slots, native) {
                 raw_refs[id.index()] = Some(r);
                 let slot = &mut slots[slot_index(r)];
                 if slot.seen != generation {
@@ -227,8 +234,16 @@ impl RefSpace {
                 }
             }
         }
+        // Projected nodes are raw nodes or synthetic markers (whose native ids are not in raw).
+        let mut proj_order: Vec<NodeId> = Vec::with_capacity(projected.arena_len());
+        let mut proj_refs: Vec<Option<Ref>> = Vec::with_capacity(projected.arena_len());
         for (id, _) in projected.preorder() {
-            if let Some(&r) = t.by_native.get(&projected.node(id).native) {
+            proj_order.push(id);
+            let native = &projected.node(id).native;
+            scopes_now.add(&native.scope);
+            let found = t.by_native.get(slots, native);
+            proj_refs.push(found);
+            if let Some(r) = found {
                 let slot = &mut slots[slot_index(r)];
                 if slot.seen != generation {
                     slot.seen = generation;
@@ -236,14 +251,16 @@ impl RefSpace {
                 }
             }
         }
+        let scopes_now = scopes_now.set;
 
         // 2. Refs not seen: gone if their scope lives on, churn candidates if it vanished.
-        let scopes_now = scopes_of(raw, projected);
         let mut gone: Vec<Ref> = Vec::new();
         let mut churned: Vec<Ref> = Vec::new();
-        for (native, &r) in &t.by_native {
-            if slots[slot_index(r)].seen != generation {
-                if scopes_now.contains(native.scope.as_str()) {
+        for r in t.by_native.refs() {
+            let slot = &slots[slot_index(r)];
+            if slot.seen != generation {
+                let scope = slot.native.as_ref().map_or("", |n| n.scope.as_str());
+                if scopes_now.contains(scope) {
                     gone.push(r);
                 } else {
                     churned.push(r);
@@ -256,7 +273,7 @@ impl RefSpace {
         .then(|| scopes_now.into_iter().map(str::to_owned).collect());
 
         // 3. Carry churned refs on unique structural matches.
-        let keys = Keys::of(raw);
+        let keys = Keys::of(raw, &raw_order);
         if !churned.is_empty() {
             churned.sort_unstable();
             let olds: Vec<Churned> = churned
@@ -280,10 +297,12 @@ impl RefSpace {
             for (r, id) in pairs {
                 let slot = &mut slots[slot_index(r)];
                 let native = raw.node(id).native.clone();
-                if let Some(old) = slot.native.replace(native.clone()) {
+                if !t.by_native.insert(&native, r) {
+                    continue; // a key collision (never seen in practice): let it go stale
+                }
+                if let Some(old) = slot.native.replace(native) {
                     t.by_native.remove(&old);
                 }
-                t.by_native.insert(native, r);
                 slot.seen = generation;
                 raw_refs[id.index()] = Some(r);
                 stats.carried += 1;
@@ -298,11 +317,12 @@ impl RefSpace {
         }
 
         // 4. Write refs into the projected tree, giving new ones in document order.
-        let order: Vec<NodeId> = projected.preorder().map(|(id, _)| id).collect();
-        for id in order {
+        for (&id, &known) in proj_order.iter().zip(&proj_refs) {
             let node = projected.node_mut(id);
-            let r = match t.by_native.get(&node.native) {
-                Some(&r) if slots[slot_index(r)].written != generation => r,
+            // A ref found in step 1 was seen, so it is still live; look up only the others.
+            let found = known.or_else(|| t.by_native.get(slots, &node.native));
+            let r = match found {
+                Some(r) if slots[slot_index(r)].written != generation => r,
                 found => {
                     let r = Ref(slots.len() as u32 + 1);
                     slots.push(Slot {
@@ -314,10 +334,8 @@ impl RefSpace {
                         seen: generation,
                         written: generation,
                     });
-                    if found.is_some() {
+                    if found.is_some() || !t.by_native.insert(&node.native, r) {
                         t.extra.push(r);
-                    } else {
-                        t.by_native.insert(node.native.clone(), r);
                     }
                     stats.assigned += 1;
                     r
@@ -336,12 +354,12 @@ impl RefSpace {
 
         // 5. Remember where every element with a ref sits in the raw tree.
         let look_up_new = stats.assigned > 0;
-        for (id, _) in raw.preorder() {
+        for &id in &raw_order {
             let node = raw.node(id);
             let r = match raw_refs[id.index()] {
                 Some(r) => r,
-                None if look_up_new => match t.by_native.get(&node.native) {
-                    Some(&r) => {
+                None if look_up_new => match t.by_native.get(slots, &node.native) {
+                    Some(r) => {
                         raw_refs[id.index()] = Some(r);
                         r
                     }
@@ -384,7 +402,7 @@ impl RefSpace {
     pub fn forget_target(&mut self, target: &TargetId) {
         let Some(&ti) = self.target_index.get(target) else { return };
         let t = &mut self.targets[ti as usize];
-        for r in t.by_native.drain().map(|(_, r)| r).chain(t.extra.drain(..)) {
+        for r in t.by_native.0.drain().map(|(_, r)| r).chain(t.extra.drain(..)) {
             make_stale(&mut self.slots[slot_index(r)]);
         }
         t.scopes.clear();
@@ -403,7 +421,7 @@ impl RefSpace {
         let i = self.targets.len() as u32;
         self.targets.push(TargetRefs {
             id: target.clone(),
-            by_native: HashMap::new(),
+            by_native: NativeIndex::default(),
             extra: Vec::new(),
             scopes: HashSet::new(),
         });
@@ -423,23 +441,63 @@ fn make_stale(slot: &mut Slot) -> Option<NativeId> {
     slot.native.take()
 }
 
-/// The native scopes present in a capture (raw and projected).
-fn scopes_of<'t>(raw: &'t Tree, projected: &'t Tree) -> HashSet<&'t str> {
-    let mut out: HashSet<&str> = HashSet::new();
-    let mut last: &str = "";
-    let mut any = false;
-    for tree in [raw, projected] {
-        for (id, _) in tree.preorder() {
-            let s = tree.node(id).native.scope.as_str();
-            // Neighbours nearly always share a scope: skip the set for them.
-            if !any || s != last {
-                out.insert(s);
-                last = s;
-                any = true;
+/// Live refs by native id. Keyed by a 128-bit hash of the native id, which keeps the table
+/// small and its probes free of string compares; every hit is checked against the ref's own
+/// native id, so a key collision reads as "absent" and can never name a wrong element.
+#[derive(Debug, Default)]
+struct NativeIndex(KeyMap<Ref>);
+
+impl NativeIndex {
+    fn key(native: &NativeId) -> Key {
+        let mut h = Fast128::default();
+        native.scope.hash(&mut h);
+        native.id.hash(&mut h);
+        h.finish128()
+    }
+
+    /// The live ref of `native`.
+    fn get(&self, slots: &[Slot], native: &NativeId) -> Option<Ref> {
+        let r = *self.0.get(&NativeIndex::key(native))?;
+        (slots[slot_index(r)].native.as_ref() == Some(native)).then_some(r)
+    }
+
+    /// Records `native -> r`; `false` when the key is taken (a duplicate or a collision).
+    fn insert(&mut self, native: &NativeId, r: Ref) -> bool {
+        match self.0.entry(NativeIndex::key(native)) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(r);
+                true
             }
+            std::collections::hash_map::Entry::Occupied(_) => false,
         }
     }
-    out
+
+    /// Forgets a native id recorded with [`NativeIndex::insert`].
+    fn remove(&mut self, native: &NativeId) {
+        self.0.remove(&NativeIndex::key(native));
+    }
+
+    /// The live refs, in no particular order.
+    fn refs(&self) -> impl Iterator<Item = Ref> + '_ {
+        self.0.values().copied()
+    }
+}
+
+/// The native scopes present in a capture, collected node by node.
+#[derive(Default)]
+struct Scopes<'t> {
+    set: HashSet<&'t str>,
+    last: Option<&'t str>,
+}
+
+impl<'t> Scopes<'t> {
+    fn add(&mut self, scope: &'t str) {
+        // Neighbours nearly always share a scope: skip the set for them.
+        if self.last != Some(scope) {
+            self.set.insert(scope);
+            self.last = Some(scope);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,457 @@
+//! Property tests of refs: random raw trees, random edit scripts, and a ground truth of which
+//! node is which element (a generator-side id that survives moves, renames and native-id
+//! churn, and that an identical twin does not share).
+//!
+//! After every refresh:
+//! - every projected node has a ref, all distinct; new refs are fresh numbers, in document order;
+//! - a ref never names a different element than the one it was first given to;
+//! - a surviving element keeps its ref (outside scope churn; under churn, when its structural
+//!   key was unique it must be carried, otherwise it may go stale but never wrong);
+//! - a removed element's ref resolves stale, and stays stale forever.
+//!
+//! Cases: `AXSNAP_PROPTEST_CASES` (default 10,000).
+
+use std::collections::{HashMap, HashSet};
+
+use axsnap_core::refs::{RefError, RefSpace};
+use axsnap_core::{NativeId, Node, Ref, Role, TargetId, Tree};
+use proptest::prelude::*;
+
+const ROLES: [Role; 5] = [Role::Generic, Role::Button, Role::Link, Role::ListItem, Role::Heading];
+const NAMES: [&str; 4] = ["", "a", "OK", "Save"];
+
+#[derive(Clone, Debug)]
+struct MNode {
+    gid: u64,
+    role: Role,
+    name: String,
+    value: Option<String>,
+    scope: String,
+    id: String,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    alive: bool,
+}
+
+/// The generator's world: elements with ground-truth ids.
+#[derive(Clone, Debug)]
+struct Model {
+    nodes: Vec<MNode>,
+    next_gid: u64,
+    next_id: u64,
+    next_scope: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Edit {
+    Insert { parent: usize, look: usize, pos: usize, new_scope: bool },
+    Delete { node: usize },
+    Rename { node: usize, look: usize },
+    Value { node: usize, v: u8 },
+    Move { node: usize, parent: usize, pos: usize },
+    Reorder { node: usize, by: usize },
+    Siblings { parent: usize, look: usize, count: usize },
+    Twin { node: usize },
+    Churn { node: usize, delete: Option<usize>, reorder: Option<usize> },
+}
+
+impl Model {
+    fn new() -> Model {
+        let mut m = Model { nodes: Vec::new(), next_gid: 0, next_id: 0, next_scope: 1 };
+        m.add(None, Role::Document, "", "s0".into(), 0);
+        m
+    }
+
+    fn add(&mut self, parent: Option<usize>, role: Role, name: &str, scope: String, pos: usize) -> usize {
+        let i = self.nodes.len();
+        self.next_gid += 1;
+        self.next_id += 1;
+        self.nodes.push(MNode {
+            gid: self.next_gid,
+            role,
+            name: name.to_string(),
+            value: None,
+            scope,
+            id: self.next_id.to_string(),
+            parent,
+            children: Vec::new(),
+            alive: true,
+        });
+        if let Some(p) = parent {
+            let kids = &mut self.nodes[p].children;
+            let at = pos % (kids.len() + 1);
+            kids.insert(at, i);
+        }
+        i
+    }
+
+    fn fresh_scope(&mut self) -> String {
+        self.next_scope += 1;
+        format!("s{}", self.next_scope)
+    }
+
+    /// Live nodes in document order.
+    fn order(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![0];
+        while let Some(i) = stack.pop() {
+            out.push(i);
+            stack.extend(self.nodes[i].children.iter().rev());
+        }
+        out
+    }
+
+    fn pick(&self, k: usize, non_root: bool) -> Option<usize> {
+        let order = self.order();
+        let cands: Vec<usize> = if non_root { order[1..].to_vec() } else { order };
+        (!cands.is_empty()).then(|| cands[k % cands.len()])
+    }
+
+    fn subtree(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![i];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            stack.extend(self.nodes[n].children.iter().rev());
+        }
+        out
+    }
+
+    fn detach(&mut self, i: usize) -> usize {
+        let p = self.nodes[i].parent.take().unwrap();
+        let kids = &mut self.nodes[p].children;
+        let at = kids.iter().position(|c| *c == i).unwrap();
+        kids.remove(at);
+        at
+    }
+
+    fn delete(&mut self, i: usize) {
+        self.detach(i);
+        for n in self.subtree(i) {
+            self.nodes[n].alive = false;
+        }
+    }
+
+    /// Applies an edit; returns the churned scope, if the edit was a churn.
+    fn apply(&mut self, e: Edit) -> Option<String> {
+        match e {
+            Edit::Insert { parent, look, pos, new_scope } => {
+                let p = self.pick(parent, false)?;
+                let scope = if new_scope { self.fresh_scope() } else { self.nodes[p].scope.clone() };
+                let (role, name) = look_of(look);
+                self.add(Some(p), role, name, scope, pos);
+            }
+            Edit::Delete { node } => {
+                let n = self.pick(node, true)?;
+                self.delete(n);
+            }
+            Edit::Rename { node, look } => {
+                let n = self.pick(node, false)?;
+                self.nodes[n].name = NAMES[look % NAMES.len()].to_string();
+            }
+            Edit::Value { node, v } => {
+                let n = self.pick(node, false)?;
+                self.nodes[n].value = Some(v.to_string());
+            }
+            Edit::Move { node, parent, pos } => {
+                let n = self.pick(node, true)?;
+                let inside: HashSet<usize> = self.subtree(n).into_iter().collect();
+                let p = self.pick(parent, false)?;
+                if inside.contains(&p) {
+                    return None;
+                }
+                self.detach(n);
+                self.nodes[n].parent = Some(p);
+                let kids = &mut self.nodes[p].children;
+                let at = pos % (kids.len() + 1);
+                kids.insert(at, n);
+            }
+            Edit::Reorder { node, by } => {
+                let n = self.pick(node, false)?;
+                let kids = &mut self.nodes[n].children;
+                if !kids.is_empty() {
+                    if by % 2 == 0 {
+                        kids.reverse();
+                    } else {
+                        let k = by % kids.len();
+                        kids.rotate_left(k);
+                    }
+                }
+            }
+            Edit::Siblings { parent, look, count } => {
+                let p = self.pick(parent, false)?;
+                let (role, name) = look_of(look);
+                let scope = self.nodes[p].scope.clone();
+                for _ in 0..count {
+                    self.add(Some(p), role.clone(), name, scope.clone(), usize::MAX);
+                }
+            }
+            Edit::Twin { node } => {
+                // The same content again, new native ids in the same scopes, new elements.
+                let n = self.pick(node, true)?;
+                let parent = self.nodes[n].parent.unwrap();
+                let at = self.detach(n);
+                let mut stack = vec![(n, parent, Some(at))];
+                while let Some((old, new_parent, pos)) = stack.pop() {
+                    let o = self.nodes[old].clone();
+                    let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos.unwrap_or(usize::MAX));
+                    self.nodes[c].value = o.value;
+                    for k in o.children.iter().rev() {
+                        stack.push((*k, c, Some(0)));
+                    }
+                    self.nodes[old].alive = false;
+                }
+            }
+            Edit::Churn { node, delete, reorder } => {
+                // A navigation to a copy of the document: same elements, all ids of one scope new.
+                let n = self.pick(node, false)?;
+                let old = self.nodes[n].scope.clone();
+                let new = self.fresh_scope();
+                for i in self.order() {
+                    if self.nodes[i].scope == old {
+                        self.next_id += 1;
+                        self.nodes[i].scope = new.clone();
+                        self.nodes[i].id = self.next_id.to_string();
+                    }
+                }
+                if let Some(d) = delete.and_then(|d| self.pick(d, true)) {
+                    self.delete(d);
+                }
+                if let Some(r) = reorder.and_then(|r| self.pick(r, false)) {
+                    self.nodes[r].children.reverse();
+                }
+                return Some(old);
+            }
+        }
+        None
+    }
+
+    fn tree(&self) -> Tree {
+        let mut t = Tree::with_root(self.node(0));
+        let mut stack = vec![(0usize, t.root().unwrap())];
+        while let Some((m, id)) = stack.pop() {
+            for &k in &self.nodes[m].children {
+                let c = t.append(id, self.node(k));
+                stack.push((k, c));
+            }
+        }
+        t
+    }
+
+    fn node(&self, i: usize) -> Node {
+        let m = &self.nodes[i];
+        let mut n = Node::new(m.role.clone(), m.name.clone(), NativeId::new(m.scope.clone(), m.id.clone()));
+        n.value = m.value.clone();
+        n
+    }
+
+    /// Ground truth: live element ids with their native id and scope.
+    fn elements(&self) -> HashMap<u64, NativeId> {
+        self.order()
+            .into_iter()
+            .map(|i| {
+                (self.nodes[i].gid, NativeId::new(self.nodes[i].scope.clone(), self.nodes[i].id.clone()))
+            })
+            .collect()
+    }
+
+    /// Elements whose (role, name) chain from the root is unique in the tree.
+    fn structurally_unique(&self) -> HashSet<u64> {
+        let mut path: HashMap<usize, String> = HashMap::new();
+        let mut count: HashMap<String, u32> = HashMap::new();
+        for i in self.order() {
+            let m = &self.nodes[i];
+            let above = m.parent.map(|p| path[&p].clone()).unwrap_or_default();
+            let p = format!("{above}/{}:{:?}", m.role, m.name);
+            *count.entry(p.clone()).or_default() += 1;
+            path.insert(i, p);
+        }
+        self.order().into_iter().filter(|i| count[&path[i]] == 1).map(|i| self.nodes[i].gid).collect()
+    }
+
+    fn gid_of_native(&self) -> HashMap<NativeId, u64> {
+        self.elements().into_iter().map(|(g, n)| (n, g)).collect()
+    }
+}
+
+fn look_of(k: usize) -> (Role, &'static str) {
+    (ROLES[k % ROLES.len()].clone(), NAMES[(k / ROLES.len()) % NAMES.len()])
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let u = || 0usize..1000;
+    prop_oneof![
+        4 => (u(), u(), u(), prop::bool::weighted(0.15))
+            .prop_map(|(parent, look, pos, new_scope)| Edit::Insert { parent, look, pos, new_scope }),
+        3 => u().prop_map(|node| Edit::Delete { node }),
+        2 => (u(), u()).prop_map(|(node, look)| Edit::Rename { node, look }),
+        2 => (u(), any::<u8>()).prop_map(|(node, v)| Edit::Value { node, v }),
+        2 => (u(), u(), u()).prop_map(|(node, parent, pos)| Edit::Move { node, parent, pos }),
+        1 => (u(), u()).prop_map(|(node, by)| Edit::Reorder { node, by }),
+        1 => (u(), u(), 2usize..6).prop_map(|(parent, look, count)| Edit::Siblings { parent, look, count }),
+        2 => u().prop_map(|node| Edit::Twin { node }),
+        2 => (u(), prop::option::of(u()), prop::option::of(u()))
+            .prop_map(|(node, delete, reorder)| Edit::Churn { node, delete, reorder }),
+    ]
+}
+
+/// What the oracle remembers between refreshes.
+#[derive(Default)]
+struct Oracle {
+    /// Every ref given out, with the element it was given to.
+    gid_of_ref: HashMap<Ref, u64>,
+    /// Refs that resolved stale once.
+    stale: HashSet<Ref>,
+    /// Highest ref number given out.
+    max_ref: u32,
+}
+
+/// Checks one refresh. `before`/`after` are the model around the step; `churned` the scope the
+/// step churned, if any.
+fn check(
+    space: &RefSpace,
+    oracle: &mut Oracle,
+    target: &TargetId,
+    projected: &Tree,
+    before: Option<&Model>,
+    after: &Model,
+    churned: Option<&str>,
+) -> Result<(), TestCaseError> {
+    let gid_of = after.gid_of_native();
+    let live_now = after.elements();
+    let prev_live: HashMap<u64, NativeId> = before.map(Model::elements).unwrap_or_default();
+    let prev_unique = before.map(Model::structurally_unique).unwrap_or_default();
+
+    // Every projected node has a distinct ref; new refs are fresh and in document order.
+    let mut seen = HashSet::new();
+    let mut next_new = oracle.max_ref + 1;
+    for (id, _) in projected.preorder() {
+        let node = projected.node(id);
+        let r = node.ref_id.ok_or_else(|| TestCaseError::fail("a projected node has no ref"))?;
+        prop_assert!(seen.insert(r), "ref {} written twice", r);
+        let gid = gid_of[&node.native];
+        match oracle.gid_of_ref.get(&r) {
+            Some(&g) => prop_assert_eq!(g, gid, "ref {} moved to another element", r),
+            None => {
+                prop_assert_eq!(r.0, next_new, "new refs are consecutive in document order");
+                next_new += 1;
+                oracle.gid_of_ref.insert(r, gid);
+            }
+        }
+    }
+    oracle.max_ref = next_new - 1;
+
+    for (&r, &gid) in &oracle.gid_of_ref {
+        match space.resolve(target, r) {
+            Ok(native) => {
+                prop_assert!(!oracle.stale.contains(&r), "stale ref {} came back", r);
+                prop_assert_eq!(Some(native), live_now.get(&gid), "ref {} names a wrong element", r);
+            }
+            Err(RefError::Stale { .. }) => {
+                let stale_before = !oracle.stale.insert(r);
+                let (Some(now), Some(was)) = (live_now.get(&gid), prev_live.get(&gid)) else { continue };
+                // The element survived this step with a ref live before it. The ref may go
+                // only if the element's scope churned and it had look-alikes.
+                if before.is_some() && !stale_before {
+                    let excused = churned == Some(was.scope.as_str()) && !prev_unique.contains(&gid);
+                    prop_assert!(excused, "ref {} of surviving element {:?} -> {:?} went stale", r, was, now);
+                }
+            }
+            Err(e) => prop_assert!(false, "ref {} failed with {}", r, e),
+        }
+    }
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("AXSNAP_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn refs_follow_elements_and_never_retarget(
+        init in prop::collection::vec((0usize..1000, 0usize..1000, prop::bool::weighted(0.1)), 0..30),
+        edits in prop::collection::vec(edit(), 1..16),
+    ) {
+        let mut model = Model::new();
+        for (parent, look, new_scope) in init {
+            model.apply(Edit::Insert { parent, look, pos: usize::MAX, new_scope });
+        }
+        let target = TargetId("t".into());
+        let mut space = RefSpace::new();
+        let mut oracle = Oracle::default();
+        let raw = model.tree();
+        let mut projected = raw.clone();
+        space.refresh(&target, &raw, &mut projected);
+        check(&space, &mut oracle, &target, &projected, None, &model, None)?;
+        for e in edits {
+            let before = model.clone();
+            let churned = model.apply(e);
+            let raw = model.tree();
+            let mut projected = raw.clone();
+            space.refresh(&target, &raw, &mut projected);
+            check(&space, &mut oracle, &target, &projected, Some(&before), &model, churned.as_deref())?;
+        }
+    }
+}
+
+/// A page-like tree of `n` nodes: sections of lists of items with links and buttons.
+fn big_tree(n: usize, scope: &str) -> Tree {
+    let mut t = Tree::with_root(Node::new(Role::Document, "Big", NativeId::new(scope, "0")));
+    let root = t.root().unwrap();
+    let mut parents = vec![root];
+    let mut i = 1;
+    while i < n {
+        let p = parents[(i * 7919) % parents.len()];
+        let role = ROLES[i % ROLES.len()].clone();
+        let name = if i % 3 == 0 { String::new() } else { format!("item {}", i % 5000) };
+        let id = t.append(p, Node::new(role, name, NativeId::new(scope, i.to_string())));
+        if i % 4 == 0 {
+            parents.push(id);
+        }
+        i += 1;
+    }
+    t
+}
+
+/// Time this thread spent on a CPU, in ns (Linux `schedstat`); wall time on a loaded machine
+/// says little. Falls back to 0 elsewhere.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// Timing of refresh on a 100k-node tree; run with
+/// `cargo test --release -p axsnap-core --test refs_props -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn refresh_100k_timing() {
+    let raw = big_tree(100_000, "d1");
+    let churned = big_tree(100_000, "d2");
+    let target = TargetId("t".into());
+    let mut space = RefSpace::new();
+    let mut run = |raw: &Tree, what: &str| {
+        let mut p = raw.clone();
+        let (c0, t0) = (cpu_ns(), std::time::Instant::now());
+        let st = space.refresh(&target, raw, &mut p);
+        let (cpu, wall) = ((cpu_ns() - c0) as f64 / 1e6, t0.elapsed().as_secs_f64() * 1e3);
+        println!("{what}: cpu {cpu:.1} ms, wall {wall:.1} ms, {st:?}");
+    };
+    let (c0, t0) = (cpu_ns(), std::time::Instant::now());
+    let n = raw.preorder().count();
+    let walk = (cpu_ns() - c0) as f64 / 1e6;
+    println!(
+        "calibration: one pre-order walk of {n} nodes: cpu {walk:.1} ms, wall {:.1} ms",
+        t0.elapsed().as_secs_f64() * 1e3
+    );
+    run(&raw, "first (all new)");
+    for _ in 0..3 {
+        run(&raw, "steady (all kept)");
+    }
+    run(&churned, "whole-document churn");
+    run(&churned, "steady after churn");
+}

@@ -1,0 +1,307 @@
+//! Session tests: the full / reset / auto modes, the auto policy and the baseline bounds, run
+//! through the real projection, refs, diff, render and token counting.
+
+use std::time::{Duration, Instant};
+
+use axsnap_core::backend::Capture;
+use axsnap_core::diff::{apply, diff};
+use axsnap_core::project::ProjectOptions;
+use axsnap_core::refs::RefError;
+use axsnap_core::render::{render_unchanged, Format};
+use axsnap_core::session::{Answer, ClientId, FullReason, Mode, Policy, Request, Session, SessionError};
+use axsnap_core::{Header, NativeId, Node, Ref, Role, TargetId, Tree};
+
+fn node(role: Role, name: &str, scope: &str, id: &str) -> Node {
+    Node::new(role, name, NativeId::new(scope, id))
+}
+
+/// A shop page: a main region with a list of `n` items, each with a "Buy" button. `label`
+/// makes the item names of one version.
+fn shop(scope: &str, n: usize, label: impl Fn(usize) -> String) -> Tree {
+    let mut t = Tree::with_root(node(Role::Document, "Shop", scope, "root"));
+    let r = t.root().unwrap();
+    let main = t.append(r, node(Role::Main, "Catalogue", scope, "main"));
+    let list = t.append(main, node(Role::List, "Items", scope, "list"));
+    for i in 0..n {
+        let item = t.append(list, node(Role::ListItem, &label(i), scope, &format!("item{i}")));
+        t.append(item, node(Role::Button, &format!("Buy {}", label(i)), scope, &format!("buy{i}")));
+    }
+    t
+}
+
+fn plain(i: usize) -> String {
+    format!("Teapot model {i}")
+}
+
+fn capture(target: &str, tree: Tree) -> Capture {
+    Capture {
+        target: TargetId(target.into()),
+        header: Header { url: Some(format!("https://shop.example/{target}")), title: Some("Shop".into()) },
+        tree,
+        partial: None,
+    }
+}
+
+fn auto() -> Request {
+    Request { mode: Mode::Auto, ..Request::default() }
+}
+
+fn with_mode(mode: Mode) -> Request {
+    Request { mode, ..Request::default() }
+}
+
+fn client(s: &str) -> ClientId {
+    ClientId(s.into())
+}
+
+#[test]
+fn first_call_is_full_and_nothing_changed_is_one_line() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let cap = capture("t", shop("d", 20, plain));
+    let r1 = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    assert_eq!(r1.answer, Answer::Full { reason: Some(FullReason::NoBaseline) });
+    assert!(r1.text.contains("Teapot model 19"), "{}", r1.text);
+    assert_eq!(r1.snapshot.seq, 1);
+    assert_eq!(r1.full_tokens, Some(r1.size.tokens_cl100k));
+    assert!(r1.size.tokens_cl100k > 0 && r1.size.bytes == r1.text.len());
+
+    let r2 = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    assert_eq!(r2.answer, Answer::Unchanged { since_seq: 1 });
+    assert_eq!(r2.text, render_unchanged(1, Format::Text));
+    assert_eq!(r2.text.lines().count(), 1);
+    assert_eq!(r2.snapshot.seq, 2);
+    // The baseline stays the snapshot the client has.
+    assert_eq!(s.baseline_seq(&client("a"), &TargetId("t".into())), Some(1));
+}
+
+#[test]
+fn a_small_change_is_sent_as_a_diff_that_applies() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let r1 = s.snapshot(&client("a"), &capture("t", shop("d", 40, plain)), &auto(), now).unwrap();
+    let changed = shop("d", 40, |i| if i == 7 { "Teapot model 7 (sold out)".into() } else { plain(i) });
+    let r2 = s.snapshot(&client("a"), &capture("t", changed), &auto(), now).unwrap();
+    assert_eq!(r2.answer, Answer::Diff { from_seq: 1 });
+    assert!(r2.text.contains("sold out"), "{}", r2.text);
+    assert!(!r2.text.contains("Teapot model 30"), "a diff does not repeat unchanged items");
+    let full = r2.full_tokens.unwrap();
+    assert!((r2.size.tokens_cl100k as f64) < 0.8 * full as f64);
+    // The diff the session sent is the one that takes the baseline to the new snapshot.
+    let d = diff(&r1.snapshot.tree, &r2.snapshot.tree).unwrap();
+    assert_eq!(apply(&r1.snapshot.tree, &d).unwrap(), r2.snapshot.tree);
+    assert!(r2.text.contains(" 1 -> 2") || r2.text.contains("1 -> 2"), "{}", r2.text);
+    assert_eq!(s.baseline_seq(&client("a"), &TargetId("t".into())), Some(2));
+}
+
+#[test]
+fn a_big_change_is_sent_full_because_the_diff_is_not_smaller() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    s.snapshot(&client("a"), &capture("t", shop("d", 30, plain)), &auto(), now).unwrap();
+    let all_new = shop("d", 30, |i| format!("Kettle number {} in stainless steel", i * 7));
+    let r = s.snapshot(&client("a"), &capture("t", all_new), &auto(), now).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: Some(FullReason::DiffNotSmaller) });
+    assert!(r.text.contains("Kettle number 203"));
+    assert_eq!(r.full_tokens, Some(r.size.tokens_cl100k));
+}
+
+#[test]
+fn full_does_not_move_the_baseline_and_reset_does() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let t = TargetId("t".into());
+    let a = client("a");
+    s.snapshot(&a, &capture("t", shop("d", 20, plain)), &auto(), now).unwrap();
+    let v2 = capture("t", shop("d", 20, |i| if i == 3 { "Changed".into() } else { plain(i) }));
+    let f = s.snapshot(&a, &v2, &with_mode(Mode::Full), now).unwrap();
+    assert_eq!(f.answer, Answer::Full { reason: None });
+    assert_eq!(s.baseline_seq(&a, &t), Some(1));
+    // Auto still diffs against snapshot 1, which the client holds as its baseline.
+    let d = s.snapshot(&a, &v2, &auto(), now).unwrap();
+    assert_eq!(d.answer, Answer::Diff { from_seq: 1 });
+    assert_eq!(s.baseline_seq(&a, &t), Some(3));
+    let r = s.snapshot(&a, &v2, &with_mode(Mode::Reset), now).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: None });
+    assert_eq!(s.baseline_seq(&a, &t), Some(4));
+    let u = s.snapshot(&a, &v2, &auto(), now).unwrap();
+    assert_eq!(u.answer, Answer::Unchanged { since_seq: 4 });
+}
+
+#[test]
+fn changed_options_mean_full() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let cap = capture("t", shop("d", 10, plain));
+    s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    let mut opts = ProjectOptions::default();
+    opts.view.interactive_only = true;
+    let req = Request { options: opts, ..auto() };
+    let r = s.snapshot(&client("a"), &cap, &req, now).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: Some(FullReason::OptionsChanged) });
+    // Same options again: unchanged against the new baseline.
+    let r = s.snapshot(&client("a"), &cap, &req, now).unwrap();
+    assert_eq!(r.answer, Answer::Unchanged { since_seq: 2 });
+}
+
+#[test]
+fn baselines_are_evicted_by_count_least_recently_used_first() {
+    let policy = Policy { max_baselines: 2, ..Policy::default() };
+    let mut s = Session::new(policy);
+    let t0 = Instant::now();
+    let cap = |t: &str| capture(t, shop(t, 5, plain));
+    s.snapshot(&client("a"), &cap("x"), &auto(), t0).unwrap();
+    s.snapshot(&client("a"), &cap("y"), &auto(), t0 + Duration::from_secs(1)).unwrap();
+    // Use x again: y is now the least recently used.
+    let r = s.snapshot(&client("a"), &cap("x"), &auto(), t0 + Duration::from_secs(2)).unwrap();
+    assert!(matches!(r.answer, Answer::Unchanged { .. }));
+    s.snapshot(&client("a"), &cap("z"), &auto(), t0 + Duration::from_secs(3)).unwrap();
+    assert_eq!(s.baseline_count(), 2);
+    let ry = s.snapshot(&client("a"), &cap("y"), &auto(), t0 + Duration::from_secs(4)).unwrap();
+    assert_eq!(ry.answer, Answer::Full { reason: Some(FullReason::NoBaseline) });
+    // Adding y evicted x (least recently used at that point); z stayed.
+    assert_eq!(s.baseline_seq(&client("a"), &TargetId("x".into())), None);
+    let rz = s.snapshot(&client("a"), &cap("z"), &auto(), t0 + Duration::from_secs(5)).unwrap();
+    assert!(matches!(rz.answer, Answer::Unchanged { .. }));
+}
+
+#[test]
+fn baselines_expire_by_age() {
+    let policy = Policy { max_age: Duration::from_secs(10), ..Policy::default() };
+    let mut s = Session::new(policy);
+    let t0 = Instant::now();
+    let cap = capture("t", shop("d", 5, plain));
+    s.snapshot(&client("a"), &cap, &auto(), t0).unwrap();
+    let r = s.snapshot(&client("a"), &cap, &auto(), t0 + Duration::from_secs(9)).unwrap();
+    assert!(matches!(r.answer, Answer::Unchanged { .. }), "using a baseline keeps it fresh");
+    let r = s.snapshot(&client("a"), &cap, &auto(), t0 + Duration::from_secs(18)).unwrap();
+    assert!(matches!(r.answer, Answer::Unchanged { .. }));
+    let r = s.snapshot(&client("a"), &cap, &auto(), t0 + Duration::from_secs(29)).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: Some(FullReason::NoBaseline) });
+}
+
+#[test]
+fn clients_have_their_own_baselines() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let v1 = capture("t", shop("d", 30, plain));
+    let v2 = capture("t", shop("d", 30, |i| if i == 1 { "Other".into() } else { plain(i) }));
+    s.snapshot(&client("a"), &v1, &auto(), now).unwrap();
+    let rb = s.snapshot(&client("b"), &v2, &auto(), now).unwrap();
+    assert_eq!(rb.answer, Answer::Full { reason: Some(FullReason::NoBaseline) });
+    let ra = s.snapshot(&client("a"), &v2, &auto(), now).unwrap();
+    assert_eq!(ra.answer, Answer::Diff { from_seq: 1 });
+    let rb = s.snapshot(&client("b"), &v2, &auto(), now).unwrap();
+    assert_eq!(rb.answer, Answer::Unchanged { since_seq: 2 });
+    s.forget_client(&client("a"));
+    assert_eq!(s.baseline_count(), 1);
+    // Refs are shared by the session: both clients saw the same refs.
+    assert_eq!(ra.snapshot.tree, rb.snapshot.tree);
+}
+
+#[test]
+fn a_ref_of_another_target_is_foreign() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let ra = s.snapshot(&client("a"), &capture("x", shop("dx", 3, plain)), &auto(), now).unwrap();
+    s.snapshot(&client("a"), &capture("y", shop("dy", 3, plain)), &auto(), now).unwrap();
+    let some_ref = ra.snapshot.tree.node(ra.snapshot.tree.root().unwrap()).ref_id.unwrap();
+    let err = s.view_scope(&TargetId("y".into()), Some(some_ref)).unwrap_err();
+    assert!(matches!(err, SessionError::Ref(RefError::Foreign { .. })), "{err}");
+    assert!(matches!(s.resolve(&TargetId("y".into()), some_ref), Err(RefError::Foreign { .. })));
+    assert!(matches!(
+        s.view_scope(&TargetId("x".into()), Some(Ref(9999))),
+        Err(SessionError::Ref(RefError::Unknown(_)))
+    ));
+    assert_eq!(s.view_scope(&TargetId("x".into()), None).unwrap(), None);
+}
+
+#[test]
+fn a_scope_ref_becomes_a_subtree_view() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let cap = capture("t", shop("d", 5, plain));
+    let r = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    let tree = &r.snapshot.tree;
+    let item2 = tree.preorder().map(|(id, _)| tree.node(id)).find(|n| n.name == "Teapot model 2").unwrap();
+    let scope = s.view_scope(&cap.target, item2.ref_id).unwrap();
+    assert_eq!(scope, Some(NativeId::new("d", "item2")));
+    let mut options = ProjectOptions::default();
+    options.view.scope = scope;
+    let r = s.snapshot(&client("a"), &cap, &Request { options, ..auto() }, now).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: Some(FullReason::OptionsChanged) });
+    assert!(r.text.contains("Buy Teapot model 2") && !r.text.contains("Teapot model 3"), "{}", r.text);
+    // The scoped view kept the refs the full view gave.
+    let buy2 = tree.preorder().map(|(id, _)| tree.node(id)).find(|n| n.name == "Buy Teapot model 2").unwrap();
+    assert!(r.text.contains(&format!("[{}]", buy2.ref_id.unwrap())), "{}", r.text);
+}
+
+#[test]
+fn partial_captures_say_so_and_are_never_diffed() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let mut cap = capture("t", shop("d", 10, plain));
+    s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    cap.partial = Some("deadline reached after 10 nodes".into());
+    let r = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: Some(FullReason::Partial) });
+    assert!(r.text.starts_with("# partial capture: deadline reached after 10 nodes"), "{}", r.text);
+    assert_eq!(r.partial.as_deref(), Some("deadline reached after 10 nodes"));
+    // The next complete capture is not diffed against the partial one either.
+    cap.partial = None;
+    let r = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    assert_eq!(r.answer, Answer::Full { reason: Some(FullReason::Partial) });
+    assert!(!r.text.contains("partial"));
+    let r = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    assert!(matches!(r.answer, Answer::Unchanged { .. }));
+    // JSON keeps valid JSON and says it too.
+    cap.partial = Some("too many nodes".into());
+    let req = Request { format: Format::Json, ..with_mode(Mode::Full) };
+    let r = s.snapshot(&client("a"), &cap, &req, now).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.text).unwrap();
+    assert_eq!(v["partial"], "too many nodes");
+    assert_eq!(v["seq"], r.snapshot.seq);
+}
+
+#[test]
+fn a_header_change_alone_is_not_hidden() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let mut cap = capture("t", shop("d", 20, plain));
+    s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    cap.header.url = Some("https://shop.example/t?page=2".into());
+    let r = s.snapshot(&client("a"), &cap, &auto(), now).unwrap();
+    assert_eq!(r.answer, Answer::Diff { from_seq: 1 });
+    assert!(r.text.starts_with("# page: Shop — https://shop.example/t?page=2"), "{}", r.text);
+    let req = Request { format: Format::Json, ..auto() };
+    cap.header.title = Some("Shop, page 2".into());
+    let r = s.snapshot(&client("b"), &cap, &req, now).unwrap();
+    assert!(matches!(r.answer, Answer::Full { .. }));
+    cap.header.title = Some("Shop, page 3".into());
+    let r = s.snapshot(&client("b"), &cap, &req, now).unwrap();
+    assert_eq!(r.answer, Answer::Diff { from_seq: 3 });
+    let v: serde_json::Value = serde_json::from_str(&r.text).unwrap();
+    assert_eq!(v["header"]["title"], "Shop, page 3");
+    assert_eq!(v["from_seq"], 3);
+}
+
+#[test]
+fn a_new_document_root_is_sent_full() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    s.snapshot(&client("a"), &capture("t", shop("d1", 5, plain)), &auto(), now).unwrap();
+    // Navigation to another page: new document scope, nothing structurally shared at the root.
+    let mut other = Tree::with_root(node(Role::Document, "Checkout", "d2", "root"));
+    let r0 = other.root().unwrap();
+    other.append(r0, node(Role::Button, "Pay", "d2", "pay"));
+    let r = s.snapshot(&client("a"), &capture("t", other), &auto(), now).unwrap();
+    assert!(
+        matches!(
+            r.answer,
+            Answer::Full { reason: Some(FullReason::DiffUnsafe | FullReason::DiffNotSmaller) }
+        ),
+        "{:?}",
+        r.answer
+    );
+    assert!(r.text.contains("Pay"));
+}
