@@ -156,14 +156,18 @@ pub fn chord(spec: &str) -> Result<Chord, CdpError> {
     }
     let mut k = key(key_part.trim()).map_err(|_| CdpError::UnknownKey(spec.to_string()))?;
     // Shift types the upper case of a letter; Control, Alt and Meta type nothing (a shortcut).
+    // A letter's key value follows Shift, whatever case the chord was written in.
+    if k.key.len() == 1 && k.key.chars().all(|c| c.is_ascii_alphabetic()) {
+        let cased = if mask & modifiers::SHIFT != 0 {
+            k.key.to_ascii_uppercase()
+        } else {
+            k.key.to_ascii_lowercase()
+        };
+        k.key.clone_from(&cased);
+        k.text = Some(cased);
+    }
     if mask & (modifiers::CONTROL | modifiers::ALT | modifiers::META) != 0 {
         k.text = None;
-    } else if mask & modifiers::SHIFT != 0 {
-        if let Some(t) = &k.text {
-            let up = t.to_uppercase();
-            k.key.clone_from(&up);
-            k.text = Some(up);
-        }
     }
     Ok(Chord { modifiers: mods, mask, key: k })
 }
@@ -223,7 +227,7 @@ mod tests {
     fn reads_chords() {
         let c = chord("Control+A").unwrap();
         assert_eq!(c.mask, modifiers::CONTROL);
-        assert_eq!(c.key.key, "A");
+        assert_eq!(c.key.key, "a");
         assert_eq!(c.key.code, "KeyA");
         assert_eq!(c.key.key_code, 65);
         assert_eq!(c.key.text, None);

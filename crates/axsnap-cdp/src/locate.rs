@@ -276,7 +276,12 @@ fn visible_centre(q: &Value, vw: f64, vh: f64) -> Option<(f64, f64)> {
     Some(((x0 + x1) / 2.0, (y0 + y1) / 2.0))
 }
 
+/// The node at `(x, y)` of `session`'s viewport. `DOM.getNodeForLocation` takes document
+/// coordinates, so the frame's scroll offset is added.
 async fn node_at(page: &PageHandle, session: &str, x: f64, y: f64) -> Result<Option<i64>, CdpError> {
+    let m = page.raw().call(Some(session), "Page.getLayoutMetrics", json!({})).await?;
+    let x = x + m.pointer("/cssLayoutViewport/pageX").and_then(Value::as_f64).unwrap_or(0.0);
+    let y = y + m.pointer("/cssLayoutViewport/pageY").and_then(Value::as_f64).unwrap_or(0.0);
     let r = page
         .raw()
         .call(
