@@ -1,1 +1,50 @@
 //! `axsnap-cdp`: the Chromium backend over the Chrome DevTools Protocol.
+//!
+//! - [`browser`]: find, launch (headless, temporary profile, off the network) or connect to a
+//!   browser; [`page`]: a handle on one tab, navigation with clear errors.
+//! - [`conn`]: the raw CDP client every capture call goes through (untyped JSON, any session).
+//! - [`frames`]: a tab's sessions (out-of-process iframes included), isolated-world contexts
+//!   and structural epoch; [`change`]: the change signal built on them.
+//! - [`ax`]: lenient accessibility-tree parsing; [`layout`]: the DOM snapshot join.
+//!
+//! # Native identity
+//!
+//! Every node of a capture carries a [`axsnap_core::NativeId`]:
+//! - `scope` = `"<frameId>:<loaderId>"` of the document the node belongs to. The loader id
+//!   changes when a frame navigates to a new document, so a navigation shows as a scope churn
+//!   (the core may then carry refs over structurally), while a same-document change (DOM
+//!   edits, `history.pushState`) keeps the scope and thus every ref.
+//! - `id` = the DOM backend node id as a decimal string. Backend node ids are stable for the
+//!   life of a DOM node and never reused within a renderer, so a removed element replaced by an
+//!   identical twin gets a new id.
+//! - An accessibility node with no DOM node (a pseudo element's text, a list marker) gets
+//!   `id` = `"ax:<AX node id>"`, derived from the browser's AX node id.
+
+#![warn(missing_docs)]
+
+pub mod act;
+pub mod ax;
+pub mod backend;
+pub mod browser;
+pub mod capture;
+pub mod change;
+pub mod conn;
+pub mod dialogs;
+pub mod error;
+pub mod frames;
+pub mod input;
+pub mod layout;
+pub mod locate;
+pub mod nav;
+pub mod page;
+pub mod settle;
+pub mod tabs;
+
+pub use act::{act, act_with};
+pub use backend::CdpBackend;
+pub use browser::{find_browser, Browser, LaunchOptions};
+pub use capture::{capture, CaptureOutput, CaptureStats};
+pub use change::changed;
+pub use error::CdpError;
+pub use page::{Navigation, PageHandle};
+pub use settle::SettleOptions;

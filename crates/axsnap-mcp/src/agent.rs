@@ -70,6 +70,11 @@ impl<B: Backend> Agent<B> {
         }
     }
 
+    /// Gives the backend back (to close it).
+    pub fn into_backend(self) -> B {
+        self.backend
+    }
+
     /// The backend.
     pub fn backend(&mut self) -> &mut B {
         &mut self.backend
@@ -78,6 +83,11 @@ impl<B: Backend> Agent<B> {
     /// The current target.
     pub fn target(&self) -> Option<&TargetId> {
         self.target.as_ref()
+    }
+
+    /// The latest raw capture of the current target, if one was taken.
+    pub fn last_capture(&self) -> Option<&Capture> {
+        self.target.as_ref().and_then(|t| self.captures.get(t))
     }
 
     /// Makes `target` the current one.

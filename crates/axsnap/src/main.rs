@@ -2,6 +2,8 @@
 
 mod cli;
 mod cmd;
+mod demo_site;
+mod live;
 mod output;
 mod pipeline;
 

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod demo;
 mod diff;
 mod find;
 mod snapshot;
@@ -12,5 +13,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Snapshot(a) => snapshot::run(&a),
         Command::Diff(a) => diff::run(&a),
         Command::Find(a) => find::run(&a),
+        Command::Demo(a) => demo::run(&a),
     }
 }

@@ -1,0 +1,383 @@
+//! Actions on elements, by native id, through trusted input events, each followed by a settle.
+//!
+//! - click / double click / hover: scroll into view, hit-test the centre (a covering element is
+//!   refused by name), then `Input.dispatchMouseEvent`;
+//! - type: focus, optionally clear (select all, then a real Backspace), `Input.insertText`,
+//!   optionally Enter;
+//! - press: focus, then key events per chord ([`crate::input`]);
+//! - select: options of a `<select>` by label or value, then `input` and `change` events;
+//! - check: clicks only when the state differs, then verifies the state;
+//! - scroll: the element if it scrolls, else its nearest scrolling ancestor, else the page;
+//! - focus: `DOM.focus`.
+//!
+//! The element is resolved fresh for every action ([`crate::locate`]): a removed or replaced
+//! element is a [`CdpError::StaleElement`], never a look-alike. The document's own node
+//! (`id = "root"`) takes scroll and press.
+
+use axsnap_core::backend::{ElementAction, Outcome};
+use axsnap_core::NativeId;
+use serde_json::{json, Value};
+
+use crate::error::CdpError;
+use crate::input;
+use crate::locate::{self, call_on, clickable_point, not_actionable, Element};
+use crate::page::PageHandle;
+use crate::settle::{SettleOptions, Watcher};
+
+/// Performs `action` on the element `element` of `page` and waits for the page to settle with
+/// the default [`SettleOptions`]. This is what [`axsnap_core::backend::Backend::act`] does.
+pub async fn act(page: &PageHandle, element: &NativeId, action: &ElementAction) -> Result<Outcome, CdpError> {
+    act_with(page, element, action, &SettleOptions::default()).await
+}
+
+/// [`act`] with explicit settle options.
+pub async fn act_with(
+    page: &PageHandle,
+    element: &NativeId,
+    action: &ElementAction,
+    opts: &SettleOptions,
+) -> Result<Outcome, CdpError> {
+    if element.id == "root" {
+        return act_on_document(page, action, opts).await;
+    }
+    let el = locate::locate(page, element).await?;
+    let watcher = Watcher::start(page).await?;
+    let done = watcher.run(perform(page, &el, action)).await?;
+    if done.is_none() {
+        // A dialog opened mid-action; the page waits for the agent.
+        return watcher.settle(opts, false).await;
+    }
+    let outcome = watcher.settle(opts, false).await?;
+    if let ElementAction::Check { on } = action {
+        if outcome.dialog.is_none() && !outcome.navigated {
+            verify_checked(page, &el, *on).await?;
+        }
+    }
+    Ok(outcome)
+}
+
+/// Scrolls the page by `(dx, dy)` CSS pixels and settles.
+pub async fn scroll_page(
+    page: &PageHandle,
+    dx: f64,
+    dy: f64,
+    opts: &SettleOptions,
+) -> Result<Outcome, CdpError> {
+    act_on_document(page, &ElementAction::Scroll { dx, dy }, opts).await
+}
+
+/// Presses keys on whatever has focus in the page and settles.
+pub async fn press_page(page: &PageHandle, keys: &str, opts: &SettleOptions) -> Result<Outcome, CdpError> {
+    act_on_document(page, &ElementAction::Press { keys: keys.to_string() }, opts).await
+}
+
+async fn act_on_document(
+    page: &PageHandle,
+    action: &ElementAction,
+    opts: &SettleOptions,
+) -> Result<Outcome, CdpError> {
+    let watcher = Watcher::start(page).await?;
+    let work = async {
+        match action {
+            ElementAction::Scroll { dx, dy } => {
+                page.eval(&format!("window.scrollBy({{left: {dx}, top: {dy}, behavior: 'instant'}}); true"))
+                    .await?;
+                Ok(())
+            }
+            ElementAction::Press { keys } => {
+                for c in input::chords(keys)? {
+                    input::press(page.raw(), page.session_id(), &c).await?;
+                }
+                Ok(())
+            }
+            other => Err(CdpError::NotActionable {
+                action: action_name(other).into(),
+                target: "the document".into(),
+                reason: "the page itself only scrolls and takes key presses; act on an element in it".into(),
+            }),
+        }
+    };
+    watcher.run(work).await?;
+    watcher.settle(opts, false).await
+}
+
+fn action_name(a: &ElementAction) -> &'static str {
+    match a {
+        ElementAction::Click { count } if *count >= 2 => "double-click",
+        ElementAction::Click { .. } => "click",
+        ElementAction::Hover => "hover",
+        ElementAction::Type { .. } => "type into",
+        ElementAction::Select { .. } => "select in",
+        ElementAction::Check { on: true } => "check",
+        ElementAction::Check { on: false } => "uncheck",
+        ElementAction::Scroll { .. } => "scroll",
+        ElementAction::Focus => "focus",
+        ElementAction::Press { .. } => "press keys on",
+    }
+}
+
+async fn perform(page: &PageHandle, el: &Element, action: &ElementAction) -> Result<(), CdpError> {
+    let name = action_name(action);
+    match action {
+        ElementAction::Click { count } => click(page, el, (*count).max(1), name).await,
+        ElementAction::Hover => {
+            ensure_enabled(page, el, name, false).await?;
+            let (x, y) = clickable_point(page, el, name).await?;
+            mouse(page, "mouseMoved", x, y, 0).await
+        }
+        ElementAction::Type { text, clear, submit } => type_text(page, el, text, *clear, *submit).await,
+        ElementAction::Select { values } => select(page, el, values).await,
+        ElementAction::Check { on } => check(page, el, *on).await,
+        ElementAction::Scroll { dx, dy } => scroll(page, el, *dx, *dy).await,
+        ElementAction::Focus => focus(page, el, name).await,
+        ElementAction::Press { keys } => {
+            let chords = input::chords(keys)?;
+            focus(page, el, name).await?;
+            for c in &chords {
+                input::press(page.raw(), page.session_id(), c).await?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Refuses disabled controls (a click on one does nothing, which would look like success).
+async fn ensure_enabled(
+    page: &PageHandle,
+    el: &Element,
+    action: &str,
+    for_click: bool,
+) -> Result<(), CdpError> {
+    let v = call_on(
+        page,
+        el,
+        "function() { return !!(this.disabled || (this.closest && this.closest('fieldset:disabled')) ||
+           (this.getAttribute && this.getAttribute('aria-disabled') === 'true')); }",
+        &[],
+    )
+    .await?;
+    if for_click && v.as_bool() == Some(true) {
+        return Err(not_actionable(action, el, "it is disabled; enable it first or pick another element"));
+    }
+    Ok(())
+}
+
+async fn mouse(page: &PageHandle, kind: &str, x: f64, y: f64, clicks: u8) -> Result<(), CdpError> {
+    let mut p = json!({"type": kind, "x": x, "y": y});
+    if kind != "mouseMoved" {
+        p["button"] = json!("left");
+        p["buttons"] = json!(if kind == "mousePressed" { 1 } else { 0 });
+        p["clickCount"] = json!(clicks);
+    }
+    page.call("Input.dispatchMouseEvent", p).await?;
+    Ok(())
+}
+
+async fn click(page: &PageHandle, el: &Element, count: u8, name: &str) -> Result<(), CdpError> {
+    ensure_enabled(page, el, name, true).await?;
+    let (x, y) = clickable_point(page, el, name).await?;
+    mouse(page, "mouseMoved", x, y, 0).await?;
+    for n in 1..=count {
+        mouse(page, "mousePressed", x, y, n).await?;
+        mouse(page, "mouseReleased", x, y, n).await?;
+    }
+    Ok(())
+}
+
+async fn focus(page: &PageHandle, el: &Element, name: &str) -> Result<(), CdpError> {
+    page.raw().call(Some(&el.session), "DOM.focus", json!({"backendNodeId": el.backend})).await.map_err(
+        |e| match e {
+            CdpError::Protocol { .. } => not_actionable(name, el, "it cannot take focus"),
+            e => e,
+        },
+    )?;
+    Ok(())
+}
+
+const EDITABLE_JS: &str = "function(clear) {
+  const t = this;
+  const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
+  if (!field && !t.isContentEditable) return {editable: false};
+  if (t.readOnly) return {editable: false, readonly: true};
+  if (clear) {
+    if (field) { t.select(); return {editable: true, hasText: t.value.length > 0}; }
+    const r = document.createRange(); r.selectNodeContents(t);
+    const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+    return {editable: true, hasText: (t.textContent || '').length > 0};
+  }
+  try {
+    if (field) { const n = t.value.length; t.setSelectionRange(n, n); }
+    else { const r = document.createRange(); r.selectNodeContents(t); r.collapse(false);
+           const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
+  } catch (_) { /* number and email inputs have no selection API; the caret stays */ }
+  return {editable: true, hasText: false};
+}";
+
+async fn type_text(
+    page: &PageHandle,
+    el: &Element,
+    text: &str,
+    clear: bool,
+    submit: bool,
+) -> Result<(), CdpError> {
+    let name = if clear { "fill" } else { "type into" };
+    ensure_enabled(page, el, name, true).await?;
+    focus(page, el, name).await?;
+    let v = call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?;
+    if v.get("editable").and_then(Value::as_bool) != Some(true) {
+        let why = if v.get("readonly").and_then(Value::as_bool) == Some(true) {
+            "it is read-only"
+        } else {
+            "it is not a text field or editable element"
+        };
+        return Err(not_actionable(name, el, why));
+    }
+    if v.get("hasText").and_then(Value::as_bool) == Some(true) {
+        input::press(page.raw(), page.session_id(), &input::chord("Backspace")?).await?;
+        // Inputs without a selection API (number, email) may keep their text: clear it the way
+        // an editing command would, with the event a page listens to.
+        let left = call_on(
+            page,
+            el,
+            "function() { const f = this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement;
+               const has = f ? this.value.length > 0 : (this.textContent || '').length > 0;
+               if (!has) return false;
+               if (f) this.value = ''; else this.textContent = '';
+               this.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'deleteContentBackward'}));
+               return true; }",
+            &[],
+        )
+        .await?;
+        let _ = left;
+    }
+    if !text.is_empty() {
+        page.call("Input.insertText", json!({"text": text})).await?;
+    }
+    if submit {
+        input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
+    }
+    Ok(())
+}
+
+const SELECT_JS: &str = "function(values) {
+  const sel = this instanceof HTMLSelectElement ? this : null;
+  if (!sel) return {error: 'it is not a <select> element (for a custom listbox or combobox, click its options)'};
+  if (sel.disabled) return {error: 'it is disabled'};
+  const opts = [...sel.options];
+  const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+  const picked = [], missing = [];
+  for (const w of values) {
+    let o = opts.find((o) => norm(o.label) === norm(w)) || opts.find((o) => o.value === w) ||
+      opts.find((o) => norm(o.label).toLowerCase() === norm(w).toLowerCase());
+    if (o) picked.push(o); else missing.push(w);
+  }
+  if (missing.length) {
+    return {missing, available: opts.map((o) => o.value !== norm(o.label) ? norm(o.label) + ' (value ' + o.value + ')' : norm(o.label))};
+  }
+  if (!sel.multiple && picked.length > 1) return {error: 'it takes one option only, ' + picked.length + ' were given'};
+  if (picked.some((o) => o.disabled)) return {error: 'option ' + norm(picked.find((o) => o.disabled).label) + ' is disabled'};
+  if (sel.multiple) { for (const o of opts) o.selected = picked.includes(o); }
+  else if (picked.length) sel.selectedIndex = opts.indexOf(picked[0]);
+  sel.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  sel.dispatchEvent(new Event('change', {bubbles: true}));
+  return {selected: picked.map((o) => o.label)};
+}";
+
+async fn select(page: &PageHandle, el: &Element, values: &[String]) -> Result<(), CdpError> {
+    // Focus first, as a person would; some pages react to it.
+    let _ = page.raw().call(Some(&el.session), "DOM.focus", json!({"backendNodeId": el.backend})).await;
+    let v = call_on(page, el, SELECT_JS, &[json!(values)]).await?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Err(not_actionable("select in", el, e));
+    }
+    if let Some(missing) = v.get("missing").and_then(Value::as_array) {
+        let strings = |a: &Value| -> Vec<String> {
+            a.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+        };
+        return Err(CdpError::NoSuchOption {
+            target: el.desc.clone(),
+            wanted: strings(&Value::Array(missing.clone())),
+            available: strings(v.get("available").unwrap_or(&Value::Null)),
+        });
+    }
+    Ok(())
+}
+
+const CHECKED_JS: &str = "function() {
+  const t = (this instanceof HTMLLabelElement && this.control) ? this.control : this;
+  if (t instanceof HTMLInputElement && (t.type === 'checkbox' || t.type === 'radio')) return {kind: t.type, on: t.checked};
+  const a = t.getAttribute && (t.getAttribute('aria-checked') ?? t.getAttribute('aria-pressed'));
+  if (a !== null && a !== undefined) return {kind: t.getAttribute('role') || 'toggle', on: a === 'true'};
+  return {kind: null};
+}";
+
+async fn checked_state(page: &PageHandle, el: &Element, name: &str) -> Result<(String, bool), CdpError> {
+    let v = call_on(page, el, CHECKED_JS, &[]).await?;
+    let Some(kind) = v.get("kind").and_then(Value::as_str) else {
+        return Err(not_actionable(
+            name,
+            el,
+            "it is not a checkbox, radio button, switch or toggle; use click",
+        ));
+    };
+    Ok((kind.to_string(), v.get("on").and_then(Value::as_bool).unwrap_or(false)))
+}
+
+async fn check(page: &PageHandle, el: &Element, on: bool) -> Result<(), CdpError> {
+    let name = if on { "check" } else { "uncheck" };
+    let (kind, now) = checked_state(page, el, name).await?;
+    if now == on {
+        return Ok(());
+    }
+    if kind == "radio" && !on {
+        return Err(not_actionable(
+            name,
+            el,
+            "a radio button cannot be unchecked; check another option of its group",
+        ));
+    }
+    click(page, el, 1, name).await
+}
+
+async fn verify_checked(page: &PageHandle, el: &Element, on: bool) -> Result<(), CdpError> {
+    let name = if on { "check" } else { "uncheck" };
+    // The element may be gone after the click (the page re-rendered it): then we cannot know.
+    let (_, now) = match checked_state(page, el, name).await {
+        Ok(s) => s,
+        Err(CdpError::Protocol { .. }) => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if now != on {
+        let word = |b: bool| if b { "checked" } else { "unchecked" };
+        return Err(CdpError::CheckFailed {
+            target: el.desc.clone(),
+            wanted: word(on).into(),
+            actual: word(now).into(),
+        });
+    }
+    Ok(())
+}
+
+const SCROLL_JS: &str = "function(dx, dy) {
+  const scrolls = (e) => {
+    const s = getComputedStyle(e);
+    const y = e.scrollHeight > e.clientHeight && /(auto|scroll|overlay)/.test(s.overflowY);
+    const x = e.scrollWidth > e.clientWidth && /(auto|scroll|overlay)/.test(s.overflowX);
+    return (dy !== 0 && y) || (dx !== 0 && x);
+  };
+  let e = this.nodeType === 1 ? this : this.parentElement;
+  for (; e && e !== document.body && e !== document.documentElement; e = e.parentElement || (e.getRootNode().host)) {
+    if (scrolls(e)) break;
+  }
+  if (!e || e === document.body || e === document.documentElement) {
+    window.scrollBy({left: dx, top: dy, behavior: 'instant'});
+    return {page: true, x: window.scrollX, y: window.scrollY};
+  }
+  e.scrollBy({left: dx, top: dy, behavior: 'instant'});
+  return {page: false, x: e.scrollLeft, y: e.scrollTop};
+}";
+
+async fn scroll(page: &PageHandle, el: &Element, dx: f64, dy: f64) -> Result<(), CdpError> {
+    call_on(page, el, SCROLL_JS, &[json!(dx), json!(dy)]).await?;
+    Ok(())
+}

@@ -1,0 +1,404 @@
+//! Finding, launching and connecting to a browser.
+//!
+//! A launched browser is headless, runs on its own temporary profile (deleted on close) and
+//! gets flags that keep it off the network: no background networking, component updates, sync
+//! or QUIC. A connected browser (`ws://...` or `http://host:port`) is left running on close.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use chromiumoxide::browser::BrowserConfig;
+use futures::StreamExt;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::conn::{str_field, RawCdp};
+use crate::error::CdpError;
+use crate::page::PageHandle;
+
+/// Executable names looked up on `PATH`, in order.
+pub const BROWSER_NAMES: &[&str] =
+    &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
+
+/// Usual install locations, tried after `PATH`.
+pub const BROWSER_PATHS: &[&str] = &[
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/opt/google/chrome/chrome",
+    "/snap/bin/chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    r"C:\Program Files\Google\Chrome\Application\chrome.exe",
+    r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
+];
+
+/// Flags every launched browser gets on top of chromiumoxide's defaults: headless, no GPU, and
+/// nothing that reaches out to the network on its own.
+pub const LAUNCH_FLAGS: &[&str] = &[
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--no-default-browser-check",
+];
+
+/// How to launch a browser.
+#[derive(Clone, Debug)]
+pub struct LaunchOptions {
+    /// The executable; found with [`find_browser`] when `None`.
+    pub executable: Option<PathBuf>,
+    /// Window (viewport) size in CSS pixels.
+    pub window: (u32, u32),
+    /// Extra command-line flags.
+    pub extra_args: Vec<String>,
+    /// How long to wait for the browser to open its DevTools endpoint.
+    pub launch_timeout: Duration,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            executable: None,
+            window: (1280, 800),
+            extra_args: Vec::new(),
+            launch_timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// Finds a browser: `override_path` when given (it must exist), else the names of
+/// [`BROWSER_NAMES`] on `PATH`, else [`BROWSER_PATHS`].
+pub fn find_browser(override_path: Option<&Path>) -> Result<PathBuf, CdpError> {
+    if let Some(p) = override_path {
+        return if is_executable(p) {
+            Ok(p.to_path_buf())
+        } else {
+            Err(CdpError::BrowserPathInvalid { path: p.to_path_buf() })
+        };
+    }
+    let path_var = std::env::var_os("PATH").unwrap_or_default();
+    for name in BROWSER_NAMES {
+        for dir in std::env::split_paths(&path_var) {
+            let candidate = dir.join(name);
+            if is_executable(&candidate) {
+                return Ok(candidate);
+            }
+        }
+    }
+    for p in BROWSER_PATHS {
+        if is_executable(Path::new(p)) {
+            return Ok(PathBuf::from(p));
+        }
+    }
+    Err(CdpError::BrowserNotFound {
+        searched: format!("{} on PATH, then {}", BROWSER_NAMES.join(", "), BROWSER_PATHS.join(", ")),
+    })
+}
+
+fn is_executable(p: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(p) else { return false };
+    if !meta.is_file() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
+
+/// A temporary browser profile directory, removed on drop.
+#[derive(Debug)]
+struct TempProfile(PathBuf);
+
+impl TempProfile {
+    fn create() -> Result<TempProfile, CdpError> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let name = format!(
+            "axsnap-chromium-{}-{}-{}",
+            std::process::id(),
+            nanos,
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let dir = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&dir).map_err(|e| CdpError::io("creating a temporary browser profile", e))?;
+        Ok(TempProfile(dir))
+    }
+}
+
+impl Drop for TempProfile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A browser this process launched or connected to.
+pub struct Browser {
+    inner: chromiumoxide::Browser,
+    handler: tokio::task::JoinHandle<()>,
+    raw: RawCdp,
+    ws_url: String,
+    launched: bool,
+    // Declared last: dropped after the process is gone.
+    profile: Option<TempProfile>,
+}
+
+impl std::fmt::Debug for Browser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Browser").field("ws_url", &self.ws_url).field("launched", &self.launched).finish()
+    }
+}
+
+impl Browser {
+    /// Launches a headless browser on a fresh temporary profile.
+    pub async fn launch(opts: LaunchOptions) -> Result<Browser, CdpError> {
+        let exe = find_browser(opts.executable.as_deref())?;
+        let profile = TempProfile::create()?;
+        let mut builder = BrowserConfig::builder()
+            .chrome_executable(&exe)
+            .user_data_dir(&profile.0)
+            .window_size(opts.window.0, opts.window.1)
+            .viewport(None)
+            .launch_timeout(opts.launch_timeout)
+            .args(LAUNCH_FLAGS.iter().copied());
+        // Chromium refuses to start sandboxed as root; a non-root user keeps the sandbox.
+        if running_as_root() {
+            builder = builder.no_sandbox();
+        }
+        let builder = builder.args(opts.extra_args.iter().map(String::as_str));
+        let config =
+            builder.build().map_err(|reason| CdpError::LaunchFailed { path: exe.clone(), reason })?;
+        let (inner, handler) = chromiumoxide::Browser::launch(config)
+            .await
+            .map_err(|e| CdpError::LaunchFailed { path: exe.clone(), reason: e.to_string() })?;
+        let ws_url = inner.websocket_address().clone();
+        let handler = spawn_handler(handler);
+        let raw = RawCdp::connect(&ws_url).await?;
+        let browser = Browser { inner, handler, raw, ws_url, launched: true, profile: Some(profile) };
+        // Downloads never land on disk; a navigation to one fails instead.
+        let _ = browser.raw.call(None, "Browser.setDownloadBehavior", json!({"behavior": "deny"})).await;
+        Ok(browser)
+    }
+
+    /// Connects to a running browser: `ws://...` (the browser's WebSocket endpoint) or
+    /// `http://host:port` (resolved through `/json/version`). It is left running on close.
+    pub async fn connect(endpoint: &str) -> Result<Browser, CdpError> {
+        let ws_url = if endpoint.starts_with("ws://") || endpoint.starts_with("wss://") {
+            endpoint.to_string()
+        } else if let Some(rest) = endpoint.strip_prefix("http://") {
+            resolve_ws_url(endpoint, rest).await?
+        } else {
+            return Err(CdpError::ConnectFailed {
+                endpoint: endpoint.to_string(),
+                reason: "the endpoint must start with ws://, wss:// or http://".into(),
+            });
+        };
+        let (mut inner, handler) = chromiumoxide::Browser::connect(ws_url.clone())
+            .await
+            .map_err(|e| CdpError::ConnectFailed { endpoint: endpoint.to_string(), reason: e.to_string() })?;
+        let handler = spawn_handler(handler);
+        // Make the tabs that were already open known to chromiumoxide.
+        let _ = inner.fetch_targets().await;
+        let raw = RawCdp::connect(&ws_url).await?;
+        Ok(Browser { inner, handler, raw, ws_url, launched: false, profile: None })
+    }
+
+    /// The browser's DevTools WebSocket URL.
+    pub fn ws_url(&self) -> &str {
+        &self.ws_url
+    }
+
+    /// Whether this process launched the browser (and closes it on [`Browser::close`]).
+    pub fn launched(&self) -> bool {
+        self.launched
+    }
+
+    /// The process id of a launched browser (`None` for a connected one).
+    pub fn pid(&mut self) -> Option<u32> {
+        self.inner.get_mut_child().and_then(|c| c.as_mut_inner().id())
+    }
+
+    /// The temporary profile directory of a launched browser.
+    pub fn profile_dir(&self) -> Option<&Path> {
+        self.profile.as_ref().map(|p| p.0.as_path())
+    }
+
+    /// The raw CDP connection.
+    pub fn raw(&self) -> &RawCdp {
+        &self.raw
+    }
+
+    /// The chromiumoxide browser.
+    pub fn oxide(&self) -> &chromiumoxide::Browser {
+        &self.inner
+    }
+
+    /// Opens a new tab at `url` (use `about:blank` for an empty one).
+    pub async fn new_page(&self, url: &str) -> Result<PageHandle, CdpError> {
+        let created = self.raw.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
+        let target_id = str_field(&created, "targetId")
+            .ok_or_else(|| CdpError::BadResponse {
+                method: "Target.createTarget".into(),
+                reason: "no targetId".into(),
+            })?
+            .to_string();
+        let page = PageHandle::attach(self, &target_id).await?;
+        if url != "about:blank" {
+            page.goto(url).await?;
+        }
+        Ok(page)
+    }
+
+    /// The page targets (tabs) the browser has, as `(target id, url, title)`.
+    pub async fn page_targets(&self) -> Result<Vec<(String, String, String)>, CdpError> {
+        let v = self.raw.call(None, "Target.getTargets", json!({})).await?;
+        let infos = v.get("targetInfos").and_then(Value::as_array).cloned().unwrap_or_default();
+        Ok(infos
+            .iter()
+            .filter(|t| str_field(t, "type") == Some("page"))
+            .map(|t| {
+                let s = |k| str_field(t, k).unwrap_or_default().to_string();
+                (s("targetId"), s("url"), s("title"))
+            })
+            .collect())
+    }
+
+    /// Attaches to an existing tab by target id.
+    pub async fn attach_page(&self, target_id: &str) -> Result<PageHandle, CdpError> {
+        PageHandle::attach(self, target_id).await
+    }
+
+    /// Closes the browser if this process launched it (and deletes its profile); only
+    /// disconnects from a browser it connected to.
+    pub async fn close(mut self) -> Result<(), CdpError> {
+        if self.launched {
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.inner.close()).await;
+            let exited = tokio::time::timeout(Duration::from_secs(5), self.inner.wait()).await;
+            if !matches!(exited, Ok(Ok(_))) {
+                let _ = self.inner.kill().await;
+            }
+        }
+        self.handler.abort();
+        Ok(())
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        self.handler.abort();
+        if self.launched {
+            // chromiumoxide's child is killed on drop; make it certain before the profile goes.
+            if let Some(child) = self.inner.get_mut_child() {
+                let _ = child.as_mut_inner().start_kill();
+            }
+        }
+    }
+}
+
+fn spawn_handler(mut handler: chromiumoxide::Handler) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        // Errors here are single unreadable messages; the stream ends when the browser goes.
+        while let Some(event) = handler.next().await {
+            if let Err(e) = event {
+                tracing::trace!("chromiumoxide handler: {e}");
+            }
+        }
+    })
+}
+
+fn running_as_root() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // The owner of our own /proc entry is our effective user; no libc needed.
+        std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+/// GETs `http://host:port/json/version` and returns its `webSocketDebuggerUrl`.
+async fn resolve_ws_url(endpoint: &str, rest: &str) -> Result<String, CdpError> {
+    let fail = |reason: String| CdpError::ConnectFailed { endpoint: endpoint.to_string(), reason };
+    let host_port = rest.split('/').next().unwrap_or_default();
+    if host_port.is_empty() {
+        return Err(fail("no host:port in the endpoint".into()));
+    }
+    let io = async {
+        let mut stream = tokio::net::TcpStream::connect(host_port).await?;
+        let req = format!("GET /json/version HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n\r\n");
+        stream.write_all(req.as_bytes()).await?;
+        // Read until the body is complete: the browser may keep the connection open.
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            let n = stream.read(&mut chunk).await?;
+            if n == 0 {
+                break;
+            }
+            buf.extend_from_slice(&chunk[..n]);
+            if let Some(end) = find(&buf, b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                let len = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok());
+                if len.is_some_and(|len| buf.len() >= end + 4 + len) {
+                    break;
+                }
+            }
+        }
+        Ok::<_, std::io::Error>(buf)
+    };
+    let buf = tokio::time::timeout(Duration::from_secs(10), io)
+        .await
+        .map_err(|_| fail("no answer from /json/version within 10 s".into()))?
+        .map_err(|e| fail(e.to_string()))?;
+    let text = String::from_utf8_lossy(&buf);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    let v: Value =
+        serde_json::from_str(body.trim()).map_err(|e| fail(format!("/json/version is not JSON: {e}")))?;
+    let ws = str_field(&v, "webSocketDebuggerUrl")
+        .ok_or_else(|| fail("/json/version has no webSocketDebuggerUrl".into()))?;
+    Ok(ws.to_string())
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn override_must_exist() {
+        let e = find_browser(Some(Path::new("/nonexistent/chrome"))).unwrap_err();
+        assert!(matches!(e, CdpError::BrowserPathInvalid { .. }), "{e}");
+        assert!(e.to_string().contains("--browser") || e.to_string().contains("Chromium"));
+    }
+
+    #[test]
+    fn not_found_says_how_to_install() {
+        let e = CdpError::BrowserNotFound { searched: "x".into() };
+        let msg = e.to_string();
+        assert!(msg.contains("apt-get install chromium") && msg.contains("--browser"), "{msg}");
+    }
+}

@@ -1,0 +1,220 @@
+//! A raw CDP client: JSON method + params in, JSON result out, over its own WebSocket.
+//!
+//! chromiumoxide's typed API fails on enum values it does not know (browsers add roles and
+//! properties), and its `Page` can only address its own session, not the sessions of
+//! out-of-process iframes. So every call the capture path makes goes through this client: a
+//! second connection (chromiumoxide's [`Connection`] with untyped events) pumped by one tokio task, which routes answers to callers by call id and broadcasts
+//! events. Any session id can be addressed, and nothing is parsed beyond JSON.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chromiumoxide::cdp::browser_protocol::target::SessionId;
+use chromiumoxide::conn::Connection;
+use chromiumoxide::types::{CallId, EventMessage, Message, Method, MethodId};
+use futures::StreamExt;
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::error::CdpError;
+
+/// The default time to wait for one CDP answer.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An event from the browser, untyped.
+#[derive(Clone, Debug)]
+pub struct RawEvent {
+    /// `Domain.event`.
+    pub method: String,
+    /// The session it came from (`None`: the browser session).
+    pub session_id: Option<String>,
+    /// Its parameters.
+    pub params: Value,
+}
+
+/// An event as it comes off the wire. (chromiumoxide's `CdpJsonEventMessage` does not read the
+/// `sessionId` field, which flattened sessions depend on.)
+#[derive(Debug, Deserialize)]
+struct WireEvent {
+    method: String,
+    #[serde(rename = "sessionId", default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    params: Value,
+}
+
+impl Method for WireEvent {
+    fn identifier(&self) -> MethodId {
+        self.method.clone().into()
+    }
+}
+
+impl EventMessage for WireEvent {
+    fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+}
+
+struct Call {
+    method: String,
+    session: Option<String>,
+    params: Value,
+    reply: oneshot::Sender<Result<Value, CdpError>>,
+}
+
+/// A handle on the raw connection; cheap to clone.
+#[derive(Clone)]
+pub struct RawCdp {
+    calls: mpsc::UnboundedSender<Call>,
+    events: broadcast::Sender<Arc<RawEvent>>,
+    _task: Arc<TaskGuard>,
+}
+
+/// Aborts the pump task when the last handle goes.
+struct TaskGuard(tokio::task::JoinHandle<()>);
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl std::fmt::Debug for RawCdp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RawCdp").finish_non_exhaustive()
+    }
+}
+
+impl RawCdp {
+    /// Opens a connection to a browser's WebSocket endpoint and starts its pump task.
+    pub async fn connect(ws_url: &str) -> Result<RawCdp, CdpError> {
+        let conn = Connection::<WireEvent>::connect(ws_url)
+            .await
+            .map_err(|e| CdpError::ConnectFailed { endpoint: ws_url.to_string(), reason: e.to_string() })?;
+        let (calls, rx) = mpsc::unbounded_channel();
+        let (events, _) = broadcast::channel(8192);
+        let task = tokio::spawn(pump(conn, rx, events.clone()));
+        Ok(RawCdp { calls, events, _task: Arc::new(TaskGuard(task)) })
+    }
+
+    /// Subscribes to every event from now on (all sessions).
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<RawEvent>> {
+        self.events.subscribe()
+    }
+
+    /// Sends `method` with `params` to `session` (`None`: the browser) and waits up to
+    /// [`CALL_TIMEOUT`] for its result.
+    pub async fn call(&self, session: Option<&str>, method: &str, params: Value) -> Result<Value, CdpError> {
+        self.call_within(session, method, params, CALL_TIMEOUT).await
+    }
+
+    /// [`RawCdp::call`] with an explicit timeout.
+    pub async fn call_within(
+        &self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, CdpError> {
+        self.send(session, method, params, timeout).await
+    }
+
+    /// Queues the call now (so calls made one after another reach the browser in that order,
+    /// however their futures are polled) and returns a future of its result.
+    pub fn send(
+        &self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> impl std::future::Future<Output = Result<Value, CdpError>> + Send + 'static {
+        let (reply, rx) = oneshot::channel();
+        let call = Call { method: method.to_string(), session: session.map(str::to_string), params, reply };
+        let sent = self.calls.send(call).is_ok();
+        let method = method.to_string();
+        async move {
+            if !sent {
+                return Err(CdpError::Disconnected);
+            }
+            match tokio::time::timeout(timeout, rx).await {
+                Ok(Ok(result)) => result,
+                Ok(Err(_)) => Err(CdpError::Disconnected),
+                Err(_) => Err(CdpError::Timeout { method, timeout }),
+            }
+        }
+    }
+
+    /// Whether the connection is still up.
+    pub fn is_open(&self) -> bool {
+        !self.calls.is_closed()
+    }
+}
+
+type Pending = HashMap<CallId, (String, oneshot::Sender<Result<Value, CdpError>>)>;
+
+async fn pump(
+    mut conn: Connection<WireEvent>,
+    mut calls: mpsc::UnboundedReceiver<Call>,
+    events: broadcast::Sender<Arc<RawEvent>>,
+) {
+    let mut pending: Pending = HashMap::new();
+    loop {
+        tokio::select! {
+            call = calls.recv() => {
+                let Some(call) = call else { break };
+                let session = call.session.map(SessionId::new);
+                match conn.submit_command(call.method.clone().into(), session, call.params) {
+                    Ok(id) => {
+                        // Callers that timed out dropped their receiver; forget them.
+                        if pending.len() > 256 {
+                            pending.retain(|_, (_, tx)| !tx.is_closed());
+                        }
+                        pending.insert(id, (call.method, call.reply));
+                    }
+                    Err(e) => {
+                        let _ = call.reply.send(Err(CdpError::BadResponse {
+                            method: call.method,
+                            reason: format!("could not encode params: {e}"),
+                        }));
+                    }
+                }
+            }
+            msg = conn.next() => match msg {
+                Some(Ok(Message::Response(resp))) => {
+                    if let Some((method, tx)) = pending.remove(&resp.id) {
+                        let result = match (resp.result, resp.error) {
+                            (_, Some(err)) => Err(CdpError::Protocol { method, message: err.message }),
+                            (Some(v), None) => Ok(v),
+                            (None, None) => Ok(Value::Null),
+                        };
+                        let _ = tx.send(result);
+                    }
+                }
+                Some(Ok(Message::Event(ev))) => {
+                    let ev = RawEvent {
+                        method: ev.method,
+                        session_id: ev.session_id,
+                        params: ev.params,
+                    };
+                    let _ = events.send(Arc::new(ev));
+                }
+                // A message we could not parse as JSON-RPC: skip it, the stream goes on.
+                Some(Err(chromiumoxide::error::CdpError::InvalidMessage(..))) => {}
+                Some(Err(e)) => {
+                    tracing::debug!("raw CDP connection failed: {e}");
+                    break;
+                }
+                None => break,
+            }
+        }
+    }
+    // Dropping the senders fails every waiting caller with `Disconnected`.
+    drop(pending);
+}
+
+/// Reads a string field, tolerating its absence.
+pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}

@@ -1,0 +1,186 @@
+//! The backend's error type: what went wrong and what to do next.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// An error of the CDP backend. Every message says what happened and, where there is one, the
+/// next step.
+#[derive(Debug, Error)]
+pub enum CdpError {
+    /// No Chromium or Chrome executable was found.
+    #[error(
+        "no Chromium or Chrome browser found (looked for {searched}); install one (Debian/Ubuntu: \
+         `apt-get install chromium`) or pass --browser PATH, or connect to a running browser with \
+         --cdp-endpoint ws://... or http://host:port"
+    )]
+    BrowserNotFound {
+        /// The names and paths that were tried.
+        searched: String,
+    },
+    /// The `--browser` path does not name an executable file.
+    #[error("browser path {path} is not an executable file; pass the path of a Chromium or Chrome binary")]
+    BrowserPathInvalid {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The browser process could not be started or did not open its DevTools endpoint.
+    #[error(
+        "could not launch the browser {path}: {reason}; check that it runs (`{path} --version`), \
+         or connect to a running one with --cdp-endpoint"
+    )]
+    LaunchFailed {
+        /// The executable.
+        path: PathBuf,
+        /// What failed.
+        reason: String,
+    },
+    /// A running browser could not be reached at the endpoint.
+    #[error(
+        "could not connect to the browser at {endpoint}: {reason}; start it with \
+         --remote-debugging-port=PORT and pass ws://HOST:PORT/devtools/browser/ID or http://HOST:PORT"
+    )]
+    ConnectFailed {
+        /// The endpoint given.
+        endpoint: String,
+        /// What failed.
+        reason: String,
+    },
+    /// The connection to the browser is gone (it exited, crashed or was killed).
+    #[error("the browser connection is closed (the browser exited or crashed); start a new session")]
+    Disconnected,
+    /// A CDP call failed.
+    #[error("the browser refused {method}: {message}")]
+    Protocol {
+        /// The CDP method.
+        method: String,
+        /// The browser's error message.
+        message: String,
+    },
+    /// A CDP call got no answer in time.
+    #[error(
+        "the browser did not answer {method} within {timeout:?}; the page may be hung (an infinite loop?)"
+    )]
+    Timeout {
+        /// The CDP method.
+        method: String,
+        /// How long we waited.
+        timeout: Duration,
+    },
+    /// The browser answered with something this backend cannot read.
+    #[error("unexpected answer to {method}: {reason}")]
+    BadResponse {
+        /// The CDP method.
+        method: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// Navigation could not reach the URL.
+    #[error("could not load {url}: {reason}; check the URL and that the server is up")]
+    Unreachable {
+        /// The URL.
+        url: String,
+        /// The browser's network error (`net::ERR_CONNECTION_REFUSED`, ...).
+        reason: String,
+    },
+    /// The URL answered with something that is not a web page.
+    #[error("{url} is not an HTML page (content type {content_type}); open a web page instead")]
+    NotHtml {
+        /// The URL.
+        url: String,
+        /// The document's content type.
+        content_type: String,
+    },
+    /// The URL started a download instead of showing a page.
+    #[error("{url} is a download, not a page; downloads are refused, open a web page instead")]
+    Download {
+        /// The URL.
+        url: String,
+    },
+    /// No page (tab) with this id.
+    #[error("no tab with id {0}; list the tabs to see the current ids")]
+    NoSuchTarget(String),
+    /// The renderer of the page crashed.
+    #[error("the page's renderer crashed; reload the page or open a new tab")]
+    Crashed,
+    /// Something this version does not do yet.
+    #[error("{0} is not implemented yet in the CDP backend")]
+    NotImplemented(&'static str),
+    /// A local I/O failure (temporary profile, process).
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The element an action names no longer exists in the page (removed, replaced, or its
+    /// document navigated away). Never retargeted to a look-alike.
+    #[error("stale element {element}: {reason}; take a new snapshot and use a current ref")]
+    StaleElement {
+        /// The native id acted on (`scope/id`).
+        element: String,
+        /// Why it is stale.
+        reason: String,
+    },
+    /// Another element covers the target at the point an action would hit.
+    #[error(
+        "{target} is covered by {cover} at its centre; close or move the covering element (a dialog,          banner or overlay) first, then retry"
+    )]
+    Covered {
+        /// The target, described.
+        target: String,
+        /// The covering element: tag, id, text, role.
+        cover: String,
+    },
+    /// The element cannot take this action (no box, disabled, wrong kind of element).
+    #[error("cannot {action} {target}: {reason}")]
+    NotActionable {
+        /// The action.
+        action: String,
+        /// The target, described.
+        target: String,
+        /// Why not, and what to do instead.
+        reason: String,
+    },
+    /// No option of a select matched a wanted label or value.
+    #[error("{target} has no option {wanted:?}; available options: {available:?}")]
+    NoSuchOption {
+        /// The select, described.
+        target: String,
+        /// The labels or values that matched nothing.
+        wanted: Vec<String>,
+        /// The options' labels (and values where they differ).
+        available: Vec<String>,
+    },
+    /// A check or uncheck did not produce the wanted state.
+    #[error("{target} is still {actual} after the click; the page did not let it become {wanted}")]
+    CheckFailed {
+        /// The element, described.
+        target: String,
+        /// The state asked for (`checked` / `unchecked`).
+        wanted: String,
+        /// The state it has.
+        actual: String,
+    },
+    /// A key name or chord could not be read.
+    #[error(
+        "unknown key {0:?}; use key names such as Enter, Tab, Escape, Backspace, ArrowDown, PageUp, F5, a          single character, or chords such as Control+A and Shift+ArrowDown"
+    )]
+    UnknownKey(String),
+    /// There is no JavaScript dialog to accept or dismiss.
+    #[error("no JavaScript dialog is open on this tab")]
+    NoDialog,
+    /// Back or forward has no history entry to go to.
+    #[error("cannot go {0}: there is no history entry in that direction")]
+    NoHistory(&'static str),
+}
+
+impl CdpError {
+    /// Wraps an I/O error with what was being done.
+    pub(crate) fn io(context: impl Into<String>, source: std::io::Error) -> CdpError {
+        CdpError::Io { context: context.into(), source }
+    }
+}

@@ -1,0 +1,142 @@
+// axsnap change signal and capture helpers. Runs in the isolated world "axsnap" of every frame,
+// so page scripts cannot see or break it. It counts every event that may change what a capture
+// shows (a generation counter) and answers read() with that count plus what cannot be counted
+// (form values set from script, window scroll, running animations).
+(() => {
+  if (window.__axsnap) return;
+  const MARK = 'data-axsnap-cover';
+  const S = {
+    token: Math.random().toString(36).slice(2) + ':' + performance.timeOrigin,
+    gen: 0,
+    openRoots: 0,
+    closedRoots: 0,
+  };
+  window.__axsnap = S;
+  const roots = new WeakSet();
+  const openList = [];
+  const opts = { childList: true, subtree: true, attributes: true, characterData: true };
+  const bump = () => { S.gen++; };
+  const scan = (n) => {
+    if (!n || n.nodeType !== 1) return;
+    if (n.shadowRoot) observe(n.shadowRoot);
+    if (n.firstElementChild) {
+      for (const e of n.querySelectorAll('*')) if (e.shadowRoot) observe(e.shadowRoot);
+    }
+  };
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      // Our own obscured marks are not changes.
+      if (r.type === 'attributes' && r.attributeName === MARK) continue;
+      S.gen++;
+      if (r.type === 'childList') for (const n of r.addedNodes) scan(n);
+    }
+  });
+  function observe(root) {
+    if (roots.has(root)) return;
+    roots.add(root);
+    mo.observe(root, opts);
+    if (root !== document) {
+      S.openRoots++;
+      openList.push(new WeakRef(root));
+      for (const e of root.querySelectorAll('*')) if (e.shadowRoot) observe(e.shadowRoot);
+    }
+  }
+  observe(document);
+  scan(document.documentElement);
+  const events = ['input', 'change', 'focusin', 'focusout', 'scroll', 'mouseover', 'mouseout',
+    'transitionrun', 'transitionstart', 'transitionend', 'transitioncancel', 'animationstart',
+    'animationend', 'animationiteration', 'animationcancel', 'toggle', 'resize', 'hashchange',
+    'popstate', 'pageshow', 'load', 'fullscreenchange', 'visibilitychange', '__axsnap_bump'];
+  for (const t of events) window.addEventListener(t, bump, { capture: true, passive: true });
+  // The main-world shim announces shadow roots made with attachShadow on their host.
+  window.addEventListener('__axsnap_shadow', (e) => {
+    S.gen++;
+    const host = e.composedPath()[0];
+    if (host && host.shadowRoot) observe(host.shadowRoot);
+  }, { capture: true });
+  window.addEventListener('__axsnap_closed_root', () => { S.gen++; S.closedRoots++; }, { capture: true });
+  if (document.fonts) document.fonts.addEventListener('loadingdone', bump);
+
+  // Form state that script can change without any event or mutation.
+  const inputs = document.getElementsByTagName('input');
+  const selects = document.getElementsByTagName('select');
+  const areas = document.getElementsByTagName('textarea');
+  const mix = (h, s) => {
+    for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+    return h;
+  };
+  const formState = () => {
+    let h = 7;
+    for (const e of inputs) {
+      h = mix(h, e.type === 'password' ? String(e.value.length) : e.value);
+      h = (h * 3 + (e.checked ? 1 : 0) + (e.indeterminate ? 2 : 0)) | 0;
+    }
+    for (const e of selects) h = mix(h, String(e.selectedIndex) + ',' + e.value);
+    for (const e of areas) h = mix(h, e.value);
+    return h;
+  };
+  const animating = () => {
+    try {
+      return document.getAnimations().some((a) => a.playState === 'running');
+    } catch (_) {
+      return true;
+    }
+  };
+  S.read = () => ({
+    token: S.token,
+    gen: S.gen,
+    form: formState(),
+    sx: window.scrollX,
+    sy: window.scrollY,
+    anim: animating(),
+    open: S.openRoots,
+    closed: S.closedRoots,
+  });
+
+  // Capture helper: marks actionable elements in the viewport whose centre hit-tests to another
+  // element (the DOM snapshot then reads the mark), and returns read().
+  const SEL = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[contenteditable=""],' +
+    '[contenteditable="true"],[onclick]';
+  const marked = [];
+  const describe = (el) => {
+    let d = el.tagName.toLowerCase();
+    if (el.id) d += '#' + el.id;
+    const label = el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 40);
+    if (label) d += ' "' + label.replace(/\s+/g, ' ') + '"';
+    return d;
+  };
+  const markIn = (root, vw, vh) => {
+    for (const el of root.querySelectorAll(SEL)) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0) continue;
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      if (cx < 0 || cy < 0 || cx >= vw || cy >= vh) continue;
+      const hit = root.elementFromPoint(cx, cy);
+      if (!hit || hit === el || el.contains(hit)) continue;
+      // A click on its own label still reaches it.
+      if (el.labels && [...el.labels].some((l) => l.contains(hit))) continue;
+      // Hitting an ancestor means the element itself takes no pointer events here; only a
+      // foreign element on top counts as covering it.
+      if (hit.contains(el)) continue;
+      el.setAttribute(MARK, describe(hit));
+      marked.push(el);
+    }
+  };
+  S.capture = () => {
+    const state = S.read();
+    const vw = window.innerWidth, vh = window.innerHeight;
+    try {
+      markIn(document, vw, vh);
+      for (const w of openList) {
+        const root = w.deref();
+        if (root && root.host && root.host.isConnected) markIn(root, vw, vh);
+      }
+    } catch (_) {}
+    state.marked = marked.length;
+    return state;
+  };
+  S.unmark = () => {
+    for (const el of marked.splice(0)) el.removeAttribute(MARK);
+    return true;
+  };
+})();

@@ -1,0 +1,55 @@
+//! Navigation of a tab: go to a URL, back, forward, reload; each waits for the page to settle.
+
+use axsnap_core::backend::Outcome;
+use serde_json::{json, Value};
+
+use crate::error::CdpError;
+use crate::page::PageHandle;
+use crate::settle::{SettleOptions, Watcher};
+
+/// Goes to `url` (the errors of [`PageHandle::goto`]: unreachable, not HTML, a download), then
+/// settles.
+pub async fn navigate(page: &PageHandle, url: &str, opts: &SettleOptions) -> Result<Outcome, CdpError> {
+    let watcher = Watcher::start(page).await?;
+    watcher.run(page.goto(url)).await?;
+    let mut out = watcher.settle(opts, false).await?;
+    out.navigated = true;
+    Ok(out)
+}
+
+/// Goes one entry back in the tab's history ([`CdpError::NoHistory`] at the first entry).
+pub async fn back(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, CdpError> {
+    history(page, -1, "back", opts).await
+}
+
+/// Goes one entry forward in the tab's history ([`CdpError::NoHistory`] at the last entry).
+pub async fn forward(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, CdpError> {
+    history(page, 1, "forward", opts).await
+}
+
+/// Reloads the page.
+pub async fn reload(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, CdpError> {
+    let watcher = Watcher::start(page).await?;
+    watcher.run(page.call("Page.reload", json!({}))).await?;
+    watcher.settle(opts, true).await
+}
+
+async fn history(
+    page: &PageHandle,
+    step: i64,
+    word: &'static str,
+    opts: &SettleOptions,
+) -> Result<Outcome, CdpError> {
+    let h = page.call("Page.getNavigationHistory", json!({})).await?;
+    let current = h.get("currentIndex").and_then(Value::as_i64).unwrap_or(0);
+    let entries = h.get("entries").and_then(Value::as_array).cloned().unwrap_or_default();
+    let target = current + step;
+    let entry = usize::try_from(target).ok().and_then(|i| entries.get(i)).ok_or(CdpError::NoHistory(word))?;
+    let id = entry.get("id").and_then(Value::as_i64).ok_or_else(|| CdpError::BadResponse {
+        method: "Page.getNavigationHistory".into(),
+        reason: "history entry without id".into(),
+    })?;
+    let watcher = Watcher::start(page).await?;
+    watcher.run(page.call("Page.navigateToHistoryEntry", json!({"entryId": id}))).await?;
+    watcher.settle(opts, true).await
+}

@@ -1,0 +1,372 @@
+//! Settle: after an action, wait until the page is quiet, capped, and say what happened.
+//!
+//! Quiet means, for [`SettleOptions::quiet`] (default [`DEFAULT_QUIET`], 100 ms) in a row:
+//! - no DOM mutation and no page event the change signal counts: the generation counter of
+//!   `js/change.js` (isolated world `axsnap`, every frame of the tab) did not move, and every
+//!   frame's counter could be read;
+//! - no network request in flight on any of the tab's sessions (`Network.requestWillBeSent`
+//!   without its `loadingFinished` / `loadingFailed`), and no frame loading
+//!   (`Page.frameStartedLoading` without `frameStoppedLoading`).
+//!
+//! The wait stops at [`SettleOptions::cap`] (default [`DEFAULT_CAP`], 3 s) with
+//! `settled = false`: a page with a running timer, a long poll or an endless animation never
+//! settles. It stops at once when a JavaScript dialog opens (the page is then blocked until the
+//! dialog is answered; `settled = true`, `dialog` says what is open).
+//!
+//! `navigated` is true when the main frame committed a new document or changed its URL within
+//! the document (`history.pushState`, a fragment link). `opened` lists the new tabs (popups)
+//! whose opener is this tab.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use axsnap_core::backend::Outcome;
+use axsnap_core::TargetId;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::watch;
+
+use crate::conn::{str_field, RawEvent};
+use crate::dialogs::Dialog;
+use crate::error::CdpError;
+use crate::page::PageHandle;
+
+/// Default quiet period.
+pub const DEFAULT_QUIET: Duration = Duration::from_millis(100);
+/// Default cap on the whole wait.
+pub const DEFAULT_CAP: Duration = Duration::from_secs(3);
+/// How often the mutation counters are read.
+const POLL: Duration = Duration::from_millis(20);
+/// How long one counter read may take (a page in a busy loop does not answer).
+const READ_TIMEOUT: Duration = Duration::from_millis(300);
+
+/// How long to wait for quiet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettleOptions {
+    /// The quiet period that counts as settled.
+    pub quiet: Duration,
+    /// The most to wait.
+    pub cap: Duration,
+}
+
+impl Default for SettleOptions {
+    fn default() -> Self {
+        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP }
+    }
+}
+
+/// What the event task saw.
+#[derive(Debug)]
+struct Activity {
+    /// Requests in flight: request id -> (frame id, loader id).
+    inflight: std::collections::HashMap<String, (String, String)>,
+    /// Frames loading.
+    loading: HashSet<String>,
+    /// The last network or loading event.
+    last: Instant,
+    navigated: bool,
+    dialog: Option<Dialog>,
+    crashed: bool,
+    /// Sessions of the tab known so far.
+    sessions: HashSet<String>,
+}
+
+/// Watches a tab from just before an action until it settles. Create it with
+/// [`Watcher::start`] before acting, so that nothing the action starts is missed.
+#[derive(Debug)]
+pub struct Watcher {
+    page: PageHandle,
+    state: Arc<Mutex<Activity>>,
+    dialog_rx: watch::Receiver<bool>,
+    task: tokio::task::JoinHandle<()>,
+    before: HashSet<String>,
+    start: Instant,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn lock(m: &Mutex<Activity>) -> MutexGuard<'_, Activity> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Watcher {
+    /// Starts watching `page`: subscribes to its events, enables network events on each of its
+    /// sessions and notes the tabs that exist now (to find popups later).
+    pub async fn start(page: &PageHandle) -> Result<Watcher, CdpError> {
+        let events = page.raw().subscribe();
+        let sessions: HashSet<String> =
+            page.watch().snapshot().sessions.into_iter().map(|s| s.session_id).collect();
+        let enables: Vec<_> = sessions
+            .iter()
+            .map(|s| page.raw().send(Some(s), "Network.enable", json!({}), Duration::from_secs(5)))
+            .collect();
+        let targets = page.raw().send(None, "Target.getTargets", json!({}), Duration::from_secs(5));
+        for r in futures::future::join_all(enables).await {
+            // A session that just went away (an iframe removed) is not an error here.
+            if let Err(CdpError::Disconnected) = r {
+                return Err(CdpError::Disconnected);
+            }
+        }
+        let before = page_ids(&targets.await?);
+        let state = Arc::new(Mutex::new(Activity {
+            inflight: Default::default(),
+            loading: HashSet::new(),
+            last: Instant::now(),
+            navigated: false,
+            dialog: None,
+            crashed: false,
+            sessions,
+        }));
+        let (dialog_tx, dialog_rx) = watch::channel(false);
+        let task = tokio::spawn(track(page.clone(), events, state.clone(), dialog_tx));
+        Ok(Watcher { page: page.clone(), state, dialog_rx, task, before, start: Instant::now() })
+    }
+
+    /// Resolves when a JavaScript dialog opens (never, if none does).
+    pub async fn dialog_opened(&self) {
+        let mut rx = self.dialog_rx.clone();
+        if rx.wait_for(|open| *open).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+
+    /// Runs `action`, returning early (with `Ok(())`) if a dialog opens while it runs: input
+    /// events that open a dialog may not be answered until the dialog is.
+    pub async fn run<F, T>(&self, action: F) -> Result<Option<T>, CdpError>
+    where
+        F: std::future::Future<Output = Result<T, CdpError>>,
+    {
+        tokio::select! {
+            r = action => r.map(Some),
+            _ = self.dialog_opened() => Ok(None),
+        }
+    }
+
+    /// Waits until the page settles (see the module docs) or the cap. With
+    /// `expect_navigation`, the page does not count as settled before its main frame navigated.
+    pub async fn settle(self, opts: &SettleOptions, expect_navigation: bool) -> Result<Outcome, CdpError> {
+        let mut last_gens: Option<Vec<(String, u64)>> = None;
+        let mut last_change = Instant::now();
+        let mut first = true;
+        let settled = loop {
+            {
+                let st = lock(&self.state);
+                if st.crashed {
+                    return Err(CdpError::Crashed);
+                }
+                if st.dialog.is_some() {
+                    break true;
+                }
+            }
+            if !self.page.raw().is_open() {
+                return Err(CdpError::Disconnected);
+            }
+            let gens = tokio::select! {
+                g = read_gens(&self.page) => g,
+                _ = self.dialog_opened() => continue,
+            };
+            let now = Instant::now();
+            if first || gens.is_none() || gens != last_gens {
+                last_change = now;
+                first = false;
+            }
+            last_gens = gens;
+            {
+                let st = lock(&self.state);
+                let quiet_since = last_change.max(st.last);
+                let idle = st.inflight.is_empty() && st.loading.is_empty();
+                if idle
+                    && (!expect_navigation || st.navigated)
+                    && now.duration_since(quiet_since) >= opts.quiet
+                {
+                    break true;
+                }
+            }
+            if now.duration_since(self.start) >= opts.cap {
+                break false;
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(POLL) => {}
+                _ = self.dialog_opened() => {}
+            }
+        };
+        let elapsed = self.start.elapsed();
+        let opened = self.popups().await;
+        let st = lock(&self.state);
+        Ok(Outcome {
+            settled,
+            navigated: st.navigated,
+            elapsed,
+            dialog: st.dialog.as_ref().map(Dialog::describe),
+            opened,
+        })
+    }
+
+    /// The dialog that opened while watching, if any.
+    pub fn dialog(&self) -> Option<Dialog> {
+        lock(&self.state).dialog.clone()
+    }
+
+    /// New tabs whose opener is this one.
+    async fn popups(&self) -> Vec<TargetId> {
+        let Ok(v) =
+            self.page.raw().call_within(None, "Target.getTargets", json!({}), Duration::from_secs(5)).await
+        else {
+            return Vec::new();
+        };
+        let infos = v.get("targetInfos").and_then(Value::as_array).cloned().unwrap_or_default();
+        infos
+            .iter()
+            .filter(|t| str_field(t, "type") == Some("page"))
+            .filter(|t| str_field(t, "openerId") == Some(self.page.target_id()))
+            .filter_map(|t| str_field(t, "targetId"))
+            .filter(|id| !self.before.contains(*id))
+            .map(|id| TargetId(id.to_string()))
+            .collect()
+    }
+}
+
+fn page_ids(v: &Value) -> HashSet<String> {
+    v.get("targetInfos")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(|t| str_field(t, "targetId")).map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Reads the generation counter of every frame of the tab, in one pipelined batch. `None` when
+/// any frame (or the main frame's world) cannot be read: then the page is not known to be quiet.
+async fn read_gens(page: &PageHandle) -> Option<Vec<(String, u64)>> {
+    let snap = page.watch().snapshot();
+    let main = page.target_id();
+    if !snap.sessions.first().is_some_and(|s| s.contexts.contains_key(main)) {
+        return None;
+    }
+    let mut frames: Vec<(String, String, i64)> = snap
+        .sessions
+        .iter()
+        .flat_map(|s| s.contexts.iter().map(move |(f, c)| (f.clone(), s.session_id.clone(), *c)))
+        .collect();
+    frames.sort();
+    let reads: Vec<_> = frames
+        .iter()
+        .map(|(_, session, ctx)| {
+            page.raw().send(
+                Some(session),
+                "Runtime.evaluate",
+                json!({
+                    "expression": "window.__axsnap ? window.__axsnap.gen : null",
+                    "contextId": ctx,
+                    "returnByValue": true
+                }),
+                READ_TIMEOUT,
+            )
+        })
+        .collect();
+    let results = futures::future::join_all(reads).await;
+    let mut out = Vec::with_capacity(frames.len());
+    for ((frame, _, _), r) in frames.into_iter().zip(results) {
+        let gen = r.ok()?.pointer("/result/value").and_then(Value::as_u64)?;
+        out.push((frame, gen));
+    }
+    Some(out)
+}
+
+async fn track(
+    page: PageHandle,
+    mut events: tokio::sync::broadcast::Receiver<Arc<RawEvent>>,
+    state: Arc<Mutex<Activity>>,
+    dialog_tx: watch::Sender<bool>,
+) {
+    let tab = page.session_id().to_string();
+    let main = page.target_id().to_string();
+    loop {
+        let ev = match events.recv().await {
+            Ok(ev) => ev,
+            Err(RecvError::Lagged(_)) => {
+                lock(&state).last = Instant::now();
+                continue;
+            }
+            Err(RecvError::Closed) => break,
+        };
+        let Some(session) = ev.session_id.as_deref() else { continue };
+        let known = lock(&state).sessions.contains(session);
+        if !known {
+            // An iframe session attached after we started.
+            let now_known = page.watch().snapshot().sessions.iter().any(|s| s.session_id == session);
+            if !now_known {
+                continue;
+            }
+            lock(&state).sessions.insert(session.to_string());
+        }
+        let p = &ev.params;
+        let mut st = lock(&state);
+        match ev.method.as_str() {
+            "Network.requestWillBeSent" => {
+                if let Some(id) = str_field(p, "requestId") {
+                    let frame = str_field(p, "frameId").unwrap_or_default().to_string();
+                    let loader = str_field(p, "loaderId").unwrap_or_default().to_string();
+                    st.inflight.insert(id.to_string(), (frame, loader));
+                }
+                st.last = Instant::now();
+            }
+            "Network.loadingFinished" | "Network.loadingFailed" => {
+                if let Some(id) = str_field(p, "requestId") {
+                    st.inflight.remove(id);
+                }
+                st.last = Instant::now();
+            }
+            "Page.frameStartedLoading" => {
+                if let Some(f) = str_field(p, "frameId") {
+                    st.loading.insert(f.to_string());
+                }
+                st.last = Instant::now();
+            }
+            "Page.frameStoppedLoading" => {
+                if let Some(f) = str_field(p, "frameId") {
+                    st.loading.remove(f);
+                }
+                st.last = Instant::now();
+            }
+            "Page.frameDetached" => {
+                if let Some(f) = str_field(p, "frameId") {
+                    st.loading.remove(f);
+                    st.inflight.retain(|_, (frame, _)| frame != f);
+                }
+                st.last = Instant::now();
+            }
+            "Page.frameNavigated" => {
+                let frame = p.get("frame").cloned().unwrap_or(Value::Null);
+                let id = str_field(&frame, "id").unwrap_or_default().to_string();
+                let loader = str_field(&frame, "loaderId").unwrap_or_default().to_string();
+                // Requests of the frame's old document will never report their end.
+                st.inflight.retain(|_, (f, l)| *f != id || *l == loader);
+                if session == tab && frame.get("parentId").is_none() {
+                    st.navigated = true;
+                }
+                st.last = Instant::now();
+            }
+            "Page.navigatedWithinDocument" => {
+                if session == tab && str_field(p, "frameId") == Some(main.as_str()) {
+                    st.navigated = true;
+                }
+                st.last = Instant::now();
+            }
+            "Page.javascriptDialogOpening" => {
+                st.dialog = Some(Dialog::from_event(session, p));
+                let _ = dialog_tx.send(true);
+            }
+            "Page.javascriptDialogClosed" => {
+                st.dialog = None;
+                let _ = dialog_tx.send(false);
+                st.last = Instant::now();
+            }
+            "Inspector.targetCrashed" => st.crashed = true,
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! Capture against a real headless Chromium: forms, ARIA widgets, frames, shadow DOM, layout,
+//! dynamic pages, a 50,000-element page, deadlines.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use axsnap_cdp::{capture, PageHandle};
+use axsnap_core::{Action, Role, State, Tree};
+use common::find::{dump, has_name, must, node};
+use common::{browser, run, Server};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+async fn open(path: &str) -> (PageHandle, Server) {
+    let srv = Server::pages();
+    let page = browser().await.new_page(&srv.url(path)).await.unwrap();
+    (page, srv)
+}
+
+async fn tree_of(page: &PageHandle) -> Tree {
+    let out = capture(page, DEADLINE).await.unwrap();
+    assert!(out.capture.partial.is_none(), "unexpected partial: {:?}", out.capture.partial);
+    out.capture.tree
+}
+
+#[test]
+fn forms_with_every_input_type() {
+    run(async {
+        let (page, _srv) = open("forms.html").await;
+        let out = capture(&page, DEADLINE).await.unwrap();
+        let t = &out.capture.tree;
+        assert_eq!(out.capture.header.title.as_deref(), Some("Forms"));
+        assert!(out.capture.header.url.as_deref().unwrap().ends_with("/forms.html"));
+
+        let text = must(t, Role::TextBox, "Text");
+        assert_eq!(text.value.as_deref(), Some("hello"));
+        assert_eq!(text.dev_id.as_deref(), Some("f-text"));
+        assert!(text.actions.contains(Action::SetValue) && text.actions.contains(Action::Focus));
+        assert!(text.bounds.is_some_and(|b| b.w > 0.0 && b.h > 0.0));
+        assert_eq!(must(t, Role::SearchBox, "Search").dev_id.as_deref(), Some("search-box"));
+        assert!(must(t, Role::TextBox, "Email").states.contains(State::Required));
+        assert!(must(t, Role::TextBox, "Readonly").states.contains(State::Readonly));
+        assert!(!must(t, Role::TextBox, "Readonly").actions.contains(Action::SetValue));
+        assert!(must(t, Role::TextBox, "Disabled").states.contains(State::Disabled));
+        assert!(must(t, Role::TextBox, "Invalid").states.contains(State::Invalid));
+        assert_eq!(must(t, Role::SpinButton, "Number").value.as_deref(), Some("3"));
+        assert_eq!(must(t, Role::Slider, "Range").value.as_deref(), Some("40"));
+        let sub = must(t, Role::CheckBox, "Subscribe");
+        assert!(sub.states.contains(State::Checked) && sub.actions.contains(Action::Toggle));
+        assert!(must(t, Role::CheckBox, "Mixed").states.contains(State::Mixed));
+        assert!(must(t, Role::Radio, "Large").states.contains(State::Checked));
+        assert!(!must(t, Role::Radio, "Small").states.contains(State::Checked));
+        let country = must(t, Role::ComboBox, "Country");
+        assert_eq!(country.value.as_deref(), Some("Spain"));
+        assert!(country.actions.contains(Action::Select));
+        assert!(must(t, Role::ListBox, "Many").states.contains(State::Multiselectable));
+        let notes = must(t, Role::TextBox, "Notes");
+        assert!(notes.states.contains(State::Multiline));
+        assert!(must(t, Role::Button, "Bold").states.contains(State::Pressed));
+        assert_eq!(must(t, Role::Button, "Go").dev_id.as_deref(), Some("go-btn"));
+        assert_eq!(must(t, Role::Button, "QA").dev_id.as_deref(), Some("qa-btn"));
+        assert!(must(t, Role::Button, "Send").actions.contains(Action::Click));
+        assert!(node(t, Role::Generic, "Editor")
+            .or_else(|| node(t, Role::TextBox, "Editor"))
+            .is_some_and(|n| n.states.contains(State::Editable) && n.actions.contains(Action::SetValue)));
+        for kind in ["Date", "Time", "Datetime", "Month", "Week", "Color", "File", "Tel", "URL"] {
+            assert!(has_name(t, kind), "no node named {kind}");
+        }
+        // Every node carries a native identity scoped to its document.
+        let (frame, loader) = page.main_frame().await.unwrap();
+        let scope = format!("{frame}:{loader}");
+        assert!(t.preorder().all(|(id, _)| t.node(id).native.scope == scope));
+        assert_eq!(text.native.id.parse::<i64>().map(|n| n > 0), Ok(true));
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn password_value_never_leaves_the_backend() {
+    run(async {
+        let (page, _srv) = open("forms.html").await;
+        // Also a value typed after load, not only the attribute.
+        page.eval("document.getElementById('pw').value = 'typed-SECRET-42'; 1").await.unwrap();
+        let t = tree_of(&page).await;
+        let pw = must(&t, Role::TextBox, "Password");
+        assert!(pw.states.contains(State::Protected));
+        assert_eq!(pw.value, None);
+        let all = dump(&t);
+        assert!(!all.contains("SECRET"), "a password leaked into the capture");
+        assert!(!all.contains("hunter2"));
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn aria_widgets() {
+    run(async {
+        let (page, _srv) = open("aria.html").await;
+        let t = tree_of(&page).await;
+        must(&t, Role::MenuBar, "Main menu");
+        let file = must(&t, Role::MenuItem, "File");
+        assert!(file.states.contains(State::Collapsed) && file.actions.contains(Action::Expand));
+        assert!(must(&t, Role::MenuItemCheckbox, "Autosave").states.contains(State::Checked));
+        must(&t, Role::MenuItemRadio, "Dark");
+        let combo = must(&t, Role::ComboBox, "Fruit");
+        assert!(combo.states.contains(State::Expanded));
+        assert!(must(&t, Role::Option, "Apple").states.contains(State::Selected));
+        assert!(must(&t, Role::Tab, "One").states.contains(State::Selected));
+        assert!(!must(&t, Role::Tab, "Two").states.contains(State::Selected));
+        must(&t, Role::TabPanel, "One");
+        let src = must(&t, Role::TreeItem, "src");
+        assert!(src.states.contains(State::Expanded));
+        assert_eq!(src.level, Some(1));
+        assert_eq!(must(&t, Role::TreeItem, "main.rs").level, Some(2));
+        assert!(must(&t, Role::TreeItem, "docs").states.contains(State::Collapsed));
+        assert!(must(&t, Role::Dialog, "Confirm").states.contains(State::Modal));
+        must(&t, Role::Grid, "Scores");
+        must(&t, Role::ColumnHeader, "Name");
+        must(&t, Role::Cell, "Ann");
+        assert_eq!(must(&t, Role::Slider, "Volume").value.as_deref(), Some("5"));
+        assert_eq!(must(&t, Role::Heading, "Heading three").level, Some(3));
+        let more = must(&t, Role::Button, "More");
+        assert!(more.states.contains(State::Collapsed));
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn same_origin_and_cross_site_iframes_are_stitched_in_place() {
+    run(async {
+        let srv = Server::pages();
+        let srv2 = Server::pages();
+        let url = format!("{}?port2={}", srv.url("iframes.html"), srv2.port);
+        let page = browser().await.new_page(&url).await.unwrap();
+        // The out-of-process frame attaches asynchronously; wait for its session.
+        let t0 = Instant::now();
+        while page.watch().snapshot().sessions.len() < 2 && t0.elapsed() < Duration::from_secs(10) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let t = tree_of(&page).await;
+        let outer = must(&t, Role::Button, "Outer button");
+        let inner = must(&t, Role::Button, "Inner button");
+        let remote = must(&t, Role::Link, "Remote link");
+        assert_ne!(inner.native.scope, outer.native.scope);
+        assert_ne!(remote.native.scope, outer.native.scope);
+        assert_eq!(remote.dev_id.as_deref(), Some("oop-link"));
+        // In place: the frames' content sits under their iframe nodes, between the outer
+        // button and the text after the frames.
+        let order: Vec<String> = t.preorder().map(|(id, _)| t.node(id).name.clone()).collect();
+        let pos = |n: &str| order.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} missing"));
+        assert!(pos("Outer button") < pos("Inner button"));
+        assert!(pos("Inner button") < pos("Remote link"));
+        assert!(pos("Remote link") < pos("After frames"));
+        // Bounds are in the top-level viewport: inside their iframes.
+        let frame_rect = |title: &str| must(&t, Role::Document, title).bounds.unwrap();
+        for (btn, title) in [(inner, "Same origin"), (remote, "Cross site")] {
+            let (b, f) = (btn.bounds.unwrap(), frame_rect(title));
+            assert!(
+                b.x >= f.x && b.y >= f.y && b.x + b.w <= f.x + f.w + 0.5 && b.y + b.h <= f.y + f.h + 0.5,
+                "{b:?} not inside {f:?}"
+            );
+        }
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn open_shadow_roots_are_included() {
+    run(async {
+        let (page, _srv) = open("shadow.html").await;
+        let t = tree_of(&page).await;
+        assert_eq!(must(&t, Role::Button, "Shadow button").dev_id.as_deref(), Some("shadow-btn"));
+        must(&t, Role::TextBox, "Shadow input");
+        must(&t, Role::Button, "Declarative button");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn layout_bounds_offscreen_and_obscured() {
+    run(async {
+        let (page, _srv) = open("layout.html").await;
+        let t = tree_of(&page).await;
+        let b1 = must(&t, Role::Button, "Visible");
+        let r = b1.bounds.unwrap();
+        assert!((r.x - 10.0).abs() < 1.0 && (r.y - 20.0).abs() < 1.0 && (r.w - 100.0).abs() < 1.0, "{r:?}");
+        assert!(!b1.states.contains(State::Offscreen) && !b1.states.contains(State::Obscured));
+        assert!(must(&t, Role::Button, "Covered").states.contains(State::Obscured));
+        let far = must(&t, Role::Button, "Far below");
+        assert!(far.states.contains(State::Offscreen) && !far.states.contains(State::Obscured));
+        // The page root can scroll; after scrolling, bounds follow the viewport.
+        assert!(t.node(t.root().unwrap()).actions.contains(Action::Scroll));
+        page.eval("window.scrollTo(0, 2900); 1").await.unwrap();
+        let t = tree_of(&page).await;
+        let far = must(&t, Role::Button, "Far below");
+        assert!((far.bounds.unwrap().y - 100.0).abs() < 1.0, "{:?}", far.bounds);
+        assert!(!far.states.contains(State::Offscreen));
+        assert!(must(&t, Role::Button, "Visible").states.contains(State::Offscreen));
+        // The marks the capture set are gone from the page.
+        let marks = page.eval("document.querySelectorAll('[data-axsnap-cover]').length").await.unwrap();
+        assert_eq!(marks, 0);
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn virtualized_list_shows_the_rendered_rows() {
+    run(async {
+        let (page, _srv) = open("virtual.html").await;
+        let t = tree_of(&page).await;
+        assert!(has_name(&t, "Row 0") && has_name(&t, "Row 9") && !has_name(&t, "Row 10"));
+        assert!(must(&t, Role::List, "Rows").actions.contains(Action::Scroll));
+        page.eval("const v = document.getElementById('vp'); v.scrollTop = 4000; v.dispatchEvent(new Event('scroll')); 1")
+            .await
+            .unwrap();
+        let t = tree_of(&page).await;
+        assert!(has_name(&t, "Row 100") && !has_name(&t, "Row 0"));
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn dynamic_updates_show_in_the_next_capture() {
+    run(async {
+        let (page, _srv) = open("change.html").await;
+        let t = tree_of(&page).await;
+        assert!(!has_name(&t, "added later"));
+        page.eval(
+            "const li = document.createElement('li'); li.textContent = 'added later'; \
+             document.getElementById('list').appendChild(li); \
+             document.getElementById('btn').textContent = 'Renamed'; 1",
+        )
+        .await
+        .unwrap();
+        let t = tree_of(&page).await;
+        assert!(has_name(&t, "added later"));
+        must(&t, Role::Button, "Renamed");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn fifty_thousand_elements_capture() {
+    run(async {
+        let (page, _srv) = open("big.html").await;
+        let count = page.eval("document.getElementsByTagName('*').length").await.unwrap();
+        assert!(count.as_u64().unwrap() >= 50_000, "{count}");
+        let t0 = Instant::now();
+        let out = capture(&page, Duration::from_secs(60)).await.unwrap();
+        let took = t0.elapsed();
+        eprintln!(
+            "50k-element capture: {took:?}, {} AX nodes, {} tree nodes",
+            out.stats.ax_nodes,
+            out.capture.tree.len()
+        );
+        assert!(out.capture.partial.is_none(), "{:?}", out.capture.partial);
+        let t = &out.capture.tree;
+        must(t, Role::Button, "Act 9999");
+        must(t, Role::Link, "link 0");
+        // A deadline too short for this page gives a partial tree that says so, and the next
+        // capture works again.
+        let out = capture(&page, Duration::from_millis(5)).await.unwrap();
+        assert!(out.capture.partial.is_some());
+        assert!(!out.capture.tree.is_empty());
+        let out = capture(&page, Duration::from_secs(60)).await.unwrap();
+        assert!(out.capture.partial.is_none());
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn a_busy_page_gives_a_partial_tree_then_recovers() {
+    run(async {
+        let (page, _srv) = open("index.html").await;
+        // Block the renderer for 4 s.
+        page.eval("setTimeout(() => { const t = Date.now(); while (Date.now() - t < 4000) {} }, 0); 1")
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let t0 = Instant::now();
+        let out = capture(&page, Duration::from_millis(800)).await.unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(3), "deadline not kept: {:?}", t0.elapsed());
+        let why = out.capture.partial.expect("a partial capture");
+        assert!(why.contains("did not"), "{why}");
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let t = tree_of(&page).await;
+        must(&t, Role::Heading, "Fixture index");
+        page.close().await.unwrap();
+    })
+}
