@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 macro_rules! roles {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal $(| $alias:literal)* ),* $(,)?) => {
         /// A normalized role. Serialized as its lowercase ARIA-like name.
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Role {
             $( $(#[$doc])* $variant, )*
             /// A platform role outside the vocabulary, kept as the platform spelled it.
@@ -171,7 +171,8 @@ roles! {
     Code => "code",
     /// A block quote.
     Blockquote => "blockquote",
-    /// A generic container with no semantics of its own.
+    /// A generic container with no semantics of its own (the default).
+    #[default]
     Generic => "generic" | "div" | "span" | "unknown" | "pane" | "scrollpane" | "viewport" | "layeredpane",
     /// An element the author marked presentational (dropped by projection).
     None => "none" | "presentation",

@@ -136,12 +136,6 @@ fn is_default_flags(f: &RawFlags) -> bool {
     *f == RawFlags::default()
 }
 
-impl Default for Role {
-    fn default() -> Self {
-        Role::Generic
-    }
-}
-
 impl Node {
     /// A node with a role, a name and a native id; everything else empty.
     pub fn new(role: Role, name: impl Into<String>, native: NativeId) -> Node {
@@ -178,6 +172,11 @@ impl Tree {
     /// An empty tree (no root yet).
     pub fn new() -> Tree {
         Tree::default()
+    }
+
+    /// An empty tree with room for `n` nodes (building a large tree without regrowing).
+    pub fn with_capacity(n: usize) -> Tree {
+        Tree { nodes: Vec::with_capacity(n), root: None }
     }
 
     /// A tree of one root node.

@@ -1,6 +1,6 @@
 //! The size caps (deepest level, most nodes) and the last pass that lays the result out.
 
-use crate::tree::NodeId;
+use crate::tree::{NodeId, Tree};
 
 use super::work::{attach_marker, more_items, Pending, Sizes, Work};
 use super::{ProjectOptions, ProjectStats};
@@ -8,9 +8,9 @@ use super::{ProjectOptions, ProjectStats};
 /// Cuts everything below level `max` (root = 0): a node at that level with children gets one
 /// marker in their place, "after depth D: N more items".
 pub(super) fn max_depth(mut work: Work, max: usize, stats: &mut ProjectStats) -> Work {
-    let mut out = Work::default();
-    let Some(root) = work.tree.root() else { return out };
+    let Some(root) = work.tree.root() else { return Work::default() };
     let sizes = Sizes::of(&work);
+    let mut out = Work::with_capacity(sizes.order.len());
     let mut stack: Vec<(NodeId, Option<NodeId>, usize)> = vec![(root, None, 0)];
     while let Some((old, parent, depth)) = stack.pop() {
         let (new, kids) = work.move_node(old, &mut out, parent);
@@ -19,6 +19,7 @@ pub(super) fn max_depth(mut work: Work, max: usize, stats: &mut ProjectStats) ->
         }
         if depth < max {
             stack.extend(kids.iter().rev().map(|&k| (k, Some(new), depth + 1)));
+            Work::recycle(&mut out, new, kids);
             continue;
         }
         let items: usize = kids.iter().map(|k| sizes.items[k.index()]).sum();
@@ -33,9 +34,9 @@ pub(super) fn max_depth(mut work: Work, max: usize, stats: &mut ProjectStats) ->
 /// end of each kept node whose children were cut, "N more items". The output holds at most
 /// `max` nodes plus the markers (at most one per level of the last kept node's path).
 pub(super) fn max_nodes(mut work: Work, max: usize, stats: &mut ProjectStats) -> Work {
-    let mut out = Work::default();
-    let Some(root) = work.tree.root() else { return out };
+    let Some(root) = work.tree.root() else { return Work::default() };
     let sizes = Sizes::of(&work);
+    let mut out = Work::with_capacity(sizes.order.len().min(max.saturating_add(64)));
     let budget = max.max(1);
     let mut kept = 0usize;
     // Cut items per kept parent. The stack holds each parent's remaining children together,
@@ -56,6 +57,7 @@ pub(super) fn max_nodes(mut work: Work, max: usize, stats: &mut ProjectStats) ->
                 kept += 1;
                 let (new, kids) = work.move_node(old, &mut out, parent);
                 stack.extend(kids.iter().rev().map(|&k| (k, Some(new))));
+                Work::recycle(&mut out, new, kids);
             }
         }
     }
@@ -66,9 +68,10 @@ pub(super) fn max_nodes(mut work: Work, max: usize, stats: &mut ProjectStats) ->
 }
 
 /// Lays the result out in pre-order as the final tree and applies the bounds rule (rule 5).
-pub(super) fn finish(mut work: Work, opts: &ProjectOptions, stats: &mut ProjectStats) -> crate::tree::Tree {
-    let mut out = Work::default();
-    let Some(root) = work.tree.root() else { return out.tree };
+pub(super) fn finish(mut work: Work, opts: &ProjectOptions, stats: &mut ProjectStats) -> Tree {
+    let Some(root) = work.tree.root() else { return Tree::new() };
+    // Exactly the reachable nodes: the output is kept (as a baseline), so no spare room.
+    let mut out = Work::with_capacity(work.tree.preorder().count());
     work.move_subtree(root, &mut out, None);
     let mut tree = out.tree;
     // The new arena holds exactly the reachable nodes.

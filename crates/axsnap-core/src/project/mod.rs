@@ -4,7 +4,14 @@
 //! can say what each saved. Views (interactive-only, subtree scope, top surface, depth and node
 //! caps) cut content; a cut is always said in the output as a synthetic [`Role::More`] node
 //! whose name tells what was left out ("120 more items"), never silently.
-//! Password values are replaced with [`REDACTED`] whatever the backend sent.
+//! Password values are replaced with [`REDACTED`] whatever the backend sent and whatever the
+//! options (so is text inside a password field, which would show what the value hides); an
+//! empty password value stays empty, so the agent can tell the field still needs filling.
+//!
+//! Layout: `rules` applies rules 1-4 and the text limits in one bottom-up walk; `views`
+//! (surface, interactive-only, viewport) and `cuts` (depth and node caps, final layout and
+//! rule 5) each read the previous stage's tree and write a new one; `work` holds the working
+//! tree and cut markers; `text` the whitespace, cutting and comparison helpers.
 //!
 //! Projection knows nothing of refs: a subtree scope is given as a [`NativeId`] (the caller
 //! resolves the agent's ref first). The output is laid out in pre-order and keeps each kept
@@ -134,7 +141,9 @@ pub struct ProjectStats {
     pub texts_truncated: usize,
     /// Password values redacted.
     pub redacted: usize,
-    /// Nodes left out by the views (interactive-only, scope, surface, viewport, caps).
+    /// Nodes left out by the views (interactive-only, scope, surface, viewport, caps). The
+    /// scope counts the raw nodes outside it; the other views count the projected nodes they
+    /// cut (what their markers say, not counting markers of an earlier view).
     pub cut_by_view: usize,
     /// The scope element was not found (the view fell back to nothing and says so).
     pub scope_missing: bool,
@@ -168,9 +177,11 @@ pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
     };
     let mut work = match start {
         Some(start) => {
-            let (tree, visited) = rules::build(raw, start, opts, &mut stats);
+            // A scope may be a small part of a large capture: reserve only for its subtree.
+            let capacity = if start == raw_root { raw.arena_len() } else { count_reachable(raw, start) };
+            let (tree, visited) = rules::build(raw, start, capacity, opts, &mut stats);
             stats.raw_nodes = if start == raw_root { visited } else { count_reachable(raw, raw_root) };
-            stats.cut_by_view += stats.raw_nodes - visited;
+            stats.cut_by_view += stats.raw_nodes.saturating_sub(visited);
             Work { tree, markers: Default::default() }
         }
         None => scope_missing(raw, raw_root, opts, &mut stats),

@@ -133,9 +133,13 @@ struct Builder<'a> {
 
 /// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
 /// the working tree (post-order arena, root set) and the number of raw nodes visited.
+///
+/// `capacity` bounds the nodes the walk can keep (the subtree's size or more); reserving it
+/// up front saves regrowing an arena of large nodes.
 pub(super) fn build(
     raw: &Tree,
     start: NodeId,
+    capacity: usize,
     opts: &ProjectOptions,
     stats: &mut ProjectStats,
 ) -> (Tree, usize) {
@@ -143,7 +147,8 @@ pub(super) fn build(
         raw,
         opts,
         stats,
-        out: Tree::new(),
+        // Pages past what is used are never touched.
+        out: Tree::with_capacity(capacity),
         seen: vec![false; raw.arena_len()],
         done: Vec::new(),
         visited: 0,
@@ -241,11 +246,14 @@ impl Builder<'_> {
             return;
         }
         let n = self.out.node(id);
-        if opts.drop_redundant && n.role == Role::Image && n.children.is_empty() && is_blank(&n.name) {
-            if n.actions.is_empty() {
-                self.stats.blank_images_dropped += 1;
-                return;
-            }
+        if opts.drop_redundant
+            && n.role == Role::Image
+            && n.children.is_empty()
+            && is_blank(&n.name)
+            && n.actions.is_empty()
+        {
+            self.stats.blank_images_dropped += 1;
+            return;
         }
         if opts.join_text
             && n.role == Role::Text

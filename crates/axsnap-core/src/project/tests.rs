@@ -715,3 +715,56 @@ fn wide_tree_with_node_cap_stays_bounded() {
     assert_eq!(p.stats.cut_by_view, 999_501);
     assert_eq!(p.stats.output_nodes, 501);
 }
+
+#[test]
+fn views_compose_and_keep_earlier_markers() {
+    let mut t = doc();
+    let r = root(&t);
+    let para = t.append(r, n(Role::Paragraph, "", "para"));
+    t.append(para, n(Role::Text, "prose", "prose"));
+    t.append(r, clickable(Role::Button, "Behind", "behind"));
+    let d =
+        t.append(r, Node { states: StateSet::EMPTY.with(State::Modal), ..n(Role::Dialog, "Confirm", "d") });
+    t.append(d, n(Role::Paragraph, "Sure?", "q"));
+    t.append(d, clickable(Role::Button, "Yes", "yes"));
+    let view = View { top_surface: true, interactive_only: true, ..View::default() };
+    let p = project(&t, &opts_with(view));
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "more", "3 more items hidden behind the dialog"),
+            line(1, "dialog", "Confirm"),
+            line(2, "button", "Yes"),
+        ]
+    );
+    // The node cap counts earlier markers as nodes and carries their count.
+    let view = View { top_surface: true, max_nodes: Some(1), ..View::default() };
+    let p = project(&t, &opts_with(view));
+    assert_eq!(outline(&p.tree), vec![line(0, "document", "Page"), line(1, "more", "6 more items")]);
+}
+
+#[test]
+fn node_cap_of_zero_still_shows_the_root_and_says_the_rest() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, clickable(Role::Button, "A", "a"));
+    let p = project(&t, &opts_with(View { max_nodes: Some(0), ..View::default() }));
+    assert_eq!(outline(&p.tree), vec![line(0, "document", "Page"), line(1, "more", "1 more item")]);
+}
+
+#[test]
+fn viewport_with_everything_offscreen_keeps_the_root() {
+    let mut t = doc();
+    let r = root(&t);
+    for i in 0..3 {
+        let mut b = clickable(Role::Button, "B", &format!("b{i}"));
+        b.states.set(State::Offscreen, true);
+        t.append(r, b);
+    }
+    let p = project(&t, &opts_with(View { viewport: true, ..View::default() }));
+    assert_eq!(
+        outline(&p.tree),
+        vec![line(0, "document", "Page"), line(1, "more", "3 more items offscreen")]
+    );
+}

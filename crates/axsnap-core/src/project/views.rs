@@ -32,7 +32,7 @@ pub(super) fn top_surface(mut work: Work, stats: &mut ProjectStats) -> Work {
         - sizes.real[surface.index()];
     stats.cut_by_view += hidden_real;
     let role = work.tree.node(surface).role.clone();
-    let mut out = Work::default();
+    let mut out = Work::with_capacity(sizes.order.len() - hidden_real.min(sizes.order.len()) + 1);
     let (new_root, _) = work.move_node(root, &mut out, None);
     if hidden_items > 0 {
         let name = format!("{} hidden behind the {}", more_items(hidden_items), role);
@@ -57,7 +57,7 @@ fn keeps_interactive(n: &crate::tree::Node) -> bool {
 /// actionable node without a name takes the text it contained as its name, so a button made
 /// of text still says what it does.
 pub(super) fn interactive_only(mut work: Work, max_text: usize, stats: &mut ProjectStats) -> Work {
-    let mut out = Work::default();
+    let mut out = Work::with_capacity(work.tree.arena_len());
     let Some(root) = work.tree.root() else { return out };
     // (old node, new parent, the unnamed actionable node collecting text for its name)
     let mut stack: Vec<(NodeId, Option<NodeId>, Option<NodeId>)> = vec![(root, None, None)];
@@ -70,6 +70,7 @@ pub(super) fn interactive_only(mut work: Work, max_text: usize, stats: &mut Proj
             let (new, kids) = work.move_node(old, &mut out, parent);
             let collector = (actionable && unnamed && parent.is_some()).then_some(new);
             stack.extend(kids.iter().rev().map(|&k| (k, Some(new), collector)));
+            Work::recycle(&mut out, new, kids);
             continue;
         }
         stats.cut_by_view += 1;
@@ -122,9 +123,9 @@ enum Item {
 /// screen), with a marker for each run of cut siblings: "N more items above", "below", or
 /// "offscreen" when bounds do not tell.
 pub(super) fn viewport(mut work: Work, stats: &mut ProjectStats) -> Work {
-    let mut out = Work::default();
-    let Some(root) = work.tree.root() else { return out };
+    let Some(root) = work.tree.root() else { return Work::default() };
     let sizes = Sizes::of(&work);
+    let mut out = Work::with_capacity(sizes.order.len());
     // all_off[i]: node i and everything below it are offscreen.
     let mut all_off = vec![false; work.tree.arena_len()];
     for &id in sizes.order.iter().rev() {
@@ -170,6 +171,7 @@ pub(super) fn viewport(mut work: Work, stats: &mut ProjectStats) -> Work {
             }
             flush(&mut run, &mut plan, parent);
             stack.extend(plan.drain(..).rev());
+            Work::recycle(&mut out, parent, kids);
         }
         match stack.pop() {
             None => break,

@@ -21,6 +21,12 @@ pub(super) struct Work {
 }
 
 impl Work {
+    /// An empty working tree with room for `n` nodes. Large trees are built without regrowing
+    /// (moving hundreds of bytes per node on each doubling dominated the cost).
+    pub fn with_capacity(n: usize) -> Work {
+        Work { tree: Tree::with_capacity(n), markers: HashMap::new() }
+    }
+
     /// How many items `id` stands for: a marker its count, any other node 1.
     pub fn weight(&self, id: NodeId) -> usize {
         self.markers.get(&id).copied().unwrap_or(1)
@@ -47,13 +53,25 @@ impl Work {
         (new, kids)
     }
 
+    /// Gives the emptied old child list of a moved node back to it as storage for its new
+    /// children, so attaching them neither allocates nor regrows.
+    pub fn recycle(out: &mut Work, new: NodeId, mut kids: Vec<NodeId>) {
+        kids.clear();
+        let slot = &mut out.tree.node_mut(new).children;
+        if slot.is_empty() && slot.capacity() < kids.capacity() {
+            *slot = kids;
+        }
+    }
+
     /// Copies the subtree of `old` into `out` under `parent` unchanged, in pre-order.
     pub fn move_subtree(&mut self, old: NodeId, out: &mut Work, parent: Option<NodeId>) -> NodeId {
         let (top, kids) = self.move_node(old, out, parent);
         let mut stack: Vec<(NodeId, NodeId)> = kids.iter().rev().map(|&k| (k, top)).collect();
+        Work::recycle(out, top, kids);
         while let Some((id, p)) = stack.pop() {
             let (new, kids) = self.move_node(id, out, Some(p));
             stack.extend(kids.iter().rev().map(|&k| (k, new)));
+            Work::recycle(out, new, kids);
         }
         top
     }

@@ -27,6 +27,11 @@ use crate::role::Role;
 use crate::state::StateSet;
 use crate::tree::{Node, NodeId, Tree};
 
+/// Longest text shown to tell an unnamed node apart.
+const HINT_CHARS: usize = 30;
+/// Most descendants searched for that text.
+const HINT_SEARCH_NODES: usize = 50;
+
 /// One side of the diff with a ref index.
 struct Side<'t> {
     tree: &'t Tree,
@@ -47,6 +52,24 @@ impl<'t> Side<'t> {
         let n = self.tree.node(id);
         let holds_more = n.children.iter().any(|c| self.tree.node(*c).role == Role::More);
         line::shows_ref(n, holds_more)
+    }
+
+    /// The first name or text inside `id`, looking at a bounded number of descendants.
+    fn content_hint(&self, id: NodeId) -> Option<&'t str> {
+        let mut stack: Vec<NodeId> = self.tree.node(id).children.iter().rev().copied().collect();
+        let mut seen = 0;
+        while let Some(c) = stack.pop() {
+            seen += 1;
+            if seen > HINT_SEARCH_NODES {
+                break;
+            }
+            let n = self.tree.node(c);
+            if !n.name.is_empty() && n.role != Role::More {
+                return Some(&n.name);
+            }
+            stack.extend(n.children.iter().rev().copied());
+        }
+        None
     }
 
     /// The nearest ancestor whose ref the snapshot shows (the page root does not count).
@@ -100,6 +123,12 @@ fn push_node(out: &mut String, r: Ref, first: &Side, second: &Side, detail: Deta
     if detail != Detail::NoName && !n.name.is_empty() {
         out.push(' ');
         line::push_descriptor_name(out, &n.name);
+    } else if n.name.is_empty() {
+        // An unnamed container ("paragraph") is told apart from its siblings by its text.
+        if let Some(hint) = side.content_hint(id) {
+            out.push_str(" with ");
+            line::push_quoted(out, &line::clip(hint, HINT_CHARS));
+        }
     }
     if let Some(a) = side.anchor(id) {
         let _ = write!(out, " in {a}");

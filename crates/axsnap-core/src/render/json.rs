@@ -1,9 +1,10 @@
-//! The JSON forms, written iteratively: serde's derived serializers recurse once per level, and
-//! a tree can be 100,000 levels deep.
+//! The JSON forms. A snapshot's nested nodes are written iteratively (serde's derived
+//! serializers recurse once per level, and a tree can be 100,000 levels deep); a diff is
+//! serde's own form, which is flat.
 
 use serde::Serialize;
 
-use crate::diff::{Diff, NewSubtree, Op};
+use crate::diff::Diff;
 use crate::refs::Ref;
 use crate::role::Role;
 use crate::snapshot::Snapshot;
@@ -136,47 +137,7 @@ pub(super) fn snapshot(snap: &Snapshot) -> String {
     out
 }
 
-/// The serde form of [`Diff`] (readable back with `serde_json::from_str::<Diff>` for trees of
-/// ordinary depth).
+/// The serde form of [`Diff`]. Its subtrees are flat, so serde does not recurse on depth.
 pub(super) fn diff(diff: &Diff) -> String {
-    let mut out = String::new();
-    out.push_str("{\"from_seq\":");
-    out.push_str(&diff.from_seq.to_string());
-    out.push_str(",\"to_seq\":");
-    out.push_str(&diff.to_seq.to_string());
-    out.push_str(",\"ops\":[");
-    for (i, op) in diff.ops.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        match op {
-            Op::Add { parent, after, subtree } => {
-                out.push_str("{\"op\":\"add\",\"parent\":");
-                out.push_str(&to_json(parent));
-                out.push_str(",\"after\":");
-                out.push_str(&to_json(after));
-                out.push_str(",\"subtree\":");
-                write_subtree(&mut out, subtree);
-                out.push('}');
-            }
-            Op::Replace { r, subtree } => {
-                out.push_str("{\"op\":\"replace\",\"r\":");
-                out.push_str(&to_json(r));
-                out.push_str(",\"subtree\":");
-                write_subtree(&mut out, subtree);
-                out.push('}');
-            }
-            // No nesting: serde's own form.
-            Op::Remove { .. } | Op::Update { .. } | Op::Move { .. } => out.push_str(&to_json(op)),
-        }
-    }
-    out.push_str("],\"unchanged\":");
-    out.push_str(&diff.unchanged.to_string());
-    out.push('}');
-    out
-}
-
-/// A [`NewSubtree`] as serde writes it: flat, `{"nodes":[{"depth":0,...},...]}`.
-fn write_subtree(out: &mut String, root: &NewSubtree) {
-    out.push_str(&to_json(root));
+    to_json(diff)
 }

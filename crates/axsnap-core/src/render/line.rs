@@ -245,7 +245,6 @@ pub(super) fn write_line(
     for _ in 0..depth.min(MAX_INDENT) {
         out.push_str("  ");
     }
-    out.push_str("- ");
     if depth > MAX_INDENT {
         let _ = write!(out, "[depth {depth}] ");
     }
@@ -404,7 +403,7 @@ mod tests {
         n.ref_id = Some(Ref(3));
         n.actions = [Action::Click].into_iter().collect();
         n.value = Some("a\nb\u{2028}c".into());
-        assert_eq!(line(&n), "  - button \"Say \\\"hi\\\"\\nthen \\\\ go\" [e3]: a\\nb\\u{2028}c\n");
+        assert_eq!(line(&n), "  button \"Say \\\"hi\\\"\\nthen \\\\ go\" [e3]: a\\nb\\u{2028}c\n");
         assert_eq!(line(&n).lines().count(), 1);
     }
 
@@ -419,7 +418,7 @@ mod tests {
             .with(State::Offscreen)
             .with(State::Invalid);
         n.value = Some("bob".into());
-        assert_eq!(line(&n), "  - textbox \"Email\" [e1] [required] [invalid]: bob\n");
+        assert_eq!(line(&n), "  textbox \"Email\" [e1] [required] [invalid]: bob\n");
     }
 
     #[test]

@@ -3,41 +3,53 @@
 //!
 //! # The text form
 //!
-//! One line per node, indented two spaces per level, YAML-like:
+//! One line per node, indented two spaces per level:
 //!
 //! ```text
 //! # Sign in · Acme — https://acme.example/login
-//! - banner [e2]:
-//!   - link "Acme" [e3]
-//! - main [e5]:
-//!   - heading "Sign in to Acme" [level=1]
-//!   - paragraph: Use your work email.
-//!   - textbox "Email" [e9] [required] [invalid]: bob@
-//!   - checkbox "Remember me" [e12] [checked]
-//!   - … 120 more items
+//! banner [e2]
+//!   link "Acme" [e3]
+//! main [e5]
+//!   heading "Sign in to Acme" [level=1]
+//!   paragraph: Use your work email.
+//!   textbox "Email" [e9] [required] [invalid]: bob@
+//!   checkbox "Remember me" [e12] [checked]
+//!   link [e19] (#top)
+//!   text: © 2026 Acme Inc.
+//!   … 120 more items
 //! ```
 //!
-//! Choices, each measured with [`crate::tokens`] on `fixtures/trees` (see the ignored test
-//! `token_variants` in `tests/golden.rs`, which prints the figures):
-//! - The page root (a `document`) is not a line: its name is the header's title.
+//! Every choice was measured with [`crate::tokens`] on the seven `fixtures/trees` through the
+//! real pipeline (`cargo test -p axsnap-core --test golden token_variants -- --ignored
+//! --nocapture` prints the table; figures are cl100k totals, o200k within 1%):
+//! - No `- ` bullet before each line (Playwright's YAML form): indentation carries the
+//!   structure, and every line starts with a role word, `text:` or `…`, so nothing is
+//!   ambiguous. The bullet costs 11% more (3617 vs 3266 tokens).
+//! - The page root (a `document`) is not a line: its name is the header's title; page-wide
+//!   states (`busy`) go in a `# page` header line.
 //! - Refs (`[e7]`) only on nodes an agent can act on or scope to: nodes with actions, widget
 //!   roles, focusable or editable nodes, landmarks, surfaces (dialog, menu, alert, listbox),
 //!   collections (list, table, grid, tree, tablist, menubar, toolbar), tab panels, articles,
 //!   frames, and any node holding a `… N more` marker (so the agent can scope into it). Text,
 //!   paragraphs, headings, list items, cells, images and labels get none: a ref on every line
-//!   costs about a quarter more tokens on the fixtures and names nothing an agent can use.
-//! - An unnamed node whose only child is a text leaf is one line, `- paragraph: text`, saving
-//!   a line (4-6 tokens) per paragraph, list item and cell.
-//! - Text is `- text: ...` (Playwright's form, which models know); a quoted form costs the same
-//!   or more once quotes inside prose are escaped.
+//!   cost 16% more (3796) and names nothing an agent can use.
+//! - An unnamed node whose only child is a text leaf is one line, `paragraph: text`, saving a
+//!   line per paragraph, list item and cell.
+//! - Text is `text: ...`, unquoted: quoting it (`"..."`) saved 0.4% but would mix two styles
+//!   for content (`paragraph: ...` stays unquoted).
+//! - States each in their own brackets in canonical order (`[e9] [required]`); one shared
+//!   bracket saved 1.1% and reads worse. `focusable`, `offscreen`, `protected` and `editable`
+//!   on text fields are not shown (implied or true of most of a page).
 //! - Names are quoted with `"`, `\` and control characters escaped, so a name cannot break a
-//!   line; text after `: ` runs to the end of the line with only `\`, newlines and control
-//!   characters escaped.
+//!   line; text after `: ` runs to the end of the line with `\` and control characters
+//!   escaped. A value and a collapsed text both follow `: `.
 //! - Link URLs only where they add information: when the link has no name, or when another
-//!   link of the page has the same name but a different URL. Shown relative to the page
-//!   (`/path`, `#frag`). Showing every URL cost 30-40% more tokens on the docs fixtures.
-//! - States in canonical order, each in its own brackets; `focusable`, `offscreen`,
-//!   `editable` on text fields, `protected` and `multiline`-free noise are not shown.
+//!   link of the page has the same name but a different URL; shown relative to the page
+//!   (`/path`, `#frag`). Every URL would cost 12% more (3669), more on link-heavy pages.
+//! - Headings say `[level=N]`; descriptions `[desc: "..."]`; select options
+//!   `[options: "A", "B"]` (at most 25); cut markers `… N more items`.
+//! - Lines deeper than 60 levels are drawn at 60 with `[depth N]`, so output stays linear in
+//!   the number of nodes on any tree.
 //!
 //! # The JSON forms
 //!
