@@ -17,7 +17,7 @@ fn t(spec: &str) -> Tree {
     let mut stack: Vec<NodeId> = Vec::new();
     let mut last: Option<NodeId> = None;
     let mut num = String::new();
-    let mut flush = |num: &mut String, tree: &mut Tree, stack: &[NodeId], last: &mut Option<NodeId>| {
+    let flush = |num: &mut String, tree: &mut Tree, stack: &[NodeId], last: &mut Option<NodeId>| {
         if num.is_empty() {
             return;
         }
@@ -186,13 +186,7 @@ fn a_new_node_in_a_removed_nodes_place_replaces_it() {
     assert_eq!(kinds(&d), vec!["replace e2 by e9 (1)"]);
     // Not when the removed node had a survivor inside.
     let d = check(&t("1(2 3(5) 4)"), &t("1(2 9 4 5)"));
-    assert_eq!(
-        kinds(&d),
-        vec!["add e9 under e1 after e2", "move e5 under e1 after e4", "remove e3"]
-            .iter()
-            .map(|s| if s.starts_with("add") { format!("{s} (1)") } else { s.to_string() })
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(kinds(&d), vec!["add e9 under e1 after e2 (1)", "move e5 under e1 after e4", "remove e3"]);
 }
 
 #[test]
