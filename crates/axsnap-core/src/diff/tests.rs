@@ -414,3 +414,13 @@ fn wide_reversal_is_not_quadratic() {
     assert_eq!(d.ops.len(), width as usize - 1);
     assert!(apply(&prev, &d).unwrap() == next);
 }
+
+#[test]
+fn new_subtree_as_a_tree_and_op_targets() {
+    let s = sub(&[(5, 0), (6, 1), (7, 2), (8, 1)]);
+    assert!(s.to_tree().unwrap() == t("5(6(7) 8)"));
+    assert!(sub(&[(5, 0), (6, 2)]).to_tree().is_none());
+    assert!(sub(&[(5, 0), (6, 0)]).to_tree().is_none());
+    assert_eq!(Op::Add { parent: Ref(1), after: None, subtree: s }.target(), Some(Ref(5)));
+    assert_eq!(Op::Remove { r: Ref(3) }.target(), Some(Ref(3)));
+}
