@@ -357,3 +357,58 @@ proptest! {
         prop_assert_eq!(d.ops.len(), usize::from(from % n != to % n));
     }
 }
+
+/// Ad hoc timing on 100,000-node trees with a 1% edit (run in release:
+/// `cargo test --release -p axsnap-core --test diff_props -- --ignored --nocapture timing`).
+#[test]
+#[ignore]
+fn timing_100k() {
+    use std::time::Instant;
+    let mut seed: u64 = 0x5eed;
+    let mut rand = move |n: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 33) % n.max(1)) as u32
+    };
+    let shapes: Vec<(&str, Shape)> = vec![
+        ("page-like", Shape::Random((0..99_999u32).map(|_| (rand(u64::MAX), rand(1 << 12))).collect())),
+        ("chain", Shape::Chain(99_000)),
+        ("wide", Shape::Wide(99_999)),
+    ];
+    for (label, shape) in shapes {
+        let mut b = Builder { next_ref: 0 };
+        let prev = build(&shape, &mut b);
+        let mut next = prev.clone();
+        let edits = prev.len() / 100;
+        for k in 0..edits {
+            let e = match k % 5 {
+                0 => Edit::Rename { at: rand(1 << 31), name: 1 },
+                1 => Edit::SetValue { at: rand(1 << 31), value: Some(2) },
+                2 => Edit::Insert { at: rand(1 << 31), pos: rand(1 << 31), size: 2, bits: rand(1 << 12) },
+                3 => Edit::Delete { at: rand(1 << 31) },
+                _ => Edit::Move { at: rand(1 << 31), to: rand(1 << 31), pos: rand(1 << 31) },
+            };
+            run_edit(&mut next, &e, &mut b);
+        }
+        let next = next.compacted();
+        let mut best = (f64::MAX, f64::MAX);
+        let mut ops = 0;
+        for _ in 0..5 {
+            let t0 = Instant::now();
+            let d = diff(&prev, &next).unwrap();
+            let t1 = Instant::now();
+            let back = apply(&prev, &d).unwrap();
+            let t2 = Instant::now();
+            assert!(back == next);
+            ops = d.ops.len();
+            best.0 = best.0.min((t1 - t0).as_secs_f64() * 1e3);
+            best.1 = best.1.min((t2 - t1).as_secs_f64() * 1e3);
+        }
+        println!(
+            "{label}: {} -> {} nodes, {edits} edits, {ops} ops: diff {:.1} ms, apply {:.1} ms",
+            prev.len(),
+            next.len(),
+            best.0,
+            best.1
+        );
+    }
+}

@@ -305,3 +305,40 @@ fn a_new_document_root_is_sent_full() {
     );
     assert!(r.text.contains("Pay"));
 }
+
+/// A site page: a shared navigation of 30 links and a page-specific article.
+fn site_page(scope: &str, article: &str) -> Tree {
+    let mut t = Tree::with_root(node(Role::Document, "Docs", scope, "root"));
+    let r = t.root().unwrap();
+    let nav = t.append(r, node(Role::Navigation, "Chapters", scope, "nav"));
+    for i in 0..30 {
+        t.append(
+            nav,
+            node(Role::Link, &format!("Chapter {i}: on kettles and teapots"), scope, &format!("l{i}")),
+        );
+    }
+    let main = t.append(r, node(Role::Main, "", scope, "main"));
+    t.append(main, node(Role::Heading, article, scope, "h1"));
+    t.append(main, node(Role::Paragraph, &format!("All about {article}."), scope, "p1"));
+    t
+}
+
+#[test]
+fn navigation_within_a_site_carries_shared_refs_and_sends_a_diff() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let r1 = s.snapshot(&client("a"), &capture("t", site_page("doc1", "Kettles")), &auto(), now).unwrap();
+    // The browser replaced the document: every native id is new.
+    let r2 = s.snapshot(&client("a"), &capture("t", site_page("doc2", "Teapots")), &auto(), now).unwrap();
+    assert!(r2.refs.carried >= 31, "{:?}", r2.refs);
+    assert_eq!(r2.answer, Answer::Diff { from_seq: 1 }, "{}", r2.text);
+    assert!(r2.text.contains("Teapots") && !r2.text.contains("Chapter 12"), "{}", r2.text);
+    let link = |t: &Tree| {
+        t.preorder().map(|(id, _)| t.node(id)).find(|n| n.name.starts_with("Chapter 5:")).unwrap().ref_id
+    };
+    assert_eq!(link(&r1.snapshot.tree), link(&r2.snapshot.tree));
+    assert_eq!(
+        s.resolve(&TargetId("t".into()), link(&r2.snapshot.tree).unwrap()).unwrap(),
+        &NativeId::new("doc2", "l5")
+    );
+}

@@ -49,7 +49,9 @@ pub struct ProjectOptions {
     pub unwrap_anonymous: bool,
     /// Rule 3: join adjacent text, normalize whitespace, drop empty text.
     pub join_text: bool,
-    /// Rule 4: drop a child label repeating its parent's name, and blank images with no action.
+    /// Rule 4: drop a child label repeating its parent's name, and blank images with no action;
+    /// also text repeating its parent's value, images repeating their parent's name, labels
+    /// repeating the name of the control next to them and text repeating its description.
     pub drop_redundant: bool,
     /// Keep bounds at all (formats that carry coordinates). Off by default: the text form
     /// shows none, and bounds would make every scroll a change.
@@ -131,10 +133,19 @@ pub struct ProjectStats {
     pub text_joined: usize,
     /// Rule 3: empty text nodes dropped.
     pub empty_text_dropped: usize,
-    /// Rule 4: child labels repeating the parent's name dropped.
+    /// Rule 4: child labels repeating the parent's name, and labels repeating the name of the
+    /// control next to them, dropped.
     pub repeated_labels_dropped: usize,
     /// Rule 4: blank images dropped.
     pub blank_images_dropped: usize,
+    /// Rule 4: texts repeating their parent's value (a field's own text) or a neighbouring
+    /// control's description dropped. Labels repeating a neighbouring control's name count in
+    /// `repeated_labels_dropped`.
+    #[serde(default)]
+    pub repeated_values_dropped: usize,
+    /// Rule 4: images without actions repeating their parent's name dropped.
+    #[serde(default)]
+    pub repeated_images_dropped: usize,
     /// Rule 5: bounds dropped from leaves that cannot be acted on.
     pub leaf_bounds_dropped: usize,
     /// Texts cut at `max_text_chars`.

@@ -288,9 +288,11 @@ impl Builder<'_> {
         self.done.push(id);
     }
 
-    /// Rules 3 and 4 on a finished node's children: repeated labels, then joining, then
-    /// repeats again (a joined run may now equal the name). Dropping repeats first means no
-    /// drop can make two texts adjacent after joining.
+    /// Rules 3 and 4 on a finished node's children: repeats of the node's name and value,
+    /// then joining, then repeats again (a joined run may now equal the name or value), then
+    /// images repeating the name and labels or texts repeating a neighbouring control. Dropping
+    /// repeats first means no drop can make two texts adjacent after joining; a sibling repeat
+    /// always leaves its control next to the gap, so it cannot either.
     fn tidy_children(&mut self, id: NodeId) {
         let opts = self.opts;
         if self.out.node(id).children.is_empty() || !(opts.drop_redundant || opts.join_text) {
@@ -298,23 +300,56 @@ impl Builder<'_> {
         }
         let mut kids = std::mem::take(&mut self.out.node_mut(id).children);
         let name = std::mem::take(&mut self.out.node_mut(id).name);
+        let value = self.out.node_mut(id).value.take();
         if opts.drop_redundant {
-            self.drop_repeats(&name, &mut kids);
+            self.drop_repeats(&name, value.as_deref(), &mut kids);
         }
         if opts.join_text {
             self.join_runs(&mut kids);
         }
         if opts.drop_redundant {
-            self.drop_repeats(&name, &mut kids);
+            self.drop_repeats(&name, value.as_deref(), &mut kids);
             self.drop_spelled_name(&name, &mut kids);
+            self.drop_repeated_images(&name, &mut kids);
+            self.drop_sibling_repeats(&mut kids);
         }
         let n = self.out.node_mut(id);
         n.children = kids;
         n.name = name;
+        n.value = value;
     }
 
-    /// Drops text and label children that repeat `name`.
-    fn drop_repeats(&mut self, name: &str, kids: &mut Vec<NodeId>) {
+    /// Drops text and label children that repeat `name` (a label repeating its parent) or
+    /// `value` (the text a field or an editable combobox shows of its own value).
+    fn drop_repeats(&mut self, name: &str, value: Option<&str>, kids: &mut Vec<NodeId>) {
+        let value = value.filter(|v| !is_blank(v));
+        if is_blank(name) && value.is_none() {
+            return;
+        }
+        let out = &self.out;
+        let (mut labels, mut values) = (0, 0);
+        kids.retain(|&k| {
+            let c = out.node(k);
+            if !is_text_leaf(c) {
+                return true;
+            }
+            if !is_blank(name) && text::same_words(&c.name, name) {
+                labels += 1;
+                return false;
+            }
+            if value.is_some_and(|v| text::same_words(&c.name, v)) {
+                values += 1;
+                return false;
+            }
+            true
+        });
+        self.stats.repeated_labels_dropped += labels;
+        self.stats.repeated_values_dropped += values;
+    }
+
+    /// Drops image children without actions that only repeat `name` (a logo inside a link
+    /// named like it).
+    fn drop_repeated_images(&mut self, name: &str, kids: &mut Vec<NodeId>) {
         if is_blank(name) {
             return;
         }
@@ -322,9 +357,46 @@ impl Builder<'_> {
         let before = kids.len();
         kids.retain(|&k| {
             let c = out.node(k);
-            !(is_text_leaf(c) && text::same_words(&c.name, name))
+            !(c.role == Role::Image
+                && c.children.is_empty()
+                && c.actions.is_empty()
+                && is_blank_opt(&c.value)
+                && is_blank_opt(&c.description)
+                && text::same_words(&c.name, name))
         });
-        self.stats.repeated_labels_dropped += before - kids.len();
+        self.stats.repeated_images_dropped += before - kids.len();
+    }
+
+    /// Drops siblings that repeat a form control next to them: a label reading the control's
+    /// name (before or after it), a text reading its description. Labels that repeat in a run
+    /// all go, so a second projection finds nothing more to drop.
+    fn drop_sibling_repeats(&mut self, kids: &mut Vec<NodeId>) {
+        if kids.len() < 2 {
+            return;
+        }
+        let out = &self.out;
+        let (mut labels, mut texts) = (0, 0);
+        let mut pass = |kids: &mut Vec<NodeId>| {
+            let mut prev: Option<NodeId> = None;
+            kids.retain(|&k| {
+                match prev.and_then(|p| sibling_repeat(out, out.node(p), out.node(k))) {
+                    Some(SiblingRepeat::Label) => labels += 1,
+                    Some(SiblingRepeat::Description) => texts += 1,
+                    None => {
+                        prev = Some(k);
+                        return true;
+                    }
+                }
+                false
+            });
+        };
+        // After the control, then before it.
+        pass(kids);
+        kids.reverse();
+        pass(kids);
+        kids.reverse();
+        self.stats.repeated_labels_dropped += labels;
+        self.stats.repeated_values_dropped += texts;
     }
 
     /// Drops the children when they are all text that together spells `name`.
@@ -387,6 +459,50 @@ impl Builder<'_> {
             run = is_joinable(c).then(|| RunState { head: k, chars: text::char_len(&c.name), full: false });
         }
         kids.truncate(kept);
+    }
+}
+
+/// How a sibling repeats a control next to it.
+enum SiblingRepeat {
+    /// A label reading the control's name.
+    Label,
+    /// Text reading the control's description.
+    Description,
+}
+
+/// Whether `other`, next to `control`, only repeats it.
+fn sibling_repeat(tree: &Tree, control: &Node, other: &Node) -> Option<SiblingRepeat> {
+    if !control.role.is_widget() || other.role.is_widget() {
+        return None;
+    }
+    let said = plain_text(tree, other)?;
+    if other.role == Role::Label && !is_blank(&control.name) && text::same_words(said, &control.name) {
+        return Some(SiblingRepeat::Label);
+    }
+    match control.description.as_deref() {
+        Some(d) if !is_blank(d) && text::same_words(said, d) => Some(SiblingRepeat::Description),
+        _ => None,
+    }
+}
+
+/// The text a text-only element shows: its name as a leaf, or its single text child's as an
+/// unnamed wrapper (a `<label>` around its text). `None` for anything that does more.
+fn plain_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
+    if !matches!(n.role, Role::Text | Role::Label | Role::Generic | Role::Paragraph)
+        || !n.actions.is_empty()
+        || !is_blank_opt(&n.value)
+        || !is_blank_opt(&n.description)
+        || !only_incidental(n.states)
+    {
+        return None;
+    }
+    match n.children.as_slice() {
+        [] if !is_blank(&n.name) => Some(n.name.as_str()),
+        [c] if is_blank(&n.name) => {
+            let c = tree.node(*c);
+            (is_text_leaf(c) && c.role == Role::Text && !is_blank(&c.name)).then_some(c.name.as_str())
+        }
+        _ => None,
     }
 }
 

@@ -768,3 +768,115 @@ fn viewport_with_everything_offscreen_keeps_the_root() {
         vec![line(0, "document", "Page"), line(1, "more", "3 more items offscreen")]
     );
 }
+
+fn field(role: Role, name: &str, value: &str, id: &str) -> Node {
+    Node { value: Some(value.into()), actions: ActionSet::EMPTY.with(Action::SetValue), ..n(role, name, id) }
+}
+
+#[test]
+fn drop_redundant_removes_text_repeating_the_parent_value() {
+    let mut t = doc();
+    let r = root(&t);
+    let tb = t.append(r, field(Role::TextBox, "Email", "bob@", "tb"));
+    let w = t.append(tb, n(Role::Generic, "", "w"));
+    t.append(w, n(Role::Text, "bob@", "tbt"));
+    let cb = t.append(r, field(Role::ComboBox, "City", "Ber", "cb"));
+    t.append(cb, n(Role::Text, "Ber", "cbt"));
+    // Text that says something new stays.
+    let other = t.append(r, field(Role::TextBox, "Note", "hi", "tb2"));
+    t.append(other, n(Role::Text, "hi there", "keep"));
+    let p = project(&t, &ProjectOptions::default());
+    assert!(find(&p.tree, "tbt").is_none() && find(&p.tree, "cbt").is_none());
+    assert!(find(&p.tree, "keep").is_some());
+    assert_eq!(find(&p.tree, "tb").unwrap().value.as_deref(), Some("bob@"));
+    assert_eq!(p.stats.repeated_values_dropped, 2);
+    let off = ProjectOptions { drop_redundant: false, ..ProjectOptions::default() };
+    let p = project(&t, &off);
+    assert!(find(&p.tree, "tbt").is_some());
+    assert_eq!(p.stats.repeated_values_dropped, 0);
+}
+
+/// A `<label>` as Chromium sends it: an unnamed label around a text.
+fn label(t: &mut Tree, parent: NodeId, text: &str, id: &str) {
+    let l = t.append(parent, n(Role::Label, "", id));
+    t.append(l, n(Role::Text, text, &format!("{id}-t")));
+}
+
+#[test]
+fn drop_redundant_removes_labels_repeating_the_control_next_to_them() {
+    let mut t = doc();
+    let r = root(&t);
+    let form = t.append(r, n(Role::Form, "Sign in", "form"));
+    let w = t.append(form, n(Role::Generic, "", "w"));
+    label(&mut t, w, "Email", "l1");
+    t.append(w, field(Role::TextBox, "Email", "", "tb"));
+    t.append(form, clickable(Role::CheckBox, "Remember me", "cb"));
+    label(&mut t, form, "Remember me", "l2");
+    // A leaf label naming the control, and one naming something else.
+    t.append(form, n(Role::Label, "Country", "l3"));
+    t.append(form, field(Role::ComboBox, "Country", "Germany", "co"));
+    label(&mut t, form, "Pick one", "l4");
+    t.append(form, field(Role::ComboBox, "City", "", "ci"));
+    let p = project(&t, &ProjectOptions::default());
+    for gone in ["l1", "l2", "l3"] {
+        assert!(find(&p.tree, gone).is_none(), "{gone} stays");
+    }
+    assert!(find(&p.tree, "l4").is_some());
+    assert_eq!(p.stats.repeated_labels_dropped, 3);
+    let kids = &find(&p.tree, "form").unwrap().children;
+    let kids: Vec<_> = kids.iter().map(|&k| p.tree.node(k).native.id.as_str()).collect();
+    assert_eq!(kids, ["tb", "cb", "co", "l4", "ci"]);
+    let off = ProjectOptions { drop_redundant: false, ..ProjectOptions::default() };
+    assert!(find(&project(&t, &off).tree, "l1").is_some());
+}
+
+#[test]
+fn repeated_labels_in_a_run_all_go_in_one_projection() {
+    let mut t = doc();
+    let r = root(&t);
+    t.append(r, n(Role::Label, "A", "l1"));
+    t.append(r, n(Role::Label, "A", "l2"));
+    t.append(r, clickable(Role::Button, "A", "b"));
+    t.append(r, n(Role::Label, "A", "l3"));
+    t.append(r, n(Role::Label, "B", "l4"));
+    t.append(r, n(Role::Label, "A", "l5"));
+    let p = project(&t, &ProjectOptions::default());
+    let left: Vec<_> = p.tree.preorder().skip(1).map(|(id, _)| p.tree.node(id).native.id.clone()).collect();
+    assert_eq!(left, ["b", "l4", "l5"]);
+    assert!(project(&p.tree, &ProjectOptions::default()).tree == p.tree);
+}
+
+#[test]
+fn drop_redundant_removes_text_repeating_a_controls_description() {
+    let mut t = doc();
+    let r = root(&t);
+    let desc = "Enter a valid email address";
+    t.append(r, Node { description: Some(desc.into()), ..field(Role::TextBox, "Email", "", "tb") });
+    let err = t.append(r, Node { dev_id: Some("err".into()), ..n(Role::Generic, "", "err") });
+    t.append(err, n(Role::Text, desc, "errt"));
+    t.append(r, n(Role::Text, "Something else", "keep"));
+    let p = project(&t, &ProjectOptions::default());
+    assert!(find(&p.tree, "err").is_none());
+    assert!(find(&p.tree, "keep").is_some());
+    assert_eq!(find(&p.tree, "tb").unwrap().description.as_deref(), Some(desc));
+    assert_eq!(p.stats.repeated_values_dropped, 1);
+}
+
+#[test]
+fn drop_redundant_removes_images_repeating_the_parent_name() {
+    let mut t = doc();
+    let r = root(&t);
+    let l = t.append(r, clickable(Role::Link, "Acme", "l"));
+    t.append(l, n(Role::Image, "Acme", "img"));
+    let l2 = t.append(r, clickable(Role::Link, "Shoe Shop home", "l2"));
+    t.append(l2, n(Role::Image, "Shoe Shop", "img2"));
+    let b = t.append(r, clickable(Role::Button, "Copy", "b"));
+    t.append(b, clickable(Role::Image, "Copy", "img3"));
+    let p = project(&t, &ProjectOptions::default());
+    assert!(find(&p.tree, "img").is_none());
+    assert!(find(&p.tree, "img2").is_some(), "different words stay");
+    assert!(find(&p.tree, "img3").is_some(), "an actionable image stays");
+    assert_eq!(p.stats.repeated_images_dropped, 1);
+    let off = ProjectOptions { drop_redundant: false, ..ProjectOptions::default() };
+    assert!(find(&project(&t, &off).tree, "img").is_some());
+}

@@ -8,6 +8,17 @@
 //! - a ref whose element is gone is stale, forever: it is never retargeted to a look-alike;
 //! - refs are numbered in one space per session, so a ref from another target is recognized
 //!   and refused as foreign.
+//!
+//! How [`RefSpace::refresh`] applies them:
+//! - liveness is judged on the raw capture (every native id in it), so a node a view leaves
+//!   out keeps its ref; only projected nodes receive new refs, in document order;
+//! - a ref whose native id is missing while its native scope is still in the capture is stale
+//!   (an element replaced by an identical twin in the same document is a new element);
+//! - a ref whose whole scope vanished may be carried, only to a node of a scope the previous
+//!   capture did not have, only on a match unique on both sides (module `matching`: the whole-tree
+//!   structural key of module `keys`, or the key among siblings inside an already matched parent);
+//!   the table then names the new native id;
+//! - a partial capture is treated like any other: elements it missed go stale (safe, lossy).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
