@@ -45,6 +45,9 @@ pub struct FrameSignal {
     pub open: u64,
     /// Closed shadow roots the main-world shim reported (and observes).
     pub closed: u64,
+    /// The document has focus.
+    #[serde(default)]
+    pub focus: bool,
 }
 
 impl FrameSignal {
@@ -57,6 +60,7 @@ impl FrameSignal {
             && self.sy == other.sy
             && self.open == other.open
             && self.closed == other.closed
+            && self.focus == other.focus
     }
 }
 
