@@ -200,6 +200,8 @@ async fn watch(
                 }
             }
             "Runtime.executionContextCreated" => {
+                // Only our world matters; other worlds (the page's, chromiumoxide's) come and go
+                // with the navigations that are counted below.
                 let ctx = p.get("context").cloned().unwrap_or(Value::Null);
                 if str_field(&ctx, "name") == Some(WORLD) {
                     let frame = ctx.pointer("/auxData/frameId").and_then(Value::as_str).map(str::to_string);
@@ -207,15 +209,18 @@ async fn watch(
                     if let (Some(frame), Some(id), Some(s)) = (frame, id, st.session_mut(session)) {
                         s.contexts.insert(frame, id);
                     }
+                    st.epoch += 1;
                 }
-                st.epoch += 1;
             }
             "Runtime.executionContextDestroyed" => {
                 let id = p.get("executionContextId").and_then(Value::as_i64);
                 if let Some(s) = st.session_mut(session) {
+                    let before = s.contexts.len();
                     s.contexts.retain(|_, c| Some(*c) != id);
+                    if s.contexts.len() != before {
+                        st.epoch += 1;
+                    }
                 }
-                st.epoch += 1;
             }
             "Runtime.executionContextsCleared" => {
                 if let Some(s) = st.session_mut(session) {

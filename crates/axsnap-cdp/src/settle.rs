@@ -17,7 +17,7 @@
 //! the document (`history.pushState`, a fragment link). `opened` lists the new tabs (popups)
 //! whose opener is this tab.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,9 @@ impl Default for SettleOptions {
         SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP }
     }
 }
+
+/// Sessions whose network events are on (the setting lives as long as the session).
+static NETWORK_ON: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 
 /// What the event task saw.
 #[derive(Debug)]
@@ -101,7 +104,12 @@ impl Watcher {
         let events = page.raw().subscribe();
         let sessions: HashSet<String> =
             page.watch().snapshot().sessions.into_iter().map(|s| s.session_id).collect();
-        let enables: Vec<_> = sessions
+        // Once per session: a page blocked by a dialog would not answer it.
+        let fresh: Vec<&String> = {
+            let mut on = NETWORK_ON.lock().unwrap_or_else(|p| p.into_inner());
+            sessions.iter().filter(|s| on.insert((*s).clone())).collect()
+        };
+        let enables: Vec<_> = fresh
             .iter()
             .map(|s| page.raw().send(Some(s), "Network.enable", json!({}), Duration::from_secs(5)))
             .collect();

@@ -1,6 +1,8 @@
 //! Tabs of a browser: list, switch, open, close. Popups opened by a page are ordinary tabs
 //! here; [`crate::settle`] reports them in `Outcome::opened` of the action that opened them.
 
+use std::time::{Duration, Instant};
+
 use serde_json::{json, Value};
 
 use crate::browser::Browser;
@@ -52,18 +54,26 @@ pub async fn open(browser: &Browser, url: &str) -> Result<PageHandle, CdpError> 
     let page = browser.new_page("about:blank").await?;
     if url != "about:blank" {
         if let Err(e) = page.goto(url).await {
-            let _ = page.close().await;
+            let _ = close(browser, page.target_id()).await;
             return Err(e);
         }
     }
     Ok(page)
 }
 
-/// Closes the tab `id` ([`CdpError::NoSuchTarget`] when there is none).
+/// How long [`close`] waits for a closed tab to leave the list.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Closes the tab `id` ([`CdpError::NoSuchTarget`] when there is none) and waits (briefly) until
+/// the browser no longer lists it, so a list right after does not show it.
 pub async fn close(browser: &Browser, id: &str) -> Result<(), CdpError> {
     if !list(browser).await?.iter().any(|t| t.id == id) {
         return Err(CdpError::NoSuchTarget(id.to_string()));
     }
     browser.raw().call(None, "Target.closeTarget", json!({"targetId": id})).await?;
+    let until = Instant::now() + CLOSE_WAIT;
+    while Instant::now() < until && list(browser).await?.iter().any(|t| t.id == id) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     Ok(())
 }

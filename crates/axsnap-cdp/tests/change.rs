@@ -9,6 +9,10 @@ use axsnap_cdp::{capture, changed, PageHandle};
 use common::{browser, run, Server};
 use serde_json::json;
 
+/// Tabs of one browser compete for focus and visibility, which are changes too; these tests
+/// run one at a time so that only their own actions change their page.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 async fn fresh(path: &str) -> (PageHandle, Server) {
     let srv = Server::pages();
     let page = browser().await.new_page(&srv.url(path)).await.unwrap();
@@ -54,6 +58,7 @@ async fn mouse(page: &PageHandle, kind: &str, x: f64, y: f64) {
 #[test]
 fn dom_mutation() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         expect_change(
             &page,
@@ -71,6 +76,7 @@ fn dom_mutation() {
 #[test]
 fn attribute_and_class_change() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         expect_change(&page, "class", "document.getElementById('title').className = 'b'; 1").await;
         expect_change(
@@ -87,6 +93,7 @@ fn attribute_and_class_change() {
 #[test]
 fn typed_value() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         page.eval("document.getElementById('text').focus(); 1").await.unwrap();
         baseline(&page).await;
@@ -101,6 +108,7 @@ fn typed_value() {
 #[test]
 fn checkbox_and_radio_toggle() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         baseline(&page).await;
         let (x, y) = center_of(&page, "cb").await;
@@ -122,6 +130,7 @@ fn checkbox_and_radio_toggle() {
 #[test]
 fn select_change() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         expect_change(
             &page,
@@ -142,6 +151,7 @@ fn select_change() {
 #[test]
 fn focus_change() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         expect_change(&page, "focus", "document.getElementById('btn').focus(); 1").await;
         expect_change(&page, "blur", "document.getElementById('btn').blur(); 1").await;
@@ -152,6 +162,7 @@ fn focus_change() {
 #[test]
 fn scroll() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         expect_change(&page, "window scroll", "window.scrollTo(0, 400); 1").await;
         page.close().await.unwrap();
@@ -161,6 +172,7 @@ fn scroll() {
 #[test]
 fn navigation() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, srv) = fresh("change.html").await;
         baseline(&page).await;
         page.goto(&srv.url("index.html")).await.unwrap();
@@ -175,6 +187,7 @@ fn navigation() {
 #[test]
 fn css_hover_visibility() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         mouse(&page, "mouseMoved", 1.0, 1.0).await;
         baseline(&page).await;
@@ -190,6 +203,7 @@ fn css_hover_visibility() {
 #[test]
 fn shadow_dom_mutation() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("shadow.html").await;
         expect_change(
             &page,
@@ -217,6 +231,7 @@ fn shadow_dom_mutation() {
 #[test]
 fn running_animation_reads_as_changed() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("change.html").await;
         baseline(&page).await;
         page.eval(
@@ -232,6 +247,7 @@ fn running_animation_reads_as_changed() {
 #[test]
 fn unchanged_check_is_fast() {
     run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
         let (page, _s) = fresh("forms.html").await;
         baseline(&page).await;
         let mut times = Vec::new();

@@ -82,7 +82,23 @@
       return true;
     }
   };
-  S.read = () => ({
+  // Focus can move without a focus event (an unfocused window gets none): compare the active
+  // element, through open shadow roots, with the one seen last.
+  let lastActive = null;
+  const activeNow = () => {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  };
+  S.read = () => {
+    const a = activeNow();
+    if (a !== lastActive) {
+      lastActive = a;
+      S.gen++;
+    }
+    return S.snapshot();
+  };
+  S.snapshot = () => ({
     token: S.token,
     gen: S.gen,
     form: formState(),
@@ -91,6 +107,7 @@
     anim: animating(),
     open: S.openRoots,
     closed: S.closedRoots,
+    focus: document.hasFocus(),
   });
 
   // Capture helper: marks actionable elements in the viewport whose centre hit-tests to another
@@ -123,6 +140,8 @@
     }
   };
   S.capture = () => {
+    // Declarative shadow roots may be attached after their host was reported: look again.
+    try { scan(document.documentElement); } catch (_) {}
     const state = S.read();
     const vw = window.innerWidth, vh = window.innerHeight;
     try {

@@ -1,0 +1,124 @@
+//! Settle after actions and navigation: quiet pages settle fast, busy ones are waited for,
+//! pages that never go quiet stop at the cap with `settled = false`, navigations are reported.
+
+mod act_support;
+mod common;
+
+use std::time::Duration;
+
+use act_support::{eval, native};
+use axsnap_cdp::settle::{SettleOptions, DEFAULT_CAP, DEFAULT_QUIET};
+use axsnap_cdp::{act_with, nav, CdpError, PageHandle};
+use axsnap_core::backend::ElementAction;
+use common::{browser, run, Server};
+use serde_json::json;
+
+async fn open(srv: &Server) -> PageHandle {
+    browser().await.new_page(&srv.url("act/settle.html")).await.unwrap()
+}
+
+async fn click(page: &PageHandle, id: &str, opts: &SettleOptions) -> axsnap_core::backend::Outcome {
+    let el = native(page, &format!("document.getElementById('{id}')")).await;
+    act_with(page, &el, &ElementAction::Click { count: 1 }, opts).await.unwrap()
+}
+
+#[test]
+fn defaults_are_documented_values() {
+    assert_eq!(DEFAULT_QUIET, Duration::from_millis(100));
+    assert_eq!(DEFAULT_CAP, Duration::from_secs(3));
+    assert_eq!(SettleOptions::default(), SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP });
+}
+
+#[test]
+fn quiet_and_busy_pages() {
+    run(async {
+        let srv = Server::pages();
+        let page = open(&srv).await;
+        let opts = SettleOptions::default();
+        let out = click(&page, "quiet", &opts).await;
+        assert!(out.settled && !out.navigated, "{out:?}");
+        assert!(out.elapsed >= opts.quiet && out.elapsed < Duration::from_secs(1), "{out:?}");
+
+        // Eight mutations 50 ms apart: settle waits for the last one.
+        let out = click(&page, "burst", &opts).await;
+        assert!(out.settled, "{out:?}");
+        assert!(out.elapsed >= Duration::from_millis(350), "{out:?}");
+        assert_eq!(eval(&page, "document.querySelectorAll('#out li').length").await, json!(9));
+
+        // A fetch: settle waits for the response and what the page does with it.
+        let out = click(&page, "fetch", &opts).await;
+        assert!(out.settled, "{out:?}");
+        assert_eq!(
+            eval(&page, "document.querySelector('#out li:last-child').textContent").await,
+            json!("fetched")
+        );
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn never_settling_pages_stop_at_the_cap() {
+    run(async {
+        let srv = Server::pages();
+        let opts = SettleOptions { quiet: Duration::from_millis(100), cap: Duration::from_millis(800) };
+        // A request that never answers.
+        let page = open(&srv).await;
+        let out = click(&page, "hang", &opts).await;
+        assert!(!out.settled, "{out:?}");
+        assert!(out.elapsed >= opts.cap && out.elapsed < opts.cap + Duration::from_millis(700), "{out:?}");
+        page.close().await.unwrap();
+        // Mutations forever.
+        let page = open(&srv).await;
+        let out = click(&page, "forever", &opts).await;
+        assert!(!out.settled, "{out:?}");
+        assert!(out.elapsed >= opts.cap && out.elapsed < opts.cap + Duration::from_millis(700), "{out:?}");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn navigation_is_reported() {
+    run(async {
+        let srv = Server::pages();
+        let page = open(&srv).await;
+        let opts = SettleOptions::default();
+        let out = click(&page, "push", &opts).await;
+        assert!(out.settled && out.navigated, "same-document navigation: {out:?}");
+        let out = click(&page, "link", &opts).await;
+        assert!(out.settled && out.navigated, "{out:?}");
+        assert_eq!(eval(&page, "document.title").await, json!("Inner"), "settled on the new page");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn navigate_back_forward_reload() {
+    run(async {
+        let srv = Server::pages();
+        let opts = SettleOptions::default();
+        let page = browser().await.new_page("about:blank").await.unwrap();
+        let e = nav::back(&page, &opts).await.unwrap_err();
+        assert!(matches!(e, CdpError::NoHistory("back")), "{e}");
+        let out = nav::navigate(&page, &srv.url("act/settle.html"), &opts).await.unwrap();
+        assert!(out.navigated && out.settled, "{out:?}");
+        nav::navigate(&page, &srv.url("act/inner.html"), &opts).await.unwrap();
+        let out = nav::back(&page, &opts).await.unwrap();
+        assert!(out.navigated && out.settled, "{out:?}");
+        assert_eq!(eval(&page, "document.title").await, json!("Settle"));
+        let out = nav::forward(&page, &opts).await.unwrap();
+        assert!(out.navigated, "{out:?}");
+        assert_eq!(eval(&page, "document.title").await, json!("Inner"));
+        let e = nav::forward(&page, &opts).await.unwrap_err();
+        assert!(matches!(e, CdpError::NoHistory("forward")), "{e}");
+        eval(&page, "window.marker = 1").await;
+        let out = nav::reload(&page, &opts).await.unwrap();
+        assert!(out.navigated && out.settled, "{out:?}");
+        assert_eq!(eval(&page, "typeof window.marker").await, json!("undefined"), "a fresh document");
+        // Errors of goto come through.
+        let e = nav::navigate(&page, "http://127.0.0.1:9/", &opts).await.unwrap_err();
+        assert!(matches!(e, CdpError::Unreachable { .. }), "{e}");
+        let e = nav::navigate(&page, &srv.url("plain.txt"), &opts).await.unwrap_err();
+        assert!(matches!(e, CdpError::NotHtml { .. }), "{e}");
+        page.close().await.unwrap();
+    })
+}
