@@ -42,11 +42,6 @@ impl Live {
         Ok(Live { agent: Agent::new(backend, Some(target.clone()), options), target, connected })
     }
 
-    /// The page this command opened.
-    pub fn target(&self) -> &TargetId {
-        &self.target
-    }
-
     /// Closes the page; a launched browser is closed, a connected one left running.
     pub async fn close(self) -> anyhow::Result<()> {
         let Live { agent, target, connected } = self;
