@@ -22,9 +22,9 @@ struct Scripted {
 fn script() -> Vec<Scripted> {
     vec![
         Scripted {
-            what: "search for boots",
+            what: "search for boot",
             query: "search box",
-            action: ElementAction::Type { text: "boots".into(), clear: true, submit: true },
+            action: ElementAction::Type { text: "boot".into(), clear: true, submit: true },
         },
         Scripted {
             what: "show only what is in stock",
