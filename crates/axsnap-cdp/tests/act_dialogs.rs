@@ -30,7 +30,7 @@ fn alert_confirm_prompt() {
         let out = click(&page, "alert").await;
         let d = out.dialog.clone().unwrap_or_else(|| panic!("no dialog reported: {out:?}"));
         assert!(d.contains("alert") && d.contains("Hello there"), "{d}");
-        assert!(out.elapsed < Duration::from_secs(2), "must not hang: {out:?}");
+        assert!(out.elapsed < Duration::from_secs(10), "must not hang: {out:?}");
         let out = answer(&page, &Answer::Accept(None), &opts).await.unwrap();
         assert!(out.dialog.is_none() && out.settled, "{out:?}");
         assert_eq!(eval(&page, "document.title").await, json!("after alert"), "the script went on");

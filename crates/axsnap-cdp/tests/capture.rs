@@ -138,8 +138,13 @@ fn same_origin_and_cross_site_iframes_are_stitched_in_place() {
         while page.watch().snapshot().sessions.len() < 2 && t0.elapsed() < Duration::from_secs(10) {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let t = tree_of(&page).await;
+        // Its document loads after that, later still on a loaded machine: capture until it
+        // is there (or give up after 10 s and let the checks below say what is missing).
+        let mut t = tree_of(&page).await;
+        while !has_name(&t, "Remote link") && t0.elapsed() < Duration::from_secs(20) {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            t = tree_of(&page).await;
+        }
         let outer = must(&t, Role::Button, "Outer button");
         let inner = must(&t, Role::Button, "Inner button");
         let remote = must(&t, Role::Link, "Remote link");

@@ -148,10 +148,18 @@ impl<'a, 't> Plan<'a, 't> {
                 min_p[i] = min_p[i].min(j);
                 max_p[i] = max_p[i].max(j);
                 let own_move = u64::from(self.reparented[i]);
-                let fine = best
-                    + u64::from(!self.changes[i].is_empty())
-                    + own_move
-                    + u64::from(removed_children[ju]);
+                // An update that only renews the native id (a navigation carried the ref) or
+                // moves bounds costs a model nothing to read: it must not tip a subtree into a
+                // replace, or a navigation would re-send the page's unchanged chrome.
+                let shown = self.changes[i].iter().any(|c| {
+                    !matches!(
+                        c,
+                        super::FieldChange::Native { .. }
+                            | super::FieldChange::Bounds { .. }
+                            | super::FieldChange::Flags { .. }
+                    )
+                });
+                let fine = best + u64::from(shown) + own_move + u64::from(removed_children[ju]);
                 best = fine;
                 // No kept node crosses the subtree's border: as many kept nodes on both
                 // sides, and every next-side one comes from inside the prev-side range.

@@ -159,12 +159,20 @@ impl Keys {
         full_count.reserve(order.len());
         for &id in order {
             let node = raw.node(id);
+            // The root is the document: its name (the title) and URL change with every
+            // navigation while the page's chrome stays, so they stay out of its key and out of
+            // every chain below it. It is still unique: no other node has an empty chain.
+            let is_root = node.parent.is_none();
             let mut own = Fast128::default();
             node.role.hash(&mut own);
-            node.name.hash(&mut own);
+            if !is_root {
+                node.name.hash(&mut own);
+            }
             let mut h = own;
             node.dev_id.hash(&mut h);
-            node.url.hash(&mut h);
+            if !is_root {
+                node.url.hash(&mut h);
+            }
             node.level.hash(&mut h);
             let loc = h.finish128();
             let above = node.parent.map_or(0, |p| chain[p.index()]);
