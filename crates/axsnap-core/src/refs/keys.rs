@@ -3,7 +3,8 @@
 //! For every node reachable in a raw tree:
 //! - `local`: a 128-bit hash of the node's own identifying fields (role, name, developer id,
 //!   URL, level), deliberately not value or states, which change while an element lives;
-//! - `full`: `local` plus the chain of all ancestors' (role, name), root first.
+//! - `full`: `local` plus the chain of all ancestors' (role, name), root first;
+//! - `sibling`: `local` plus the children's `local` keys, to tell look-alike siblings apart.
 //!
 //! Keys are hashes, 128 bits wide, so that an accidental collision (which could carry a ref to
 //! a wrong element) is out of practical reach.
@@ -137,13 +138,13 @@ pub(super) type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 
 /// The keys of every node reachable in one raw tree, indexed by arena index.
 pub(super) struct Keys {
-    /// Own identifying fields.
-    pub local: Vec<Key>,
     /// Own fields plus the ancestors' (role, name) chain.
     pub full: Vec<Key>,
     /// How many reachable nodes share each `full` key.
     full_count: KeyMap<u32>,
-    /// Whether no sibling shares the node's `local` key.
+    /// Own identifying fields plus the children's: what tells look-alike siblings apart.
+    pub sibling: Vec<Key>,
+    /// Whether no sibling shares the node's `sibling` key.
     pub sibling_unique: Vec<bool>,
 }
 
@@ -187,8 +188,19 @@ impl Keys {
             full[id.index()] = f;
             *full_count.entry(f).or_insert(0) += 1;
         }
-        let sibling_unique = sibling_uniqueness(raw, order, &local);
-        Keys { local, full, full_count, sibling_unique }
+        // Look-alike siblings (unnamed list items, rows) are told apart by what they hold:
+        // the sibling key adds the children's own keys, one level down.
+        let mut sibling = vec![0; n];
+        for &id in order {
+            let mut h = Fast128::default();
+            h.write_u128(local[id.index()]);
+            for c in &raw.node(id).children {
+                h.write_u128(local[c.index()]);
+            }
+            sibling[id.index()] = h.finish128();
+        }
+        let sibling_unique = sibling_uniqueness(raw, order, &sibling);
+        Keys { full, full_count, sibling, sibling_unique }
     }
 
     /// Whether exactly one reachable node has `id`'s full key.
@@ -197,7 +209,7 @@ impl Keys {
     }
 }
 
-/// For each reachable node, whether none of its siblings shares its local key.
+/// For each reachable node, whether none of its siblings shares its key in `keys`.
 fn sibling_uniqueness(raw: &Tree, order: &[NodeId], local: &[Key]) -> Vec<bool> {
     let mut unique = vec![false; local.len()];
     if let Some(root) = raw.root() {
@@ -254,7 +266,7 @@ mod tests {
         let ka = Keys::of(&a, &order(&a));
         let kb = Keys::of(&b, &order(&b));
         assert_eq!(ka.full[xa.index()], kb.full[xb.index()]);
-        assert_eq!(ka.local[xa.index()], ka.local[ya.index()]);
+        assert_eq!(ka.sibling[xa.index()], ka.sibling[ya.index()]);
         assert_ne!(ka.full[xa.index()], ka.full[ya.index()], "different ancestors, different full key");
         assert!(ka.full_unique(xa) && ka.full_unique(ya));
     }

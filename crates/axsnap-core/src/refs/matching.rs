@@ -8,9 +8,9 @@
 //!    chain) was unique among all nodes of the previous raw tree, the candidate's is unique among
 //!    all nodes of the new raw tree, and they are equal.
 //! 2. **Inside a matched parent.** The old node's raw parent had a ref that is now known to
-//!    name a node of the new tree (kept or carried), the old node's local key was unique among
-//!    its old siblings, the candidate is a child of that parent and its local key is unique
-//!    among its new siblings, and they are equal. Carried children become matched parents in
+//!    name a node of the new tree (kept or carried), the old node's sibling key (own fields
+//!    plus its children's) was unique among its old siblings, the candidate is a child of that
+//!    parent and its sibling key is unique among its new siblings, and they are equal. Carried children become matched parents in
 //!    turn, top-down.
 //!
 //! Uniqueness on both sides is what makes a carry safe: among look-alikes nothing is carried,
@@ -94,7 +94,7 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
         let old_by_local: KeyMap<usize> =
             olds.iter().filter_map(|&i| churned[i].local.map(|k| (k, i))).collect();
         for &kid in &new.raw.node(parent).children {
-            let key = new.keys.local[kid.index()];
+            let key = new.keys.sibling[kid.index()];
             let Some(&i) = old_by_local.get(&key) else { continue };
             if matched[i]
                 || taken[kid.index()]

@@ -384,7 +384,7 @@ impl RefSpace {
             }
             slot.structure = Some(Structure {
                 full: keys.full_unique(id).then(|| keys.full[id.index()]),
-                local: keys.sibling_unique[id.index()].then(|| keys.local[id.index()]),
+                local: keys.sibling_unique[id.index()].then(|| keys.sibling[id.index()]),
                 parent: node.parent.and_then(|p| raw_refs[p.index()]),
             });
         }
