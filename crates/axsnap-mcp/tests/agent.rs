@@ -106,6 +106,16 @@ impl Backend for Fake {
     }
 }
 
+/// The ref the step's snapshot gave the node named `name`.
+fn ref_named(step: &axsnap_mcp::Step, name: &str) -> axsnap_core::Ref {
+    let tree = &step.response.snapshot.tree;
+    tree.preorder()
+        .map(|(id, _)| tree.node(id))
+        .find(|n| n.name == name)
+        .and_then(|n| n.ref_id)
+        .unwrap_or_else(|| panic!("no node named {name:?} with a ref"))
+}
+
 fn agent(fake: Fake, target: &str) -> Agent<Fake> {
     Agent::new(fake, Some(TargetId(target.into())), AgentOptions::default())
 }
@@ -163,16 +173,7 @@ fn an_element_removed_since_the_snapshot_gives_a_stale_error() {
     fake.page("t1", &[("1", "Save"), ("2", "Cancel")]);
     let mut a = agent(fake, "t1");
     let s = block_on(a.snapshot(&Request::default())).unwrap();
-    let save = s
-        .response
-        .snapshot
-        .tree
-        .preorder()
-        .map(|(id, _)| s.response.snapshot.tree.node(id))
-        .find(|n| n.name == "Save")
-        .unwrap()
-        .ref_id
-        .unwrap();
+    let save = ref_named(&s, "Save");
     // The page replaces "Save" by an identical twin with a new identity.
     a.backend().page("t1", &[("9", "Save"), ("2", "Cancel")]);
     let err = block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap_err();
@@ -182,16 +183,7 @@ fn an_element_removed_since_the_snapshot_gives_a_stale_error() {
     let s2 = block_on(a.snapshot(&Request::default())).unwrap();
     let err = block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap_err();
     assert!(matches!(err, AgentError::Ref(axsnap_core::RefError::Stale { .. })), "{err}");
-    let twin = s2
-        .response
-        .snapshot
-        .tree
-        .preorder()
-        .map(|(id, _)| s2.response.snapshot.tree.node(id))
-        .find(|n| n.name == "Save")
-        .unwrap()
-        .ref_id
-        .unwrap();
+    let twin = ref_named(&s2, "Save");
     assert_ne!(twin, save);
 }
 
@@ -202,16 +194,7 @@ fn a_ref_from_another_target_is_refused_as_foreign() {
     fake.page("t2", &[("1", "Other")]);
     let mut a = agent(fake, "t1");
     let s = block_on(a.snapshot(&Request::default())).unwrap();
-    let save = s
-        .response
-        .snapshot
-        .tree
-        .preorder()
-        .map(|(id, _)| s.response.snapshot.tree.node(id))
-        .find(|n| n.name == "Save")
-        .unwrap()
-        .ref_id
-        .unwrap();
+    let save = ref_named(&s, "Save");
     a.set_target(TargetId("t2".into()));
     block_on(a.snapshot(&Request::default())).unwrap();
     let err = block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap_err();
