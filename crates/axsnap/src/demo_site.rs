@@ -1,21 +1,79 @@
 //! The demo shop, bundled into the binary and served on 127.0.0.1.
 
-use std::sync::Arc;
-
 use anyhow::Context;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
-const FILES: &[(&str, &str, &str)] = &[
-    ("/index.html", "text/html; charset=utf-8", include_str!("../demo-site/index.html")),
-    ("/boots.html", "text/html; charset=utf-8", include_str!("../demo-site/boots.html")),
-    ("/jackets.html", "text/html; charset=utf-8", include_str!("../demo-site/jackets.html")),
-    ("/help.html", "text/html; charset=utf-8", include_str!("../demo-site/help.html")),
-    ("/cart.html", "text/html; charset=utf-8", include_str!("../demo-site/cart.html")),
+/// Every page shares one template (header, navigation, filters, dialog, footer): that shared
+/// chrome is what makes a navigation between them a small diff.
+const PAGE: &str = include_str!("../demo-site/page.html");
+
+const ASSETS: &[(&str, &str, &str)] = &[
     ("/chrome.js", "text/javascript; charset=utf-8", include_str!("../demo-site/chrome.js")),
     ("/logo.svg", "image/svg+xml", include_str!("../demo-site/logo.svg")),
 ];
+
+/// A product: name, price, sold out.
+type Product = (&'static str, &'static str, bool);
+
+/// The pages: path, title, intro line, products.
+const PAGES: &[(&str, &str, &str, &[Product])] = &[
+    (
+        "/index.html",
+        "Trail gear",
+        "Our picks for the season.",
+        &[
+            ("Summit Boot GTX", "€189", false),
+            ("Ridge Runner", "€129", true),
+            ("Alpine Shell", "€249", false),
+            ("Canyon Pack 30", "€99", false),
+            ("Glacier Mitts", "€39", true),
+            ("Forest Fleece", "€79", false),
+            ("Valley Trail Sock", "€15", false),
+            ("Storm Poncho", "€45", false),
+            ("Peak Headlamp", "€35", true),
+        ],
+    ),
+    (
+        "/boots.html",
+        "Boots",
+        "Boots for every trail.",
+        &[
+            ("Summit Boot GTX", "€189", false),
+            ("Ridge Runner", "€129", true),
+            ("Scree Mid", "€159", false),
+            ("Marsh Wader", "€99", false),
+            ("Approach Lite", "€119", true),
+            ("Winter Crest", "€209", false),
+        ],
+    ),
+    (
+        "/jackets.html",
+        "Jackets",
+        "Stay dry.",
+        &[("Alpine Shell", "€249", false), ("Storm Poncho", "€45", false), ("Down Hoodie", "€199", true)],
+    ),
+    ("/help.html", "Help", "Shipping is free above €50. Returns within 30 days.", &[]),
+    ("/cart.html", "Your cart", "Your cart is empty.", &[]),
+];
+
+/// The page at `path`, rendered from the template.
+fn page(path: &str) -> Option<String> {
+    let (_, title, intro, products) = PAGES.iter().find(|(p, ..)| *p == path)?;
+    let cards: String = products
+        .iter()
+        .map(|(name, price, sold_out)| {
+            let (class, stock, disabled) =
+                if *sold_out { ("product sold-out", "Sold out", " disabled") } else { ("product", "In stock", "") };
+            format!(
+                "<article class=\"{class}\" aria-label=\"{name}\">\n  <h3><a href=\"/boots.html\">{name}</a></h3>\n  \
+                 <p>{price} · {stock}</p>\n  <button class=\"add\" data-product=\"{name}\"{disabled}>Add {name} to cart</button>\n</article>\n"
+            )
+        })
+        .collect();
+    Some(PAGE.replace("{{title}}", title).replace("{{intro}}", intro).replace("{{products}}", &cards))
+}
 
 /// A running demo site; stops when dropped.
 pub struct DemoSite {
@@ -28,13 +86,11 @@ impl DemoSite {
     pub async fn start() -> anyhow::Result<DemoSite> {
         let listener = TcpListener::bind("127.0.0.1:0").await.context("cannot listen on 127.0.0.1")?;
         let addr = listener.local_addr()?;
-        let files = Arc::new(FILES);
         let task = tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let files = Arc::clone(&files);
                 tokio::spawn(async move {
                     // A client that hangs up mid-request is not our problem.
-                    let _ = serve(stream, &files).await;
+                    let _ = serve(stream).await;
                 });
             }
         });
@@ -53,7 +109,7 @@ impl Drop for DemoSite {
     }
 }
 
-async fn serve(mut stream: TcpStream, files: &[(&str, &str, &str)]) -> std::io::Result<()> {
+async fn serve(mut stream: TcpStream) -> std::io::Result<()> {
     let mut buf = Vec::with_capacity(2048);
     let mut chunk = [0u8; 2048];
     while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 64 * 1024 {
@@ -67,9 +123,10 @@ async fn serve(mut stream: TcpStream, files: &[(&str, &str, &str)]) -> std::io::
     let path = head.split_whitespace().nth(1).unwrap_or("/");
     let path = path.split(['?', '#']).next().unwrap_or("/");
     let path = if path == "/" { "/index.html" } else { path };
-    let (status, ctype, body) = match files.iter().find(|(p, _, _)| *p == path) {
-        Some((_, ctype, body)) => ("200 OK", *ctype, *body),
-        None => ("404 Not Found", "text/plain; charset=utf-8", "not found"),
+    let (status, ctype, body) = match (page(path), ASSETS.iter().find(|(p, _, _)| *p == path)) {
+        (Some(html), _) => ("200 OK", "text/html; charset=utf-8", html),
+        (None, Some((_, ctype, body))) => ("200 OK", *ctype, body.to_string()),
+        (None, None) => ("404 Not Found", "text/plain; charset=utf-8", "not found".to_string()),
     };
     let header = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
