@@ -7,7 +7,7 @@ use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetActio
 use axsnap_core::{Header, NativeId, TargetId};
 
 use crate::browser::{Browser, LaunchOptions};
-use crate::capture::{self, CaptureOutput};
+use crate::capture::{self, CaptureOutput, CaptureStats};
 use crate::change;
 use crate::error::CdpError;
 use crate::page::PageHandle;
@@ -21,6 +21,9 @@ pub struct CdpBackend {
     browser: Browser,
     pages: HashMap<String, PageHandle>,
     active: Option<String>,
+    /// Per tab, the root's native id in its last whole capture: a capture of a tab a dialog
+    /// blocks reuses it, so the refs of the page keep their meaning.
+    roots: HashMap<String, NativeId>,
 }
 
 impl CdpBackend {
@@ -36,7 +39,7 @@ impl CdpBackend {
 
     /// Wraps a browser.
     pub fn with_browser(browser: Browser) -> CdpBackend {
-        CdpBackend { browser, pages: HashMap::new(), active: None }
+        CdpBackend { browser, pages: HashMap::new(), active: None, roots: HashMap::new() }
     }
 
     /// The browser.
@@ -82,7 +85,57 @@ impl CdpBackend {
         deadline: Duration,
     ) -> Result<CaptureOutput, CdpError> {
         let page = self.page(target).await?;
-        capture::capture(&page, deadline).await
+        if let Some(dialog) = page.watch().dialog() {
+            let started = std::time::Instant::now();
+            let capture = self.blocked(target, &dialog).await?;
+            let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
+            return Ok(CaptureOutput { capture, stats });
+        }
+        let out = capture::capture(&page, deadline).await?;
+        if out.capture.partial.is_none() {
+            if let Some(root) = out.capture.tree.root() {
+                self.roots.insert(target.0.clone(), out.capture.tree.node(root).native.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The capture of a tab a JavaScript dialog blocks (see [`dialogs::blocked_capture`]).
+    async fn blocked(&mut self, target: &TargetId, dialog: &dialogs::Dialog) -> Result<Capture, CdpError> {
+        // The browser answers for the tab while its renderer waits on the dialog.
+        let tabs = self.browser.page_targets().await?;
+        let (url, title) =
+            tabs.into_iter().find(|(id, _, _)| *id == target.0).map(|(_, u, t)| (u, t)).unwrap_or_default();
+        let header =
+            Header { url: Some(url).filter(|u| !u.is_empty()), title: Some(title).filter(|t| !t.is_empty()) };
+        let root = self
+            .roots
+            .get(&target.0)
+            .cloned()
+            .unwrap_or_else(|| NativeId::new(format!("{}:", target.0), "root"));
+        Ok(dialogs::blocked_capture(target, header, root, dialog))
+    }
+
+    /// The tab, unless a JavaScript dialog blocks it.
+    async fn unblocked_page(&mut self, target: &TargetId) -> Result<PageHandle, CdpError> {
+        let page = self.page(target).await?;
+        match page.watch().dialog() {
+            Some(d) => Err(d.blocks()),
+            None => Ok(page),
+        }
+    }
+
+    /// After an action that reported a dialog: waits (briefly) until the tab's watcher has seen
+    /// it too, so the next capture knows the page is blocked instead of waiting on it.
+    async fn note_dialog(&mut self, target: &TargetId, outcome: &Outcome) {
+        if outcome.dialog.is_none() {
+            return;
+        }
+        let Some(page) = self.pages.get(&target.0) else { return };
+        let until = std::time::Instant::now() + Duration::from_secs(1);
+        while page.watch().dialog().is_none() && std::time::Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 
     /// Attaches to the tabs an action opened (popups), so they can be captured at once.
@@ -130,14 +183,18 @@ impl Backend for CdpBackend {
         element: &NativeId,
         action: &ElementAction,
     ) -> Result<Outcome, CdpError> {
-        let page = self.page(target).await?;
+        let page = self.unblocked_page(target).await?;
         let outcome = crate::act::act(&page, element, action).await?;
+        self.note_dialog(target, &outcome).await;
         self.adopt_opened(&outcome).await;
         Ok(outcome)
     }
 
     async fn act_on_target(&mut self, target: &TargetId, action: &TargetAction) -> Result<Outcome, CdpError> {
-        let page = self.page(target).await?;
+        let page = match action {
+            TargetAction::AcceptDialog { .. } | TargetAction::DismissDialog => self.page(target).await?,
+            _ => self.unblocked_page(target).await?,
+        };
         let opts = SettleOptions::default();
         let outcome = match action {
             TargetAction::Navigate { url } => nav::navigate(&page, url, &opts).await?,
@@ -151,6 +208,7 @@ impl Backend for CdpBackend {
             }
             TargetAction::DismissDialog => dialogs::answer(&page, &dialogs::Answer::Dismiss, &opts).await?,
         };
+        self.note_dialog(target, &outcome).await;
         self.adopt_opened(&outcome).await;
         Ok(outcome)
     }
@@ -178,6 +236,10 @@ impl Backend for CdpBackend {
 
     async fn changed(&mut self, target: &TargetId) -> Result<bool, CdpError> {
         let page = self.page(target).await?;
+        // A blocked page answers no script; its blocked capture is cheap and always current.
+        if page.watch().dialog().is_some() {
+            return Ok(true);
+        }
         Ok(change::changed(&page).await)
     }
 }

@@ -1,10 +1,14 @@
 //! JavaScript dialogs (`alert`, `confirm`, `prompt`, `beforeunload`): what one looks like when
 //! it opens, and answering it.
 //!
-//! A dialog blocks the page's scripts until answered, so nothing that evaluates script may wait
-//! on a page that shows one. [`crate::settle`] watches `Page.javascriptDialogOpening` while an
-//! action runs and returns at once with the dialog in [`axsnap_core::backend::Outcome::dialog`];
-//! the agent then calls [`answer`].
+//! A dialog blocks the page until answered: while one is open the renderer answers no call that
+//! needs its main thread (not even `Accessibility.getFullAXTree`). So:
+//! - [`crate::settle`] watches `Page.javascriptDialogOpening` while an action runs and returns
+//!   at once with the dialog in [`axsnap_core::backend::Outcome::dialog`];
+//! - [`crate::frames::FrameWatch`] tracks the open dialog whoever opened it (a timer, a page
+//!   script, a navigation's `beforeunload`), so a capture of a blocked tab answers at once with
+//!   [`blocked_capture`] and an action is refused with [`CdpError::DialogOpen`];
+//! - the agent then calls [`answer`].
 
 use serde_json::{json, Value};
 
@@ -12,7 +16,11 @@ use crate::conn::str_field;
 use crate::error::CdpError;
 use crate::page::PageHandle;
 use crate::settle::{SettleOptions, Watcher};
-use axsnap_core::backend::Outcome;
+use axsnap_core::backend::{Capture, Outcome};
+use axsnap_core::{Header, NativeId, Node, Role, State, TargetId, Tree};
+
+/// The native id (within the document's scope) of the node that stands for an open dialog.
+pub const DIALOG_NODE_ID: &str = "js-dialog";
 
 /// An open JavaScript dialog.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +57,38 @@ impl Dialog {
         }
         s.push_str(" is open; the page waits until it is accepted or dismissed");
         s
+    }
+
+    /// The error for an action the dialog does not let through.
+    pub fn blocks(&self) -> CdpError {
+        CdpError::DialogOpen { kind: self.kind.clone(), message: self.message.clone() }
+    }
+}
+
+/// What a capture of a tab that `dialog` blocks can truthfully show: the document's root (with
+/// `root`, the native id the last whole capture gave it, so refs stay put) and the dialog, as
+/// an `alertdialog` node. It is marked partial: the page below the dialog cannot be read, and
+/// a partial capture leaves the refs of what it does not show alone.
+pub fn blocked_capture(target: &TargetId, header: Header, root: NativeId, dialog: &Dialog) -> Capture {
+    let title = header.title.clone().unwrap_or_default();
+    let scope = root.scope.clone();
+    let mut tree = Tree::with_root(Node::new(Role::Document, title, root));
+    let mut node = Node::new(Role::AlertDialog, dialog.message.clone(), NativeId::new(scope, DIALOG_NODE_ID));
+    node.description = Some(format!("JavaScript {}: accept or dismiss it", dialog.kind));
+    node.value = dialog.default_prompt.clone();
+    node.states.set(State::Modal, true);
+    if let Some(r) = tree.root() {
+        tree.append(r, node);
+    }
+    Capture {
+        target: target.clone(),
+        header,
+        tree,
+        partial: Some(format!(
+            "a JavaScript {} dialog blocks the page, so only the dialog is shown; accept or dismiss it to \
+             see the page",
+            dialog.kind
+        )),
     }
 }
 

@@ -167,12 +167,20 @@ pub enum CdpError {
     },
     /// A key name or chord could not be read.
     #[error(
-        "unknown key {0:?}; use key names such as Enter, Tab, Escape, Backspace, ArrowDown, PageUp, F5, a          single character, or chords such as Control+A and Shift+ArrowDown"
+        "unknown key {0:?}; use key names such as Enter, Tab, Escape, Backspace, ArrowDown, PageUp, F5, a single character, or chords such as Control+A and Shift+ArrowDown"
     )]
     UnknownKey(String),
     /// There is no JavaScript dialog to accept or dismiss.
     #[error("no JavaScript dialog is open on this tab")]
     NoDialog,
+    /// A JavaScript dialog blocks the page, so it cannot take this action.
+    #[error("a JavaScript {kind} dialog ({message:?}) blocks the page; accept or dismiss it first")]
+    DialogOpen {
+        /// `alert`, `confirm`, `prompt` or `beforeunload`.
+        kind: String,
+        /// Its message.
+        message: String,
+    },
     /// Back or forward has no history entry to go to.
     #[error("cannot go {0}: there is no history entry in that direction")]
     NoHistory(&'static str),

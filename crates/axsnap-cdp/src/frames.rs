@@ -1,7 +1,8 @@
 //! Frames and sessions of one tab: the tab's own session plus one session per out-of-process
 //! iframe (auto-attached, flattened), the `axsnap` isolated-world context of every frame, and
 //! an epoch that moves on anything structural (navigation, frames or contexts coming and going,
-//! a crash). Capture reads the sessions and contexts; the change signal compares epochs.
+//! a JavaScript dialog opening or closing, a crash). Capture reads the sessions, contexts and the
+//! open dialog; the change signal compares epochs.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -11,6 +12,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::conn::{str_field, RawCdp, RawEvent};
+use crate::dialogs::Dialog;
 use crate::error::CdpError;
 
 /// Name of the isolated world the change signal and capture helpers live in.
@@ -45,6 +47,9 @@ pub struct WatchState {
     pub sessions: Vec<SessionInfo>,
     /// The renderer crashed.
     pub crashed: bool,
+    /// The JavaScript dialog open on the tab or one of its frames, whoever opened it. While
+    /// one is open the page answers no calls that need its main thread.
+    pub dialog: Option<Dialog>,
 }
 
 impl WatchState {
@@ -75,6 +80,7 @@ impl FrameWatch {
             epoch: 0,
             sessions: vec![SessionInfo { session_id: session_id.to_string(), ..SessionInfo::default() }],
             crashed: false,
+            dialog: None,
         }));
         // Subscribe before enabling anything so no event is missed.
         let events = raw.subscribe();
@@ -97,6 +103,11 @@ impl FrameWatch {
     pub fn crashed(&self) -> bool {
         lock(&self.state).crashed
     }
+
+    /// The JavaScript dialog that is open now, if any.
+    pub fn dialog(&self) -> Option<Dialog> {
+        lock(&self.state).dialog.clone()
+    }
 }
 
 fn lock(m: &Mutex<WatchState>) -> MutexGuard<'_, WatchState> {
@@ -112,6 +123,8 @@ async fn prepare_session(raw: &RawCdp, session: &str, resume: bool) -> Result<()
     let t = SETUP_TIMEOUT;
     let calls = vec![
         raw.send(s, "Runtime.enable", json!({}), t),
+        // For `Inspector.targetCrashed`: a crashed renderer answers nothing, so say so at once.
+        raw.send(s, "Inspector.enable", json!({}), t),
         raw.send(s, "Page.enable", json!({}), t),
         raw.send(
             s,
@@ -235,6 +248,21 @@ async fn watch(
             | "Page.documentOpened" => st.epoch += 1,
             "Inspector.targetCrashed" => {
                 st.crashed = true;
+                st.dialog = None;
+                st.epoch += 1;
+            }
+            // A crashed tab that is reloaded or navigated gets a new renderer; the browser
+            // carries our session's domains and scripts over to it.
+            "Inspector.targetReloadedAfterCrash" => {
+                st.crashed = false;
+                st.epoch += 1;
+            }
+            "Page.javascriptDialogOpening" => {
+                st.dialog = Some(Dialog::from_event(session, p));
+                st.epoch += 1;
+            }
+            "Page.javascriptDialogClosed" => {
+                st.dialog = None;
                 st.epoch += 1;
             }
             _ => {}

@@ -11,9 +11,11 @@ use crate::settle::{SettleOptions, Watcher};
 /// settles.
 pub async fn navigate(page: &PageHandle, url: &str, opts: &SettleOptions) -> Result<Outcome, CdpError> {
     let watcher = Watcher::start(page).await?;
-    watcher.run(page.goto(url)).await?;
+    // A `beforeunload` dialog stops the navigation before it starts: then the tab has not
+    // navigated (yet); accepting the dialog lets it go on.
+    let gone = watcher.run(page.goto(url)).await?.is_some();
     let mut out = watcher.settle(opts, false).await?;
-    out.navigated = true;
+    out.navigated |= gone;
     Ok(out)
 }
 

@@ -17,7 +17,7 @@
 //!   removed, and the next complete capture would report it as added. Auto answers full
 //!   ([`FullReason::Partial`]) and the response text starts by saying the capture is partial
 //!   (text form: a `# partial capture: ...` line; JSON: a leading `"partial"` member).
-//!   A partial capture still refreshes refs (conservatively: elements it missed go stale).
+//!   A partial capture refreshes refs without making stale the ones of elements it missed.
 //! - **Nothing changed** means the tree diff is empty and the header (URL, title) is the same;
 //!   the baseline then stays the snapshot the client has, so later diffs name a snapshot it
 //!   saw. A header change with no tree change is sent as an (empty) diff with the new header.
@@ -206,7 +206,11 @@ impl Session {
     ) -> Result<Response, SessionError> {
         self.expire(now);
         let mut projection = project(&capture.tree, &request.options);
-        let refs = self.refs.refresh(&capture.target, &capture.tree, &mut projection.tree);
+        let refs = if capture.partial.is_some() {
+            self.refs.refresh_partial(&capture.target, &capture.tree, &mut projection.tree)
+        } else {
+            self.refs.refresh(&capture.target, &capture.tree, &mut projection.tree)
+        };
         self.next_seq += 1;
         let snapshot = Snapshot {
             target: capture.target.clone(),

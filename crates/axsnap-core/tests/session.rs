@@ -264,6 +264,24 @@ fn partial_captures_say_so_and_are_never_diffed() {
 }
 
 #[test]
+fn a_partial_capture_does_not_make_the_refs_it_missed_stale() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let whole = capture("t", shop("d", 10, plain));
+    let r = s.snapshot(&client("a"), &whole, &auto(), now).unwrap();
+    let t = &r.snapshot.tree;
+    let buy = t.preorder().map(|(id, _)| t.node(id)).find(|n| n.name == "Buy Teapot model 7");
+    let buy = buy.and_then(|n| n.ref_id).expect("a ref on the button");
+    // Only the root made it before the deadline.
+    let mut cut = capture("t", Tree::with_root(node(Role::Document, "Shop", "d", "root")));
+    cut.partial = Some("deadline".into());
+    s.snapshot(&client("a"), &cut, &auto(), now).unwrap();
+    assert_eq!(s.resolve(&TargetId("t".into()), buy), Ok(&NativeId::new("d", "buy7")));
+    let r = s.snapshot(&client("a"), &whole, &auto(), now).unwrap();
+    assert!(r.text.contains(&format!("button \"Buy Teapot model 7\" [{buy}]")), "{}", r.text);
+}
+
+#[test]
 fn a_header_change_alone_is_not_hidden() {
     let mut s = Session::new(Policy::default());
     let now = Instant::now();

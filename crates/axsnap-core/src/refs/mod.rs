@@ -18,7 +18,11 @@
 //!   capture did not have, only on a match unique on both sides (module `matching`: the whole-tree
 //!   structural key of module `keys`, or the key among siblings inside an already matched parent);
 //!   the table then names the new native id;
-//! - a partial capture is treated like any other: elements it missed go stale (safe, lossy).
+//! - a partial capture ([`RefSpace::refresh_partial`]: a deadline cut it, or a JavaScript dialog
+//!   blocks the page) proves nothing about the elements it missed: their refs stay as they are
+//!   (neither kept by a sighting nor made stale) and nothing is carried, so the next whole capture
+//!   judges them. This cannot hit a wrong element: a ref still names one native id, and a backend
+//!   refuses an action on a native id that is gone.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -214,6 +218,23 @@ impl RefSpace {
     /// repeat gets a ref of its own that goes stale at the next refresh, so refs in one
     /// snapshot are always distinct.
     pub fn refresh(&mut self, target: &TargetId, raw: &Tree, projected: &mut Tree) -> RefStats {
+        self.refresh_with(target, raw, projected, false)
+    }
+
+    /// [`RefSpace::refresh`] for a partial capture: refs of elements it does not contain are
+    /// left alone instead of going stale, and no ref is carried across a scope change, because
+    /// a partial capture does not show that anything is gone.
+    pub fn refresh_partial(&mut self, target: &TargetId, raw: &Tree, projected: &mut Tree) -> RefStats {
+        self.refresh_with(target, raw, projected, true)
+    }
+
+    fn refresh_with(
+        &mut self,
+        target: &TargetId,
+        raw: &Tree,
+        projected: &mut Tree,
+        partial: bool,
+    ) -> RefStats {
         self.generation += 1;
         let generation = self.generation;
         let ti = self.target_slot(target);
@@ -269,7 +290,7 @@ impl RefSpace {
         let mut churned: Vec<Ref> = Vec::new();
         for r in t.by_native.refs() {
             let slot = &slots[slot_index(r)];
-            if slot.seen != generation {
+            if slot.seen != generation && !partial {
                 let scope = slot.native.as_ref().map_or("", |n| n.scope.as_str());
                 if scopes_now.contains(scope) {
                     gone.push(r);
@@ -279,9 +300,17 @@ impl RefSpace {
             }
         }
 
-        let next_scopes: Option<HashSet<String>> = (t.scopes.len() != scopes_now.len()
-            || scopes_now.iter().any(|s| !t.scopes.contains(*s)))
-        .then(|| scopes_now.into_iter().map(str::to_owned).collect());
+        let next_scopes: Option<HashSet<String>> = if partial {
+            // What a partial capture missed may still be there: add to the scopes, drop none.
+            scopes_now.iter().any(|s| !t.scopes.contains(*s)).then(|| {
+                let mut all = t.scopes.clone();
+                all.extend(scopes_now.into_iter().map(str::to_owned));
+                all
+            })
+        } else {
+            (t.scopes.len() != scopes_now.len() || scopes_now.iter().any(|s| !t.scopes.contains(*s)))
+                .then(|| scopes_now.into_iter().map(str::to_owned).collect())
+        };
 
         // 3. Carry churned refs on unique structural matches.
         let keys = Keys::of(raw, &raw_order);

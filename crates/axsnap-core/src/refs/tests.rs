@@ -356,3 +356,46 @@ fn deep_trees_do_not_overflow() {
     let (_, st) = refresh(&mut s, "t", &build("b"));
     assert_eq!(st.carried, 100_000);
 }
+
+#[test]
+fn a_partial_capture_leaves_the_refs_of_what_it_missed_alone() {
+    let mut s = RefSpace::new();
+    let raw = page("d");
+    let (p0, _) = refresh(&mut s, "t", &raw);
+    let save = ref_of(&p0, "d", "6");
+    let home = ref_of(&p0, "d", "2");
+    // A partial capture (a blocking dialog): the root and a node of its own, nothing else.
+    let mut cut = Tree::with_root(nd(Role::Document, "Page", "d", "0"));
+    let r = cut.root().unwrap();
+    cut.append(r, nd(Role::AlertDialog, "Sure?", "d", "js-dialog"));
+    let mut pc = cut.clone();
+    let st = s.refresh_partial(&tid("t"), &cut, &mut pc);
+    assert_eq!((st.kept, st.assigned, st.staled, st.carried), (1, 1, 0, 0));
+    assert_eq!(s.resolve(&tid("t"), save), Ok(&NativeId::new("d", "6")));
+    // The whole capture after it: the page's refs are the same, the dialog's ref is stale.
+    let dialog = ref_of(&pc, "d", "js-dialog");
+    let (p2, st) = refresh(&mut s, "t", &raw);
+    assert_eq!((st.staled, st.assigned), (1, 0));
+    assert_eq!(ref_of(&p2, "d", "6"), save);
+    assert_eq!(ref_of(&p2, "d", "2"), home);
+    assert!(matches!(s.resolve(&tid("t"), dialog), Err(RefError::Stale { .. })));
+}
+
+#[test]
+fn a_partial_capture_of_a_new_document_carries_nothing_and_stales_nothing() {
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &page("a"));
+    let save = ref_of(&p0, "a", "6");
+    // A partial capture of another document that looks alike: no carry on partial evidence.
+    let mut cut = page("b");
+    let mut pc = cut.clone();
+    let st = s.refresh_partial(&tid("t"), &cut, &mut pc);
+    assert_eq!((st.carried, st.staled, st.assigned), (0, 0, 7));
+    assert_eq!(s.resolve(&tid("t"), save), Ok(&NativeId::new("a", "6")));
+    // The next whole capture shows "a" is gone for good: its refs go stale (the b nodes have
+    // refs of their own already, so nothing is left to carry to).
+    cut = page("b");
+    let (_, st) = refresh(&mut s, "t", &cut);
+    assert_eq!((st.kept, st.staled, st.carried), (7, 7, 0));
+    assert!(matches!(s.resolve(&tid("t"), save), Err(RefError::Stale { .. })));
+}

@@ -1,0 +1,176 @@
+//! The backend as the agent layer uses it ([`CdpBackend`] through the core's [`Backend`] trait
+//! and [`Session`]): JavaScript dialogs whoever opens them, `beforeunload`, and a renderer
+//! crash; each gives a clear answer, and the tab works again afterwards.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use axsnap_cdp::{CdpBackend, CdpError};
+use axsnap_core::backend::{Backend, ElementAction, TargetAction};
+use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
+use axsnap_core::{Ref, Role, TargetId};
+use common::{launch_browser, run, Server};
+use serde_json::json;
+
+const DEADLINE: Duration = Duration::from_secs(10);
+
+struct Fixture {
+    backend: CdpBackend,
+    session: Session,
+    tab: TargetId,
+    _srv: Server,
+}
+
+impl Fixture {
+    async fn open(path: &str) -> Fixture {
+        let srv = Server::pages();
+        let mut backend = CdpBackend::with_browser(launch_browser().await);
+        let tab = backend.open_target(&srv.url(path)).await.unwrap();
+        Fixture { backend, session: Session::new(Policy::default()), tab, _srv: srv }
+    }
+
+    async fn snapshot(&mut self) -> Response {
+        let t0 = Instant::now();
+        let cap = self.backend.capture(&self.tab, DEADLINE).await.unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(5), "capture took {:?}", t0.elapsed());
+        self.session.snapshot(&ClientId("t".into()), &cap, &Request::default(), Instant::now()).unwrap()
+    }
+
+    fn ref_of(&self, r: &Response, role: Role, name: &str) -> Ref {
+        let t = &r.snapshot.tree;
+        t.preorder()
+            .map(|(id, _)| t.node(id))
+            .find(|n| n.role == role && n.name == name)
+            .and_then(|n| n.ref_id)
+            .unwrap_or_else(|| panic!("no {role:?} {name:?} in\n{}", r.text))
+    }
+
+    async fn act(
+        &mut self,
+        r: Ref,
+        action: ElementAction,
+    ) -> Result<axsnap_core::backend::Outcome, CdpError> {
+        let native = self.session.resolve(&self.tab, r).unwrap().clone();
+        self.backend.act(&self.tab, &native, &action).await
+    }
+
+    async fn on_tab(&mut self, action: TargetAction) -> Result<axsnap_core::backend::Outcome, CdpError> {
+        self.backend.act_on_target(&self.tab, &action).await
+    }
+
+    async fn eval(&mut self, expr: &str) -> serde_json::Value {
+        self.backend.page(&self.tab).await.unwrap().eval(expr).await.unwrap()
+    }
+}
+
+#[test]
+fn a_dialog_the_page_opens_by_itself_is_shown_blocks_actions_and_can_be_answered() {
+    run(async {
+        let mut f = Fixture::open("act/leave.html").await;
+        let first = f.snapshot().await;
+        let save = f.ref_of(&first, Role::Button, "Save");
+        f.eval("later('confirm'); 1").await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+
+        // The snapshot answers at once with the dialog, and says the page below is not shown.
+        let r = f.snapshot().await;
+        assert!(
+            r.text.contains("# partial capture: a JavaScript confirm dialog blocks the page"),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("alertdialog \"Leave the draft?\""), "{}", r.text);
+        assert!(!r.text.contains("Save"), "the page below is not captured: {}", r.text);
+        assert!(f.backend.changed(&f.tab).await.unwrap(), "a blocked page always reads as changed");
+
+        // Acting on the page is refused with what to do; the button's ref is still live.
+        let e = f.act(save, ElementAction::Click { count: 1 }).await.unwrap_err();
+        assert!(matches!(e, CdpError::DialogOpen { .. }), "{e}");
+        assert!(e.to_string().contains("accept or dismiss it first"), "{e}");
+        let e = f.on_tab(TargetAction::Reload).await.unwrap_err();
+        assert!(matches!(e, CdpError::DialogOpen { .. }), "{e}");
+
+        let out = f.on_tab(TargetAction::DismissDialog).await.unwrap();
+        assert!(out.dialog.is_none(), "{out:?}");
+        let r = f.snapshot().await;
+        assert!(r.partial.is_none(), "{}", r.text);
+        assert!(r.text.contains("answered false"), "the page's script went on: {}", r.text);
+        assert_eq!(f.ref_of(&r, Role::Button, "Save"), save, "refs survive the blocked capture");
+        f.act(save, ElementAction::Click { count: 1 }).await.unwrap();
+        assert_eq!(f.eval("document.getElementById('state').textContent").await, json!("saved"));
+
+        // An alert from a timer, accepted.
+        f.eval("later('alert'); 1").await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let r = f.snapshot().await;
+        assert!(r.text.contains("alertdialog \"Autosave failed\""), "{}", r.text);
+        f.on_tab(TargetAction::AcceptDialog { text: None }).await.unwrap();
+        assert_eq!(f.eval("document.getElementById('state').textContent").await, json!("answered ok"));
+        f.backend.close().await.unwrap();
+    })
+}
+
+#[test]
+fn beforeunload_asks_and_the_answer_decides_whether_the_tab_leaves() {
+    run(async {
+        let mut f = Fixture::open("act/leave.html").await;
+        let first = f.snapshot().await;
+        // Chromium asks only on a page the user has interacted with: type into the draft.
+        let draft = f.ref_of(&first, Role::TextBox, "Draft text");
+        f.act(draft, ElementAction::Type { text: "half a thought".into(), clear: true, submit: false })
+            .await
+            .unwrap();
+        let away = f._srv.url("act/inner.html");
+
+        let out = f.on_tab(TargetAction::Navigate { url: away.clone() }).await.unwrap();
+        let d = out.dialog.clone().unwrap_or_else(|| panic!("no beforeunload dialog: {out:?}"));
+        assert!(d.starts_with("beforeunload"), "{d}");
+        assert!(!out.navigated, "the tab has not left yet: {out:?}");
+        let r = f.snapshot().await;
+        assert!(r.text.contains("JavaScript beforeunload"), "{}", r.text);
+
+        // Dismissed: the tab stays, with the draft.
+        f.on_tab(TargetAction::DismissDialog).await.unwrap();
+        assert_eq!(f.eval("document.getElementById('draft').value").await, json!("half a thought"));
+        assert!(f.eval("location.pathname").await.as_str().is_some_and(|p| p.ends_with("leave.html")));
+
+        // Accepted: the tab leaves.
+        let out = f.on_tab(TargetAction::Navigate { url: away }).await.unwrap();
+        assert!(out.dialog.as_deref().is_some_and(|d| d.starts_with("beforeunload")), "{out:?}");
+        let out = f.on_tab(TargetAction::AcceptDialog { text: None }).await.unwrap();
+        assert!(out.navigated, "{out:?}");
+        let r = f.snapshot().await;
+        assert!(r.partial.is_none() && !r.text.contains("Draft"), "{}", r.text);
+        f.backend.close().await.unwrap();
+    })
+}
+
+#[test]
+fn a_renderer_crash_is_a_clear_error_and_a_reload_recovers() {
+    run(async {
+        let mut f = Fixture::open("act/leave.html").await;
+        f.snapshot().await;
+        let page = f.backend.page(&f.tab).await.unwrap();
+        // chrome://crash makes the renderer crash, as a real bug in a page would.
+        let _ = page.call_within("Page.navigate", json!({"url": "chrome://crash"}), DEADLINE).await;
+        let until = Instant::now() + Duration::from_secs(10);
+        while !page.watch().crashed() && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let t0 = Instant::now();
+        let e = f.backend.capture(&f.tab, DEADLINE).await.unwrap_err();
+        assert!(matches!(e, CdpError::Crashed), "{e}");
+        assert!(e.to_string().contains("reload"), "{e}");
+        assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+        assert!(f.backend.changed(&f.tab).await.unwrap());
+
+        f.on_tab(TargetAction::Reload).await.unwrap();
+        let r = f.snapshot().await;
+        assert!(r.partial.is_none(), "{}", r.text);
+        let save = f.ref_of(&r, Role::Button, "Save");
+        f.act(save, ElementAction::Click { count: 1 }).await.unwrap();
+        assert_eq!(f.eval("document.getElementById('state').textContent").await, json!("saved"));
+        f.backend.close().await.unwrap();
+    })
+}
