@@ -14,16 +14,26 @@ use crate::page::PageHandle;
 use crate::settle::SettleOptions;
 use crate::{dialogs, nav, tabs};
 
-/// The Chromium backend: a browser and the tabs it has attached to. Target ids are CDP target
-/// ids.
+/// The Chromium backend: a browser and the tabs it has attached to.
+///
+/// Target ids are the CDP target ids of the tabs, with one exception that keeps them stable
+/// for the agent: when a browser this backend launched dies (killed, crashed), the next call
+/// starts a new one and reopens every tab it knew at its last URL, and the old ids go on naming
+/// the reopened tabs. (Refs then carry over structurally, as after a navigation.)
 #[derive(Debug)]
 pub struct CdpBackend {
     browser: Browser,
+    /// Attached tabs, by CDP target id.
     pages: HashMap<String, PageHandle>,
+    /// The agent's id of the active tab.
     active: Option<String>,
-    /// Per tab, the root's native id in its last whole capture: a capture of a tab a dialog
-    /// blocks reuses it, so the refs of the page keep their meaning.
+    /// Per CDP target id, the root's native id in its last whole capture: a capture of a tab a
+    /// dialog blocks reuses it, so the refs of the page keep their meaning.
     roots: HashMap<String, NativeId>,
+    /// Agent id -> CDP target id, for tabs reopened after a browser restart.
+    aliases: HashMap<String, String>,
+    /// Agent id -> the last URL seen, for reopening after a browser restart.
+    urls: HashMap<String, String>,
 }
 
 impl CdpBackend {
@@ -39,7 +49,14 @@ impl CdpBackend {
 
     /// Wraps a browser.
     pub fn with_browser(browser: Browser) -> CdpBackend {
-        CdpBackend { browser, pages: HashMap::new(), active: None, roots: HashMap::new() }
+        CdpBackend {
+            browser,
+            pages: HashMap::new(),
+            active: None,
+            roots: HashMap::new(),
+            aliases: HashMap::new(),
+            urls: HashMap::new(),
+        }
     }
 
     /// The browser.
@@ -47,13 +64,14 @@ impl CdpBackend {
         &self.browser
     }
 
+    /// The browser, mutably (its process id, for one).
+    pub fn browser_mut(&mut self) -> &mut Browser {
+        &mut self.browser
+    }
+
     /// Opens a new tab at `url`, makes it the active one and returns its id.
     pub async fn open(&mut self, url: &str) -> Result<TargetId, CdpError> {
-        let page = self.browser.new_page(url).await?;
-        let id = page.target_id().to_string();
-        self.pages.insert(id.clone(), page);
-        self.active = Some(id.clone());
-        Ok(TargetId(id))
+        self.open_target(url).await
     }
 
     /// The active tab, if any.
@@ -68,14 +86,66 @@ impl CdpBackend {
         Ok(())
     }
 
+    /// The CDP target id behind an agent's target id.
+    fn cdp_id(&self, target: &TargetId) -> String {
+        self.aliases.get(&target.0).cloned().unwrap_or_else(|| target.0.clone())
+    }
+
+    /// The agent's id of a CDP target id.
+    fn agent_id(&self, cdp: &str) -> String {
+        self.aliases
+            .iter()
+            .find(|(_, c)| c.as_str() == cdp)
+            .map_or_else(|| cdp.to_string(), |(a, _)| a.clone())
+    }
+
     /// The handle of a tab, attaching to it on first use.
     pub async fn page(&mut self, target: &TargetId) -> Result<PageHandle, CdpError> {
-        if let Some(p) = self.pages.get(&target.0) {
+        self.revive().await?;
+        let id = self.cdp_id(target);
+        if let Some(p) = self.pages.get(&id) {
             return Ok(p.clone());
         }
-        let p = self.browser.attach_page(&target.0).await?;
-        self.pages.insert(target.0.clone(), p.clone());
+        let p = self.browser.attach_page(&id).await.map_err(|e| match e {
+            CdpError::NoSuchTarget(_) => CdpError::NoSuchTarget(target.0.clone()),
+            e => e,
+        })?;
+        self.pages.insert(id, p.clone());
         Ok(p)
+    }
+
+    /// When the browser this backend launched has died, starts a new one and reopens the tabs
+    /// it knew at their last URLs (a tab whose URL no longer loads opens blank). A connected
+    /// browser is not ours to start: its loss stays [`CdpError::Disconnected`].
+    async fn revive(&mut self) -> Result<(), CdpError> {
+        if self.browser.is_open() {
+            return Ok(());
+        }
+        let Some(opts) = self.browser.launch_options().cloned() else { return Err(CdpError::Disconnected) };
+        tracing::warn!("the browser is gone; starting a new one and reopening {} tab(s)", self.urls.len());
+        let dead = std::mem::replace(&mut self.browser, Browser::launch(opts).await?);
+        // Reaps the old process and deletes its profile.
+        let _ = dead.close().await;
+        self.pages.clear();
+        self.roots.clear();
+        self.aliases.clear();
+        let mut tabs: Vec<(String, String)> = self.urls.drain().collect();
+        tabs.sort();
+        for (agent_id, url) in tabs {
+            let page = match tabs::open(&self.browser, &url).await {
+                Ok(p) => p,
+                Err(CdpError::Disconnected) => return Err(CdpError::Disconnected),
+                Err(e) => {
+                    tracing::warn!("reopening {url} failed ({e}); the tab opens blank");
+                    self.browser.new_page("about:blank").await?
+                }
+            };
+            let id = page.target_id().to_string();
+            self.pages.insert(id.clone(), page);
+            self.aliases.insert(agent_id.clone(), id);
+            self.urls.insert(agent_id, url);
+        }
+        Ok(())
     }
 
     /// Captures with stats (what [`Backend::capture`] does, plus timings).
@@ -91,10 +161,15 @@ impl CdpBackend {
             let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
             return Ok(CaptureOutput { capture, stats });
         }
-        let out = capture::capture(&page, deadline).await?;
+        let mut out = capture::capture(&page, deadline).await?;
+        // The core sees the agent's id, whatever tab stands behind it now.
+        out.capture.target = target.clone();
+        if let Some(url) = &out.capture.header.url {
+            self.urls.insert(target.0.clone(), url.clone());
+        }
         if out.capture.partial.is_none() {
             if let Some(root) = out.capture.tree.root() {
-                self.roots.insert(target.0.clone(), out.capture.tree.node(root).native.clone());
+                self.roots.insert(page.target_id().to_string(), out.capture.tree.node(root).native.clone());
             }
         }
         Ok(out)
@@ -102,17 +177,14 @@ impl CdpBackend {
 
     /// The capture of a tab a JavaScript dialog blocks (see [`dialogs::blocked_capture`]).
     async fn blocked(&mut self, target: &TargetId, dialog: &dialogs::Dialog) -> Result<Capture, CdpError> {
+        let id = self.cdp_id(target);
         // The browser answers for the tab while its renderer waits on the dialog.
         let tabs = self.browser.page_targets().await?;
         let (url, title) =
-            tabs.into_iter().find(|(id, _, _)| *id == target.0).map(|(_, u, t)| (u, t)).unwrap_or_default();
+            tabs.into_iter().find(|(t, _, _)| *t == id).map(|(_, u, t)| (u, t)).unwrap_or_default();
         let header =
             Header { url: Some(url).filter(|u| !u.is_empty()), title: Some(title).filter(|t| !t.is_empty()) };
-        let root = self
-            .roots
-            .get(&target.0)
-            .cloned()
-            .unwrap_or_else(|| NativeId::new(format!("{}:", target.0), "root"));
+        let root = self.roots.get(&id).cloned().unwrap_or_else(|| NativeId::new(format!("{id}:"), "root"));
         Ok(dialogs::blocked_capture(target, header, root, dialog))
     }
 
@@ -131,18 +203,20 @@ impl CdpBackend {
         if outcome.dialog.is_none() {
             return;
         }
-        let Some(page) = self.pages.get(&target.0) else { return };
+        let Some(page) = self.pages.get(&self.cdp_id(target)) else { return };
         let until = std::time::Instant::now() + Duration::from_secs(1);
         while page.watch().dialog().is_none() && std::time::Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
     }
 
-    /// Attaches to the tabs an action opened (popups), so they can be captured at once.
-    async fn adopt_opened(&mut self, outcome: &Outcome) {
-        for t in &outcome.opened {
+    /// Attaches to the tabs an action opened (popups), so they can be captured at once, and
+    /// names them by the agent's ids.
+    async fn adopt_opened(&mut self, outcome: &mut Outcome) {
+        for t in &mut outcome.opened {
             // A popup that closed again before we attached is simply not adopted.
             let _ = self.page(t).await;
+            *t = TargetId(self.agent_id(&t.0));
         }
     }
 
@@ -156,9 +230,21 @@ impl Backend for CdpBackend {
     type Error = CdpError;
 
     async fn targets(&mut self) -> Result<Vec<TargetSummary>, CdpError> {
-        let tabs = self.browser.page_targets().await?;
+        self.revive().await?;
+        let tabs: Vec<(String, String, String)> = self
+            .browser
+            .page_targets()
+            .await?
+            .into_iter()
+            .map(|(id, url, title)| (self.agent_id(&id), url, title))
+            .collect();
         if self.active.as_ref().is_none_or(|a| !tabs.iter().any(|(id, _, _)| id == a)) {
             self.active = tabs.first().map(|(id, _, _)| id.clone());
+        }
+        for (id, url, _) in &tabs {
+            if !url.is_empty() {
+                self.urls.insert(id.clone(), url.clone());
+            }
         }
         Ok(tabs
             .into_iter()
@@ -184,9 +270,9 @@ impl Backend for CdpBackend {
         action: &ElementAction,
     ) -> Result<Outcome, CdpError> {
         let page = self.unblocked_page(target).await?;
-        let outcome = crate::act::act(&page, element, action).await?;
+        let mut outcome = crate::act::act(&page, element, action).await?;
         self.note_dialog(target, &outcome).await;
-        self.adopt_opened(&outcome).await;
+        self.adopt_opened(&mut outcome).await;
         Ok(outcome)
     }
 
@@ -196,7 +282,7 @@ impl Backend for CdpBackend {
             _ => self.unblocked_page(target).await?,
         };
         let opts = SettleOptions::default();
-        let outcome = match action {
+        let mut outcome = match action {
             TargetAction::Navigate { url } => nav::navigate(&page, url, &opts).await?,
             TargetAction::Back => nav::back(&page, &opts).await?,
             TargetAction::Forward => nav::forward(&page, &opts).await?,
@@ -209,21 +295,31 @@ impl Backend for CdpBackend {
             TargetAction::DismissDialog => dialogs::answer(&page, &dialogs::Answer::Dismiss, &opts).await?,
         };
         self.note_dialog(target, &outcome).await;
-        self.adopt_opened(&outcome).await;
+        self.adopt_opened(&mut outcome).await;
         Ok(outcome)
     }
 
     async fn open_target(&mut self, url: &str) -> Result<TargetId, CdpError> {
+        self.revive().await?;
         let page = tabs::open(&self.browser, url).await?;
         let id = page.target_id().to_string();
         self.pages.insert(id.clone(), page);
+        self.urls.insert(id.clone(), url.to_string());
         self.active = Some(id.clone());
         Ok(TargetId(id))
     }
 
     async fn close_target(&mut self, target: &TargetId) -> Result<(), CdpError> {
-        tabs::close(&self.browser, &target.0).await?;
-        self.pages.remove(&target.0);
+        self.revive().await?;
+        let id = self.cdp_id(target);
+        tabs::close(&self.browser, &id).await.map_err(|e| match e {
+            CdpError::NoSuchTarget(_) => CdpError::NoSuchTarget(target.0.clone()),
+            e => e,
+        })?;
+        self.pages.remove(&id);
+        self.roots.remove(&id);
+        self.aliases.remove(&target.0);
+        self.urls.remove(&target.0);
         if self.active.as_deref() == Some(target.0.as_str()) {
             self.active = None;
         }

@@ -154,6 +154,8 @@ pub struct Browser {
     raw: RawCdp,
     ws_url: String,
     launched: bool,
+    /// How it was launched (`None` when connected to): what a restart needs.
+    options: Option<LaunchOptions>,
     // Declared last: dropped after the process is gone.
     profile: Option<TempProfile>,
 }
@@ -183,13 +185,15 @@ impl Browser {
         let builder = builder.args(opts.extra_args.iter().map(String::as_str));
         let config =
             builder.build().map_err(|reason| CdpError::LaunchFailed { path: exe.clone(), reason })?;
+        let options = Some(opts);
         let (inner, handler) = chromiumoxide::Browser::launch(config)
             .await
             .map_err(|e| CdpError::LaunchFailed { path: exe.clone(), reason: e.to_string() })?;
         let ws_url = inner.websocket_address().clone();
         let handler = spawn_handler(handler);
         let raw = RawCdp::connect(&ws_url).await?;
-        let browser = Browser { inner, handler, raw, ws_url, launched: true, profile: Some(profile) };
+        let browser =
+            Browser { inner, handler, raw, ws_url, launched: true, options, profile: Some(profile) };
         // Downloads never land on disk; a navigation to one fails instead.
         let _ = browser.raw.call(None, "Browser.setDownloadBehavior", json!({"behavior": "deny"})).await;
         Ok(browser)
@@ -215,7 +219,7 @@ impl Browser {
         // Make the tabs that were already open known to chromiumoxide.
         let _ = inner.fetch_targets().await;
         let raw = RawCdp::connect(&ws_url).await?;
-        Ok(Browser { inner, handler, raw, ws_url, launched: false, profile: None })
+        Ok(Browser { inner, handler, raw, ws_url, launched: false, options: None, profile: None })
     }
 
     /// The browser's DevTools WebSocket URL.
@@ -226,6 +230,16 @@ impl Browser {
     /// Whether this process launched the browser (and closes it on [`Browser::close`]).
     pub fn launched(&self) -> bool {
         self.launched
+    }
+
+    /// The options a launched browser was started with (`None` for a connected one).
+    pub fn launch_options(&self) -> Option<&LaunchOptions> {
+        self.options.as_ref()
+    }
+
+    /// Whether the connection to the browser is still up.
+    pub fn is_open(&self) -> bool {
+        self.raw.is_open()
     }
 
     /// The process id of a launched browser (`None` for a connected one).

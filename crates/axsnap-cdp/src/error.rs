@@ -48,7 +48,10 @@ pub enum CdpError {
         reason: String,
     },
     /// The connection to the browser is gone (it exited, crashed or was killed).
-    #[error("the browser connection is closed (the browser exited or crashed); start a new session")]
+    #[error(
+        "the browser connection is closed (the browser exited, crashed or was killed); a browser axsnap \
+         launched is started again on the next call, a browser it connected to must be restarted"
+    )]
     Disconnected,
     /// A CDP call failed.
     #[error("the browser refused {method}: {message}")]

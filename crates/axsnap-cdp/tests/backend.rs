@@ -1,12 +1,12 @@
 //! The backend as the agent layer uses it ([`CdpBackend`] through the core's [`Backend`] trait
-//! and [`Session`]): JavaScript dialogs whoever opens them, `beforeunload`, and a renderer
-//! crash; each gives a clear answer, and the tab works again afterwards.
+//! and [`Session`]): JavaScript dialogs whoever opens them, `beforeunload`, a renderer crash
+//! and a killed browser; each gives a clear answer, and the next call works.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
-use axsnap_cdp::{CdpBackend, CdpError};
+use axsnap_cdp::{CdpBackend, CdpError, LaunchOptions};
 use axsnap_core::backend::{Backend, ElementAction, TargetAction};
 use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
 use axsnap_core::{Ref, Role, TargetId};
@@ -24,16 +24,24 @@ struct Fixture {
 
 impl Fixture {
     async fn open(path: &str) -> Fixture {
+        Fixture::open_in(CdpBackend::with_browser(launch_browser().await), path).await
+    }
+
+    async fn open_in(mut backend: CdpBackend, path: &str) -> Fixture {
         let srv = Server::pages();
-        let mut backend = CdpBackend::with_browser(launch_browser().await);
         let tab = backend.open_target(&srv.url(path)).await.unwrap();
         Fixture { backend, session: Session::new(Policy::default()), tab, _srv: srv }
     }
 
     async fn snapshot(&mut self) -> Response {
+        self.snapshot_within(DEADLINE).await
+    }
+
+    /// A snapshot that must come within `limit` (a blocked page must not be waited on).
+    async fn snapshot_within(&mut self, limit: Duration) -> Response {
         let t0 = Instant::now();
         let cap = self.backend.capture(&self.tab, DEADLINE).await.unwrap();
-        assert!(t0.elapsed() < Duration::from_secs(5), "capture took {:?}", t0.elapsed());
+        assert!(t0.elapsed() < limit, "capture took {:?}", t0.elapsed());
         self.session.snapshot(&ClientId("t".into()), &cap, &Request::default(), Instant::now()).unwrap()
     }
 
@@ -74,7 +82,7 @@ fn a_dialog_the_page_opens_by_itself_is_shown_blocks_actions_and_can_be_answered
         tokio::time::sleep(Duration::from_millis(600)).await;
 
         // The snapshot answers at once with the dialog, and says the page below is not shown.
-        let r = f.snapshot().await;
+        let r = f.snapshot_within(Duration::from_secs(2)).await;
         assert!(
             r.text.contains("# partial capture: a JavaScript confirm dialog blocks the page"),
             "{}",
@@ -171,6 +179,42 @@ fn a_renderer_crash_is_a_clear_error_and_a_reload_recovers() {
         let save = f.ref_of(&r, Role::Button, "Save");
         f.act(save, ElementAction::Click { count: 1 }).await.unwrap();
         assert_eq!(f.eval("document.getElementById('state').textContent").await, json!("saved"));
+        f.backend.close().await.unwrap();
+    })
+}
+
+#[test]
+fn a_browser_killed_mid_call_is_a_clear_error_and_the_next_call_starts_a_new_one() {
+    run(async {
+        let backend = CdpBackend::launch(LaunchOptions::default()).await.unwrap();
+        let mut f = Fixture::open_in(backend, "act/leave.html").await;
+        let first = f.snapshot().await;
+        let save = f.ref_of(&first, Role::Button, "Save");
+        let pid = f.backend.browser_mut().pid().expect("a launched browser has a pid");
+
+        // Kill it while a capture waits on a busy page.
+        f.eval("setTimeout(() => { const t = Date.now(); while (Date.now() - t < 5000) {} }, 0); 1").await;
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            std::process::Command::new("kill").args(["-9", &pid.to_string()]).status()
+        });
+        let t0 = Instant::now();
+        let e = f.backend.capture(&f.tab, DEADLINE).await.unwrap_err();
+        assert!(killer.join().unwrap().unwrap().success());
+        assert!(matches!(e, CdpError::Disconnected), "{e}");
+        assert!(e.to_string().contains("started again on the next call"), "{e}");
+        assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+
+        // The next call starts a new browser and reopens the tab under the same id; the page's
+        // refs carry over to it.
+        let r = f.snapshot().await;
+        assert!(r.partial.is_none(), "{}", r.text);
+        assert_ne!(f.backend.browser_mut().pid(), Some(pid));
+        assert_eq!(f.ref_of(&r, Role::Button, "Save"), save, "{}", r.text);
+        f.act(save, ElementAction::Click { count: 1 }).await.unwrap();
+        assert_eq!(f.eval("document.getElementById('state').textContent").await, json!("saved"));
+        let tabs = f.backend.targets().await.unwrap();
+        assert!(tabs.iter().any(|t| t.id == f.tab && t.active), "{tabs:?}");
         f.backend.close().await.unwrap();
     })
 }
