@@ -218,3 +218,27 @@ fn a_browser_killed_mid_call_is_a_clear_error_and_the_next_call_starts_a_new_one
         f.backend.close().await.unwrap();
     })
 }
+
+#[test]
+fn a_page_in_an_infinite_loop_gives_a_bounded_partial_snapshot_and_the_tab_can_leave_it() {
+    run(async {
+        let mut f = Fixture::open("index.html").await;
+        f.snapshot().await;
+        f.eval("setTimeout(() => { for (;;) {} }, 0); 1").await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let t0 = Instant::now();
+        let cap = f.backend.capture(&f.tab, Duration::from_secs(2)).await.unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(4), "{:?}", t0.elapsed());
+        assert!(cap.partial.as_deref().is_some_and(|p| p.contains("did not")), "{:?}", cap.partial);
+
+        // Leaving for another site gets a fresh renderer; the next snapshot is whole again.
+        let t0 = Instant::now();
+        let away = f._srv.url_other_site("act/leave.html");
+        let out = f.on_tab(TargetAction::Navigate { url: away }).await.unwrap();
+        assert!(out.navigated, "{out:?}");
+        assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
+        let r = f.snapshot().await;
+        assert!(r.partial.is_none() && r.text.contains("Draft"), "{}", r.text);
+        f.backend.close().await.unwrap();
+    })
+}
