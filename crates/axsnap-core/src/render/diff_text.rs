@@ -15,7 +15,8 @@
 //! the nearest shown ref around them (`text "Total: 5" in e40`), since a ref the agent never
 //! saw tells it nothing. Removed and updated nodes are described as they were in `prev`.
 //! Changes the text form never shows (bounds, native ids, developer ids, actions, hidden
-//! states) are left out, and so are operations made only of them.
+//! states) are left out, and so are operations made only of them; the header counts a node
+//! updated only in such fields as unchanged.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -142,6 +143,7 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let ctx = LineCtx::for_tree(next, None);
     let mut body = String::new();
     let mut shown = 0usize;
+    let mut hidden_updates = 0usize;
     for op in &diff.ops {
         let before = body.len();
         match op {
@@ -179,6 +181,10 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
         }
         if body.len() > before {
             shown += 1;
+        } else if matches!(op, Op::Update { .. }) {
+            // Changed only in what the text never shows (a carried ref's new native id, its
+            // bounds): unchanged, as far as the reader can tell.
+            hidden_updates += 1;
         }
     }
     let mut out = String::with_capacity(body.len() + 64);
@@ -186,7 +192,9 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let _ = writeln!(
         out,
         "# diff {} -> {}: {shown} {changes}, {} unchanged",
-        diff.from_seq, diff.to_seq, diff.unchanged
+        diff.from_seq,
+        diff.to_seq,
+        diff.unchanged + hidden_updates
     );
     out.push_str(&body);
     out
