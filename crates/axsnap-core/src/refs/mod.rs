@@ -36,9 +36,11 @@ use crate::tree::{NativeId, NodeId, Tree};
 
 mod keys;
 mod matching;
+mod slots;
 
 use keys::{Fast128, Key, KeyMap, Keys};
 use matching::{Churned, NewSide};
+use slots::Slots;
 use std::hash::Hash;
 
 /// A ref: `e` followed by a number. Unique within a [`RefSpace`].
@@ -112,6 +114,9 @@ pub enum RefError {
         /// Name of the element when last seen.
         name: String,
     },
+    /// Went stale long ago; what it named is no longer remembered.
+    #[error("ref {0} is stale: its element went long ago; take a new snapshot and use a current ref")]
+    Forgotten(Ref),
     /// Belongs to another target.
     #[error(
         "ref {r} belongs to target {owner}, not {asked}; switch to that target or use a ref from this one"
@@ -143,11 +148,12 @@ pub struct RefStats {
 ///
 /// Refs are numbered from `e1` up, never reused. A ref is live while its element is in the
 /// target's captures (judged on the raw tree, so a node a view leaves out stays live) and stale
-/// forever once it is gone; a stale ref keeps the role and name last shown, for the error.
+/// forever once it is gone; a stale ref keeps the role and name last shown, for the error, until
+/// it is old enough to be forgotten (module `slots`).
 #[derive(Debug, Default)]
 pub struct RefSpace {
-    /// Every ref ever given, indexed by number - 1.
-    slots: Vec<Slot>,
+    /// Every ref ever given, indexed by number - 1 (long-stale ones forgotten).
+    slots: Slots,
     /// Per-target tables, indexed by [`Slot::target`].
     targets: Vec<TargetRefs>,
     /// Target id to index in `targets`.
@@ -244,7 +250,7 @@ impl RefSpace {
 
         // Duplicates handed out last time go stale now.
         for r in std::mem::take(&mut t.extra) {
-            make_stale(&mut slots[slot_index(r)]);
+            slots.make_stale(slot_index(r));
             stats.staled += 1;
         }
 
@@ -335,22 +341,21 @@ impl RefSpace {
             let pairs =
                 matching::carry(&olds, &NewSide { raw, keys: &keys, refs: &raw_refs, candidate: &candidate });
             for (r, id) in pairs {
-                let slot = &mut slots[slot_index(r)];
                 let native = raw.node(id).native.clone();
                 if !t.by_native.insert(&native, r) {
                     continue; // a key collision (never seen in practice): let it go stale
                 }
-                if let Some(old) = slot.native.replace(native) {
+                slots[slot_index(r)].seen = generation;
+                if let Some(old) = slots.repoint(slot_index(r), native) {
                     t.by_native.remove(&old);
                 }
-                slot.seen = generation;
                 raw_refs[id.index()] = Some(r);
                 stats.carried += 1;
             }
             gone.extend(churned.into_iter().filter(|r| slots[slot_index(*r)].seen != generation));
         }
         for r in gone {
-            if let Some(native) = make_stale(&mut slots[slot_index(r)]) {
+            if let Some(native) = slots.make_stale(slot_index(r)) {
                 t.by_native.remove(&native);
             }
             stats.staled += 1;
@@ -421,12 +426,21 @@ impl RefSpace {
         if let Some(scopes) = next_scopes {
             t.scopes = scopes;
         }
+        if stats.staled > 0 {
+            slots.forget_old();
+        }
         stats
     }
 
     /// The native id a ref names on `target`, or why it cannot be used.
     pub fn resolve(&self, target: &TargetId, r: Ref) -> Result<&NativeId, RefError> {
-        let slot = r.0.checked_sub(1).and_then(|i| self.slots.get(i as usize)).ok_or(RefError::Unknown(r))?;
+        let i =
+            r.0.checked_sub(1)
+                .map(|i| i as usize)
+                .filter(|&i| i < self.slots.len())
+                .ok_or(RefError::Unknown(r))?;
+        // Only chunks of stale refs are ever dropped.
+        let slot = self.slots.get(i).ok_or(RefError::Forgotten(r))?;
         let owner = &self.targets[slot.target as usize].id;
         if owner != target {
             return Err(RefError::Foreign { r, owner: owner.clone(), asked: target.clone() });
@@ -443,7 +457,7 @@ impl RefSpace {
         let Some(&ti) = self.target_index.get(target) else { return };
         let t = &mut self.targets[ti as usize];
         for r in t.by_native.0.drain().map(|(_, r)| r).chain(t.extra.drain(..)) {
-            make_stale(&mut self.slots[slot_index(r)]);
+            self.slots.make_stale(slot_index(r));
         }
         t.scopes.clear();
     }
@@ -451,6 +465,13 @@ impl RefSpace {
     /// Number of refs given out so far (live and stale, all targets).
     pub fn issued(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Number of refs whose details are still held in memory: the live ones, and the stale
+    /// ones that are recent or share a chunk of 1,024 numbers with a live one. Older stale
+    /// refs are forgotten ([`RefError::Forgotten`]), so a long session's table stays bounded.
+    pub fn retained(&self) -> usize {
+        self.slots.retained()
     }
 
     /// The index of `target`'s table, made on first use.
@@ -475,12 +496,6 @@ fn slot_index(r: Ref) -> usize {
     r.0 as usize - 1
 }
 
-/// Marks a slot stale, returning the native id it named.
-fn make_stale(slot: &mut Slot) -> Option<NativeId> {
-    slot.structure = None;
-    slot.native.take()
-}
-
 /// Live refs by native id. Keyed by a 128-bit hash of the native id, which keeps the table
 /// small and its probes free of string compares; every hit is checked against the ref's own
 /// native id, so a key collision reads as "absent" and can never name a wrong element.
@@ -496,7 +511,7 @@ impl NativeIndex {
     }
 
     /// The live ref of `native`.
-    fn get(&self, slots: &[Slot], native: &NativeId) -> Option<Ref> {
+    fn get(&self, slots: &Slots, native: &NativeId) -> Option<Ref> {
         let r = *self.0.get(&NativeIndex::key(native))?;
         (slots[slot_index(r)].native.as_ref() == Some(native)).then_some(r)
     }

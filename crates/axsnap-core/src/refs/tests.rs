@@ -399,3 +399,44 @@ fn a_partial_capture_of_a_new_document_carries_nothing_and_stales_nothing() {
     assert_eq!((st.kept, st.staled, st.carried), (7, 7, 0));
     assert!(matches!(s.resolve(&tid("t"), save), Err(RefError::Stale { .. })));
 }
+
+#[test]
+fn a_long_session_forgets_long_stale_refs_and_stays_bounded() {
+    let mut s = RefSpace::new();
+    // Site chrome that lives throughout, then 300 pages of 1,000 new elements each.
+    let mut first: Option<Ref> = None;
+    let mut chrome: Option<Ref> = None;
+    let mut recent: Option<Ref> = None;
+    for page_no in 0..300 {
+        let scope = format!("doc{page_no}");
+        let mut t = Tree::with_root(nd(Role::Document, "Site", "chrome", "0"));
+        let r = t.root().unwrap();
+        t.append(r, nd(Role::Link, "Home", "chrome", "1"));
+        let main = t.append(r, nd(Role::Main, "", &scope, "m"));
+        for i in 0..1000 {
+            t.append(main, nd(Role::Button, &format!("Item {page_no}.{i}"), &scope, &i.to_string()));
+        }
+        let (p, _) = refresh(&mut s, "t", &t);
+        chrome.get_or_insert(ref_of(&p, "chrome", "1"));
+        first.get_or_insert(ref_of(&p, &scope, "0"));
+        if page_no == 290 {
+            recent = Some(ref_of(&p, &scope, "0"));
+        }
+    }
+    assert!(s.issued() > 300_000);
+    assert!(
+        s.retained() <= (slots::KEEP_RECENT_CHUNKS + 1) * slots::CHUNK + 1_002,
+        "{} of {} retained",
+        s.retained(),
+        s.issued()
+    );
+    let (chrome, first, recent) = (chrome.unwrap(), first.unwrap(), recent.unwrap());
+    assert_eq!(s.resolve(&tid("t"), chrome), Ok(&NativeId::new("chrome", "1")), "live refs stay");
+    // The first page's chunk also holds the chrome's live refs, so it is kept with its details.
+    assert!(matches!(s.resolve(&tid("t"), first), Err(RefError::Stale { .. })));
+    let old = Ref(5_000);
+    assert_eq!(s.resolve(&tid("t"), old), Err(RefError::Forgotten(old)));
+    let err = s.resolve(&tid("t"), recent).unwrap_err();
+    assert!(matches!(&err, RefError::Stale { name, .. } if name == "Item 290.0"), "{err}");
+    assert_eq!(s.resolve(&tid("t"), Ref(10_000_000)), Err(RefError::Unknown(Ref(10_000_000))));
+}
