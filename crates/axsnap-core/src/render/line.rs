@@ -201,16 +201,82 @@ pub(super) fn shown_states(node: &Node) -> impl Iterator<Item = State> + '_ {
     node.states.iter().filter(move |s| shows_state(node, *s))
 }
 
-/// The text of a single leaf text child, when `node` is drawn on one line with it
-/// (`- paragraph: text`).
-pub(super) fn collapsed_text<'a, S: Source<'a>>(src: &S, id: S::Id, kids: &[S::Id]) -> Option<&'a str> {
+/// The content of `node`'s children drawn on its own line (`paragraph: text`), when they are
+/// all inline leaves: text, code spans and links. A line per child would spend an indent, a
+/// role word and a newline on each piece of running text (`text: the`, `code: s`,
+/// `text: refers to`), and a link alone in a list item or a heading two lines for one. Inline,
+/// a code span reads `` `s` `` and a link `[name](e12)`, its ref kept, so the agent can still act
+/// on it; the pieces are joined with single spaces (the whitespace between them is not in the
+/// tree). Nothing else is drawn inline: a link with a state, a description or a shown URL, an
+/// element with children, a ref the line would lose, a `More` marker.
+pub(super) fn inline_tail<'a, S: Source<'a>>(
+    src: &S,
+    id: S::Id,
+    kids: &[S::Id],
+    ctx: &LineCtx,
+) -> Option<String> {
     let n = src.node(id);
-    if matches!(n.role, Role::Text | Role::More) || !n.name.is_empty() || n.value.is_some() {
+    if kids.is_empty() || matches!(n.role, Role::Text | Role::More) || !n.name.is_empty() || n.value.is_some()
+    {
         return None;
     }
-    let [only] = kids else { return None };
-    let c = src.node(*only);
-    (c.role == Role::Text && src.children(*only).is_empty()).then_some(c.name.as_str())
+    let mut out = String::new();
+    for &k in kids {
+        let c = src.node(k);
+        let grandkids = src.children(k);
+        if c.value.is_some() || shown_description(c).is_some() || shown_states(c).next().is_some() {
+            return None;
+        }
+        // No space before closing punctuation or after an opening bracket: `u32`. not `u32` .
+        let glued = c.role == Role::Text && c.name.starts_with(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
+        if !out.is_empty() && !glued && !out.ends_with(['(', '[', '{']) {
+            out.push(' ');
+        }
+        match c.role {
+            Role::Text if grandkids.is_empty() => out.push_str(&c.name),
+            // A code span is often an element around one text node.
+            Role::Code if !shows_ref(c, false) => {
+                let text = match grandkids.as_slice() {
+                    [] => c.name.as_str(),
+                    [t] if c.name.is_empty()
+                        && src.node(*t).role == Role::Text
+                        && src.children(*t).is_empty() =>
+                    {
+                        src.node(*t).name.as_str()
+                    }
+                    _ => return None,
+                };
+                if text.is_empty() {
+                    return None;
+                }
+                out.push('`');
+                out.push_str(text);
+                out.push('`');
+            }
+            _ if !grandkids.is_empty() => return None,
+            Role::Link if !c.name.is_empty() => {
+                // Brackets inside the name stay as they are: an escape would be doubled by the
+                // line's own escaping of `\`, and a reader pairs `[T]` inside fine.
+                out.push('[');
+                out.push_str(&c.name);
+                out.push(']');
+                match (c.ref_id, shows_ref(c, false)) {
+                    (Some(r), true) => {
+                        let _ = write!(out, "({r})");
+                    }
+                    (Some(_), false) => return None,
+                    (None, _) => {}
+                }
+                if let Some(url) = shown_url(c, ctx) {
+                    out.push_str(" (");
+                    out.push_str(url);
+                    out.push(')');
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// Writes the subtree at `root` as lines, the root at `depth`. Iterative.
@@ -225,8 +291,8 @@ pub(super) fn write_subtree<'a, S: Source<'a>>(
     while let Some((id, d)) = stack.pop() {
         let kids = src.children(id);
         let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
-        let tail = collapsed_text(src, id, &kids);
-        write_line(out, src.node(id), d, ctx, holds_more, tail);
+        let tail = inline_tail(src, id, &kids, ctx);
+        write_line(out, src.node(id), d, ctx, holds_more, tail.as_deref());
         if tail.is_none() {
             stack.extend(kids.into_iter().rev().map(|k| (k, d + 1)));
         }
@@ -286,7 +352,7 @@ pub(super) fn write_line(
     if !n.options.is_empty() {
         push_options(out, &n.options);
     }
-    if let Some(d) = n.description.as_deref().filter(|d| !d.is_empty()) {
+    if let Some(d) = shown_description(n) {
         out.push_str(" [desc: ");
         push_quoted(out, d);
         out.push(']');
@@ -297,6 +363,14 @@ pub(super) fn write_line(
         push_tail(out, t);
     }
     out.push('\n');
+}
+
+/// The description a line shows: not one that only adds to the name it contains (rustdoc's
+/// `title="struct std::vec::Vec"` on a link named `Vec`), which costs tokens on every link of
+/// a page and tells the agent little it needs to act.
+fn shown_description(n: &Node) -> Option<&str> {
+    let d = n.description.as_deref().filter(|d| !d.trim().is_empty())?;
+    (n.name.is_empty() || !d.contains(n.name.as_str())).then_some(d)
 }
 
 /// The URL a link line shows, if any (see the module doc of `render`).
@@ -446,6 +520,86 @@ mod tests {
         write_line(&mut s, &n, 1000, &ctx("https://a.example/"), false, None);
         assert!(s.len() < 2 * MAX_INDENT + 40, "{s}");
         assert!(s.contains("[depth 1000] group \"g\""));
+    }
+
+    fn nd(role: Role, name: &str, id: &str) -> Node {
+        Node::new(role, name, NativeId::new("d", id))
+    }
+
+    fn link(name: &str, id: &str, r: u32) -> Node {
+        let mut n = nd(Role::Link, name, id);
+        n.ref_id = Some(Ref(r));
+        n.actions = [Action::Click].into_iter().collect();
+        n
+    }
+
+    fn render(t: &Tree) -> String {
+        let mut s = String::new();
+        write_subtree(&mut s, &t, t.root().unwrap(), 0, &LineCtx::for_tree(t, Some("https://a.example/")));
+        s
+    }
+
+    #[test]
+    fn running_text_code_and_links_share_their_parents_line() {
+        let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
+        let p = t.root().unwrap();
+        t.append(p, nd(Role::Text, "The variable", "t1"));
+        let code = t.append(p, nd(Role::Code, "", "c"));
+        t.append(code, nd(Role::Text, "s", "ct"));
+        t.append(p, nd(Role::Text, ", see", "t2"));
+        t.append(p, link("Deref<Target=[T]>", "l", 7));
+        t.append(p, nd(Role::Text, ".", "t3"));
+        assert_eq!(render(&t), "paragraph: The variable `s`, see [Deref<Target=[T]>](e7).\n");
+
+        // A link the ambiguity rule gives a URL keeps it.
+        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+        let li = t.root().unwrap();
+        let mut a = link("Result", "a", 1);
+        a.url = Some("https://a.example/result.html".into());
+        let mut b = link("Result", "b", 2);
+        b.url = Some("https://a.example/io/result.html".into());
+        t.append(li, a);
+        t.append(li, b);
+        assert_eq!(render(&t), "listitem: [Result](e1) (/result.html) [Result](e2) (/io/result.html)\n");
+    }
+
+    #[test]
+    fn anything_but_inline_leaves_keeps_its_own_lines() {
+        // A button, a link with a state, a named parent, nested content: each line stays.
+        let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
+        let p = t.root().unwrap();
+        t.append(p, nd(Role::Text, "Go", "t"));
+        let mut b = nd(Role::Button, "Now", "b");
+        b.ref_id = Some(Ref(2));
+        t.append(p, b);
+        assert_eq!(render(&t), "paragraph\n  text: Go\n  button \"Now\" [e2]\n");
+
+        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+        let li = t.root().unwrap();
+        let mut l = link("Home", "l", 3);
+        l.states = StateSet::EMPTY.with(State::Selected);
+        t.append(li, l);
+        assert_eq!(render(&t), "listitem\n  link \"Home\" [e3] [selected]\n");
+
+        let mut t = Tree::with_root(nd(Role::Heading, "Intro", "h"));
+        let h = t.root().unwrap();
+        t.append(h, link("Intro", "l", 4));
+        assert_eq!(render(&t), "heading \"Intro\"\n  link \"Intro\" [e4]\n");
+
+        // A description that only adds to the name is not shown; another one is, and keeps the
+        // link on its own line.
+        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+        let li = t.root().unwrap();
+        let mut v = link("Vec", "v", 5);
+        v.description = Some("struct std::vec::Vec".into());
+        t.append(li, v);
+        assert_eq!(render(&t), "listitem: [Vec](e5)\n");
+        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+        let li = t.root().unwrap();
+        let mut v = link("Vec", "v", 5);
+        v.description = Some("A growable array".into());
+        t.append(li, v);
+        assert_eq!(render(&t), "listitem\n  link \"Vec\" [e5] [desc: \"A growable array\"]\n");
     }
 
     #[test]
