@@ -307,16 +307,79 @@ impl Builder<'_> {
         if opts.join_text {
             self.join_runs(&mut kids);
         }
+        let mut name = name;
         if opts.drop_redundant {
             self.drop_repeats(&name, value.as_deref(), &mut kids);
             self.drop_spelled_name(&name, &mut kids);
             self.drop_repeated_images(&name, &mut kids);
             self.drop_sibling_repeats(&mut kids);
+            // The interactive-only view cuts the content and keeps headings for their names.
+            if !opts.view.interactive_only && self.content_spells_name(id, &name, value.as_deref(), &kids) {
+                name.clear();
+                self.stats.content_names_dropped += 1;
+            }
         }
         let n = self.out.node_mut(id);
         n.children = kids;
         n.name = name;
         n.value = value;
+    }
+
+    /// Whether `name` only spells the content shown under the node (a name computed from
+    /// content: a heading made of a link, a `<summary>` holding a signature with links), so
+    /// the content can stand for it. Not when the children are all text (then the children
+    /// go, [`Self::drop_spelled_name`]), and not for a widget whose content has no other
+    /// widget: a link or button keeps the name it is found and acted on by.
+    ///
+    /// The content is read from the leaves (their names) in order, whitespace ignored; the
+    /// walk stops as soon as it reads past the name or has visited a few nodes per character,
+    /// so a node costs at most about its name's length.
+    fn content_spells_name(&self, id: NodeId, name: &str, value: Option<&str>, kids: &[NodeId]) -> bool {
+        let out = &self.out;
+        let role = &out.node(id).role;
+        if is_blank(name)
+            || kids.is_empty()
+            || value.is_some_and(|v| !is_blank(v))
+            // Without its name a generic or group would be an anonymous wrapper, which a second
+            // projection would unwrap: projecting twice must change nothing.
+            || matches!(
+                role,
+                Role::Document
+                    | Role::Window
+                    | Role::Dialog
+                    | Role::AlertDialog
+                    | Role::Generic
+                    | Role::Group
+                    | Role::Other(_)
+            )
+            || kids.iter().all(|&k| is_text_leaf(out.node(k)))
+        {
+            return false;
+        }
+        let want: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut budget = 4 * want.len() + 64;
+        let mut read = 0;
+        let mut holds_widget = false;
+        let mut stack: Vec<NodeId> = kids.iter().rev().copied().collect();
+        while let Some(k) = stack.pop() {
+            budget = match budget.checked_sub(1) {
+                Some(b) => b,
+                None => return false,
+            };
+            let c = out.node(k);
+            holds_widget |= c.role.is_widget();
+            if !c.children.is_empty() {
+                stack.extend(c.children.iter().rev().copied());
+                continue;
+            }
+            for ch in c.name.chars().filter(|c| !c.is_whitespace()) {
+                if want.get(read) != Some(&ch) {
+                    return false;
+                }
+                read += 1;
+            }
+        }
+        read == want.len() && (holds_widget || !role.is_widget())
     }
 
     /// Drops text and label children that repeat `name` (a label repeating its parent) or
