@@ -97,6 +97,19 @@ fn is_text_leaf(n: &Node) -> bool {
         && is_blank_opt(&n.value)
 }
 
+/// The text a child shows when it is only text: a text or label leaf's name, or the text of
+/// an inline code span around a single text (`link "Vec<T>"` over `code: Vec<T>`). Rule 4
+/// compares it with the parent's name and value.
+fn shown_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
+    if is_text_leaf(n) {
+        return Some(n.name.as_str());
+    }
+    let [only] = n.children.as_slice() else { return None };
+    let c = tree.node(*only);
+    let plain_code = n.role == Role::Code && is_anonymous_leaf_content(n);
+    (plain_code && c.role == Role::Text && is_text_leaf(c)).then_some(c.name.as_str())
+}
+
 /// A plain run of text that can be joined with its neighbour (rule 3).
 fn is_joinable(n: &Node) -> bool {
     n.role == Role::Text
@@ -382,8 +395,9 @@ impl Builder<'_> {
         read == want.len() && (holds_widget || !role.is_widget())
     }
 
-    /// Drops text and label children that repeat `name` (a label repeating its parent) or
-    /// `value` (the text a field or an editable combobox shows of its own value).
+    /// Drops text and label children (and code spans around one text) that repeat `name` (a
+    /// label repeating its parent) or `value` (the text a field or an editable combobox shows
+    /// of its own value).
     fn drop_repeats(&mut self, name: &str, value: Option<&str>, kids: &mut Vec<NodeId>) {
         let value = value.filter(|v| !is_blank(v));
         if is_blank(name) && value.is_none() {
@@ -392,15 +406,12 @@ impl Builder<'_> {
         let out = &self.out;
         let (mut labels, mut values) = (0, 0);
         kids.retain(|&k| {
-            let c = out.node(k);
-            if !is_text_leaf(c) {
-                return true;
-            }
-            if !is_blank(name) && text::same_words(&c.name, name) {
+            let Some(said) = shown_text(out, out.node(k)) else { return true };
+            if !is_blank(name) && text::same_words(said, name) {
                 labels += 1;
                 return false;
             }
-            if value.is_some_and(|v| text::same_words(&c.name, v)) {
+            if value.is_some_and(|v| text::same_words(said, v)) {
                 values += 1;
                 return false;
             }
@@ -462,16 +473,18 @@ impl Builder<'_> {
         self.stats.repeated_values_dropped += texts;
     }
 
-    /// Drops the children when they are all text that together spells `name`.
+    /// Drops the children when they are all text (or code spans around one text) that
+    /// together spells `name`.
     fn drop_spelled_name(&mut self, name: &str, kids: &mut Vec<NodeId>) {
         if is_blank(name) || kids.len() < 2 {
             return;
         }
         let out = &self.out;
-        if !kids.iter().all(|&k| is_text_leaf(out.node(k))) {
+        let Some(parts) = kids.iter().map(|&k| shown_text(out, out.node(k))).collect::<Option<Vec<&str>>>()
+        else {
             return;
-        }
-        if text::parts_read_as(name, kids.iter().map(|&k| out.node(k).name.as_str())) {
+        };
+        if text::parts_read_as(name, parts.into_iter()) {
             self.stats.repeated_labels_dropped += kids.len();
             kids.clear();
         }

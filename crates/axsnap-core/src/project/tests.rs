@@ -923,3 +923,35 @@ fn drop_redundant_removes_a_name_that_only_spells_the_content() {
     let p = project(&t, &ProjectOptions { drop_redundant: false, ..ProjectOptions::default() });
     assert_eq!(p.stats.content_names_dropped, 0);
 }
+
+#[test]
+fn drop_redundant_removes_code_spans_repeating_the_parent_name() {
+    let mut t = doc();
+    let r = root(&t);
+    // rustdoc: `<a><code>Vec&lt;T&gt;</code></a>`.
+    let l = t.append(r, clickable(Role::Link, "Vec<T>", "l"));
+    let c = t.append(l, n(Role::Code, "", "c"));
+    t.append(c, n(Role::Text, "Vec<T>", "ct"));
+    // mdBook: a heading link spelled by text and code.
+    let s = t.append(r, clickable(Role::Link, "The String Type", "s"));
+    t.append(s, n(Role::Text, "The", "s1"));
+    let sc = t.append(s, n(Role::Code, "", "sc"));
+    t.append(sc, n(Role::Text, "String", "s2"));
+    t.append(s, n(Role::Text, "Type", "s3"));
+    // Code that says something else stays, and so does code that is more than its text.
+    let o = t.append(r, clickable(Role::Link, "Option", "o"));
+    let oc = t.append(o, n(Role::Code, "", "oc"));
+    t.append(oc, n(Role::Text, "Option<T>", "ot"));
+    let k = t.append(r, clickable(Role::Link, "len", "k"));
+    let kc = t.append(k, clickable(Role::Code, "", "kc"));
+    t.append(kc, n(Role::Text, "len", "kt"));
+
+    let p = project(&t, &ProjectOptions::default());
+    let kids = |native: &str| {
+        let id = p.tree.preorder().map(|(id, _)| id).find(|&id| p.tree.node(id).native.id == native).unwrap();
+        p.tree.node(id).children.len()
+    };
+    assert_eq!((kids("l"), kids("s"), kids("o"), kids("k")), (0, 0, 1, 1), "{:?}", outline(&p.tree));
+    let again = project(&p.tree, &ProjectOptions::default());
+    assert_eq!(outline(&again.tree), outline(&p.tree));
+}
