@@ -206,8 +206,9 @@ fn interactive(pw: &AriaSnapshot, ours: &Tree) -> Score {
         }
         let ItemKind::Element(e) = &pw.items[*i].kind else { continue };
         let what = if name.is_empty() { e.role.clone() } else { format!("{} {:?}", e.role, name) };
-        let near = match near.get_mut(&(role.clone(), squeeze(name))) {
-            Some(names) if !name.is_empty() => names.pop(),
+        let said = if name.is_empty() { normalize(&pw.content_text(*i)) } else { name.clone() };
+        let near = match near.get_mut(&(role.clone(), squeeze(&said))) {
+            Some(names) if !said.is_empty() => names.pop(),
             _ => None,
         };
         score.misses.push(Miss {
