@@ -28,3 +28,27 @@ ensure_cargo() {
     exit 1
   fi
 }
+
+# Node.js and npm (Debian's packages) for the Playwright side of the benchmarks.
+# playwright-core needs Node.js >= 20: Debian 12's own package is 18, so say so when that is
+# what we have.
+ensure_node() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "installing nodejs and npm (Debian packages)..." >&2
+    _apt_install nodejs npm
+  fi
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+  if [ "$major" -lt 20 ]; then
+    echo "warning: Node.js $(node --version 2>/dev/null) is older than 20, which playwright-core needs" >&2
+  fi
+}
+
+# bench/playwright's node_modules, exactly as package-lock.json pins them.
+ensure_playwright_deps() {
+  ensure_node
+  if [ ! -f bench/playwright/node_modules/playwright-core/package.json ]; then
+    echo "installing playwright-core for bench/playwright (npm ci)..." >&2
+    (cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}

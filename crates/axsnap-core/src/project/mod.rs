@@ -51,7 +51,9 @@ pub struct ProjectOptions {
     pub join_text: bool,
     /// Rule 4: drop a child label repeating its parent's name, and blank images with no action;
     /// also text repeating its parent's value, images repeating their parent's name, labels
-    /// repeating the name of the control next to them and text repeating its description.
+    /// repeating the name of the control next to them, text repeating its description, and
+    /// a name that only spells the content under it (not for a widget, unless that content
+    /// holds another widget).
     pub drop_redundant: bool,
     /// Keep bounds at all (formats that carry coordinates). Off by default: the text form
     /// shows none, and bounds would make every scroll a change.
@@ -146,6 +148,10 @@ pub struct ProjectStats {
     /// Rule 4: images without actions repeating their parent's name dropped.
     #[serde(default)]
     pub repeated_images_dropped: usize,
+    /// Rule 4: names that only spell the content shown under their node (a heading made of
+    /// a link, a disclosure summary holding links) dropped; the content stands for them.
+    #[serde(default)]
+    pub content_names_dropped: usize,
     /// Rule 5: bounds dropped from leaves that cannot be acted on.
     pub leaf_bounds_dropped: usize,
     /// Texts cut at `max_text_chars`.

@@ -97,6 +97,19 @@ fn is_text_leaf(n: &Node) -> bool {
         && is_blank_opt(&n.value)
 }
 
+/// The text a child shows when it is only text: a text or label leaf's name, or the text of
+/// an inline code span around a single text (`link "Vec<T>"` over `code: Vec<T>`). Rule 4
+/// compares it with the parent's name and value.
+fn shown_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
+    if is_text_leaf(n) {
+        return Some(n.name.as_str());
+    }
+    let [only] = n.children.as_slice() else { return None };
+    let c = tree.node(*only);
+    let plain_code = n.role == Role::Code && is_anonymous_leaf_content(n);
+    (plain_code && c.role == Role::Text && is_text_leaf(c)).then_some(c.name.as_str())
+}
+
 /// A plain run of text that can be joined with its neighbour (rule 3).
 fn is_joinable(n: &Node) -> bool {
     n.role == Role::Text
@@ -307,11 +320,17 @@ impl Builder<'_> {
         if opts.join_text {
             self.join_runs(&mut kids);
         }
+        let mut name = name;
         if opts.drop_redundant {
             self.drop_repeats(&name, value.as_deref(), &mut kids);
             self.drop_spelled_name(&name, &mut kids);
             self.drop_repeated_images(&name, &mut kids);
             self.drop_sibling_repeats(&mut kids);
+            // The interactive-only view cuts the content and keeps headings for their names.
+            if !opts.view.interactive_only && self.content_spells_name(id, &name, value.as_deref(), &kids) {
+                name.clear();
+                self.stats.content_names_dropped += 1;
+            }
         }
         let n = self.out.node_mut(id);
         n.children = kids;
@@ -319,8 +338,66 @@ impl Builder<'_> {
         n.value = value;
     }
 
-    /// Drops text and label children that repeat `name` (a label repeating its parent) or
-    /// `value` (the text a field or an editable combobox shows of its own value).
+    /// Whether `name` only spells the content shown under the node (a name computed from
+    /// content: a heading made of a link, a `<summary>` holding a signature with links), so
+    /// the content can stand for it. Not when the children are all text (then the children
+    /// go, [`Self::drop_spelled_name`]), and not for a widget whose content has no other
+    /// widget: a link or button keeps the name it is found and acted on by.
+    ///
+    /// The content is read from the leaves (their names) in order, whitespace ignored; the
+    /// walk stops as soon as it reads past the name or has visited a few nodes per character,
+    /// so a node costs at most about its name's length.
+    fn content_spells_name(&self, id: NodeId, name: &str, value: Option<&str>, kids: &[NodeId]) -> bool {
+        let out = &self.out;
+        let role = &out.node(id).role;
+        if is_blank(name)
+            || kids.is_empty()
+            || value.is_some_and(|v| !is_blank(v))
+            // Without its name a generic or group would be an anonymous wrapper, which a second
+            // projection would unwrap: projecting twice must change nothing.
+            || matches!(
+                role,
+                Role::Document
+                    | Role::Window
+                    | Role::Dialog
+                    | Role::AlertDialog
+                    | Role::Generic
+                    | Role::Group
+                    | Role::Other(_)
+            )
+            || kids.iter().all(|&k| is_text_leaf(out.node(k)))
+        {
+            return false;
+        }
+        let want: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut budget = 4 * want.len() + 64;
+        let mut read = 0;
+        let mut holds_widget = false;
+        let mut stack: Vec<NodeId> = kids.iter().rev().copied().collect();
+        while let Some(k) = stack.pop() {
+            budget = match budget.checked_sub(1) {
+                Some(b) => b,
+                None => return false,
+            };
+            let c = out.node(k);
+            holds_widget |= c.role.is_widget();
+            if !c.children.is_empty() {
+                stack.extend(c.children.iter().rev().copied());
+                continue;
+            }
+            for ch in c.name.chars().filter(|c| !c.is_whitespace()) {
+                if want.get(read) != Some(&ch) {
+                    return false;
+                }
+                read += 1;
+            }
+        }
+        read == want.len() && (holds_widget || !role.is_widget())
+    }
+
+    /// Drops text and label children (and code spans around one text) that repeat `name` (a
+    /// label repeating its parent) or `value` (the text a field or an editable combobox shows
+    /// of its own value).
     fn drop_repeats(&mut self, name: &str, value: Option<&str>, kids: &mut Vec<NodeId>) {
         let value = value.filter(|v| !is_blank(v));
         if is_blank(name) && value.is_none() {
@@ -329,15 +406,12 @@ impl Builder<'_> {
         let out = &self.out;
         let (mut labels, mut values) = (0, 0);
         kids.retain(|&k| {
-            let c = out.node(k);
-            if !is_text_leaf(c) {
-                return true;
-            }
-            if !is_blank(name) && text::same_words(&c.name, name) {
+            let Some(said) = shown_text(out, out.node(k)) else { return true };
+            if !is_blank(name) && text::same_words(said, name) {
                 labels += 1;
                 return false;
             }
-            if value.is_some_and(|v| text::same_words(&c.name, v)) {
+            if value.is_some_and(|v| text::same_words(said, v)) {
                 values += 1;
                 return false;
             }
@@ -399,16 +473,18 @@ impl Builder<'_> {
         self.stats.repeated_values_dropped += texts;
     }
 
-    /// Drops the children when they are all text that together spells `name`.
+    /// Drops the children when they are all text (or code spans around one text) that
+    /// together spells `name`.
     fn drop_spelled_name(&mut self, name: &str, kids: &mut Vec<NodeId>) {
         if is_blank(name) || kids.len() < 2 {
             return;
         }
         let out = &self.out;
-        if !kids.iter().all(|&k| is_text_leaf(out.node(k))) {
+        let Some(parts) = kids.iter().map(|&k| shown_text(out, out.node(k))).collect::<Option<Vec<&str>>>()
+        else {
             return;
-        }
-        if text::parts_read_as(name, kids.iter().map(|&k| out.node(k).name.as_str())) {
+        };
+        if text::parts_read_as(name, parts.into_iter()) {
             self.stats.repeated_labels_dropped += kids.len();
             kids.clear();
         }

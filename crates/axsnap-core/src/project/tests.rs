@@ -880,3 +880,78 @@ fn drop_redundant_removes_images_repeating_the_parent_name() {
     let off = ProjectOptions { drop_redundant: false, ..ProjectOptions::default() };
     assert!(find(&project(&t, &off).tree, "img").is_some());
 }
+
+#[test]
+fn drop_redundant_removes_a_name_that_only_spells_the_content() {
+    let mut t = doc();
+    let r = root(&t);
+    // A heading made of a link (mdBook): the link says it.
+    let h = t.append(r, Node { level: Some(2), ..n(Role::Heading, "What Is Ownership?", "h") });
+    t.append(h, clickable(Role::Link, "What Is Ownership?", "hl"));
+    // A disclosure summary holding a signature with links (rustdoc), whitespace differing.
+    let b = t.append(r, clickable(Role::Button, "pub fn len(&self) -> usize Collapse", "b"));
+    let sig = t.append(b, n(Role::Heading, "pub fn len(&self) -> usize", "sig"));
+    t.append(sig, n(Role::Text, "pub fn", "t1"));
+    t.append(sig, clickable(Role::Link, "len", "l"));
+    t.append(sig, n(Role::Text, "(&self) ->", "t2"));
+    t.append(sig, clickable(Role::Link, "usize", "u"));
+    t.append(b, n(Role::Text, "Collapse", "t3"));
+    // A link whose content holds no other widget keeps its name (it is found by it).
+    let l = t.append(r, clickable(Role::Link, "The String Type", "sl"));
+    t.append(l, n(Role::Text, "The", "s1"));
+    t.append(l, n(Role::Code, "String", "s2"));
+    t.append(l, n(Role::Text, "Type", "s3"));
+    // A name the content does not spell stays.
+    let nav = t.append(r, n(Role::Navigation, "Table of contents", "nav"));
+    t.append(nav, clickable(Role::Link, "Foreword", "f"));
+
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(p.stats.content_names_dropped, 3, "{:?}", outline(&p.tree));
+    assert_eq!(find(&p.tree, "h").unwrap().name, "");
+    assert_eq!(find(&p.tree, "b").unwrap().name, "");
+    assert_eq!(find(&p.tree, "sig").unwrap().name, "");
+    assert_eq!(find(&p.tree, "sl").unwrap().name, "The String Type");
+    assert_eq!(find(&p.tree, "nav").unwrap().name, "Table of contents");
+    let again = project(&p.tree, &ProjectOptions::default());
+    assert_eq!(outline(&again.tree), outline(&p.tree), "projecting twice changes nothing");
+
+    // The interactive-only view cuts the content, so the names stay.
+    let p = project(&t, &opts_with(View { interactive_only: true, ..View::default() }));
+    assert_eq!(p.stats.content_names_dropped, 0);
+    assert_eq!(find(&p.tree, "h").unwrap().name, "What Is Ownership?");
+    // With the rule off, nothing is dropped.
+    let p = project(&t, &ProjectOptions { drop_redundant: false, ..ProjectOptions::default() });
+    assert_eq!(p.stats.content_names_dropped, 0);
+}
+
+#[test]
+fn drop_redundant_removes_code_spans_repeating_the_parent_name() {
+    let mut t = doc();
+    let r = root(&t);
+    // rustdoc: `<a><code>Vec&lt;T&gt;</code></a>`.
+    let l = t.append(r, clickable(Role::Link, "Vec<T>", "l"));
+    let c = t.append(l, n(Role::Code, "", "c"));
+    t.append(c, n(Role::Text, "Vec<T>", "ct"));
+    // mdBook: a heading link spelled by text and code.
+    let s = t.append(r, clickable(Role::Link, "The String Type", "s"));
+    t.append(s, n(Role::Text, "The", "s1"));
+    let sc = t.append(s, n(Role::Code, "", "sc"));
+    t.append(sc, n(Role::Text, "String", "s2"));
+    t.append(s, n(Role::Text, "Type", "s3"));
+    // Code that says something else stays, and so does code that is more than its text.
+    let o = t.append(r, clickable(Role::Link, "Option", "o"));
+    let oc = t.append(o, n(Role::Code, "", "oc"));
+    t.append(oc, n(Role::Text, "Option<T>", "ot"));
+    let k = t.append(r, clickable(Role::Link, "len", "k"));
+    let kc = t.append(k, clickable(Role::Code, "", "kc"));
+    t.append(kc, n(Role::Text, "len", "kt"));
+
+    let p = project(&t, &ProjectOptions::default());
+    let kids = |native: &str| {
+        let id = p.tree.preorder().map(|(id, _)| id).find(|&id| p.tree.node(id).native.id == native).unwrap();
+        p.tree.node(id).children.len()
+    };
+    assert_eq!((kids("l"), kids("s"), kids("o"), kids("k")), (0, 0, 1, 1), "{:?}", outline(&p.tree));
+    let again = project(&p.tree, &ProjectOptions::default());
+    assert_eq!(outline(&again.tree), outline(&p.tree));
+}

@@ -1,0 +1,43 @@
+//! `axsnap-bench`: axsnap's workloads and side-by-side harness.
+//!
+//! Every figure axsnap claims against another tool is measured here, both tools on the same
+//! pages with the same Chromium in one run, tokens counted with real tokenizers
+//! (`axsnap_core::tokens`: cl100k_base and o200k_base), timings as medians.
+//!
+//! Today it holds one comparison, `vs-playwright`: the size and recall of axsnap's snapshot
+//! against Playwright's AI snapshot (`page.ariaSnapshot({ mode: 'ai' })`) on the local Rust
+//! docs. The pieces are meant for the multi-step workloads to come (axsnap against Playwright
+//! MCP over the same agent steps):
+//! - [`serve`]: a static file server on 127.0.0.1 for the workload pages;
+//! - [`docs`]: where the toolchain's Rust docs are, and the pages used;
+//! - [`playwright`]: runs the Node.js side (`playwright/snapshot.mjs`, playwright-core pinned
+//!   by `playwright/package-lock.json`);
+//! - [`aria`]: parses Playwright's snapshot text into items;
+//! - [`ours`]: axsnap's side through the library crates, as `axsnap snapshot URL` does it;
+//! - [`recall`]: how much of Playwright's snapshot ours holds (the rules are documented there);
+//! - [`cost`]: where a snapshot's tokens go;
+//! - [`compare`]: one side-by-side run; [`report`]: its markdown.
+
+#![warn(missing_docs)]
+
+pub mod aria;
+pub mod compare;
+pub mod cost;
+pub mod docs;
+pub mod error;
+pub mod ours;
+pub mod playwright;
+pub mod recall;
+pub mod report;
+pub mod serve;
+
+pub use error::BenchError;
+
+/// A runtime for the async side (two workers: the machines this runs on have two cores).
+pub fn runtime() -> Result<tokio::runtime::Runtime, BenchError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(BenchError::Runtime)
+}
