@@ -1,98 +1,224 @@
-//! Lenient parsing of `Accessibility.getFullAXTree` and mapping of one AX node to the core's
-//! [`Node`] content.
+//! Lenient parsing of `Accessibility.getFullAXTree` into the core's [`Node`] content.
 //!
 //! Roles and property names are plain strings here, never enums: a browser newer than this
 //! crate adds roles, properties and value types, and those must not fail a capture. Unknown
 //! roles are kept verbatim ([`Role::Other`]); unknown properties are ignored.
+//!
+//! The answer is read in place (borrowed from the JSON value, skipping every field capture
+//! does not use) and converted in one pass: on a 60,000-node page the answer is 20 MB, and
+//! copying it into owned structs first cost as much as the conversion itself.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
 
 use axsnap_core::{Action, ActionSet, Node, Role, State, StateSet};
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// One node of `Accessibility.getFullAXTree`, with only the fields capture uses.
-#[derive(Clone, Debug, Default, Deserialize)]
+use crate::json::{Scalar, Text};
+
+/// One node of the answer, with only the fields capture uses.
+#[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-pub struct AxNode {
-    /// The AX node id (unique within one answer).
-    pub node_id: String,
-    /// Whether the browser excludes it from the accessibility tree.
-    pub ignored: bool,
-    /// The role (`role` or `internalRole` type; the value is a string either way).
-    pub role: Option<AxValue>,
-    /// The accessible name.
-    pub name: Option<AxValue>,
-    /// The accessible description.
-    pub description: Option<AxValue>,
-    /// The value.
-    pub value: Option<AxValue>,
-    /// Properties (states, relations, level, url, ...).
-    pub properties: Vec<AxProperty>,
-    /// The parent's AX id.
-    pub parent_id: Option<String>,
-    /// Children's AX ids, in order.
-    pub child_ids: Vec<String>,
-    /// The DOM node it stands for.
+struct RawNode<'a> {
+    #[serde(borrow)]
+    node_id: Text<'a>,
+    ignored: bool,
+    #[serde(borrow)]
+    role: Option<RawValue<'a>>,
+    #[serde(borrow)]
+    name: Option<RawValue<'a>>,
+    #[serde(borrow)]
+    description: Option<RawValue<'a>>,
+    #[serde(borrow)]
+    value: Option<RawValue<'a>>,
+    properties: Props,
+    #[serde(borrow)]
+    parent_id: Option<Text<'a>>,
+    #[serde(borrow)]
+    child_ids: Vec<Text<'a>>,
     #[serde(rename = "backendDOMNodeId")]
-    pub backend_dom_node_id: Option<i64>,
-    /// The frame of its document (set on document roots).
-    pub frame_id: Option<String>,
+    backend_dom_node_id: Option<i64>,
 }
 
-/// A typed AX value; the type and value are kept as the browser sent them.
-#[derive(Clone, Debug, Default, Deserialize)]
+/// A typed AX value; only the value itself matters (its type name is not needed to read it).
+#[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct AxValue {
-    /// The value type (`computedString`, `tristate`, `booleanOrUndefined`, `role`, ...).
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// The value itself (string, bool, number, list).
-    pub value: Value,
+struct RawValue<'a> {
+    #[serde(borrow)]
+    value: Scalar<'a>,
 }
 
-impl AxValue {
-    /// The value as text: strings as they are, numbers and booleans formatted, else `None`.
-    pub fn text(&self) -> Option<String> {
-        match &self.value {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            Value::Bool(b) => Some(b.to_string()),
-            _ => None,
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct RawProperty<'a> {
+    #[serde(borrow)]
+    name: Text<'a>,
+    #[serde(borrow)]
+    value: RawValue<'a>,
+}
+
+/// One document's accessibility tree as core nodes, in answer order, with its structure.
+/// Native ids, bounds and DOM facts are filled when the tree is placed.
+#[derive(Debug, Default)]
+pub struct AxDoc {
+    /// Node content.
+    pub nodes: Vec<Node>,
+    /// Per node: the DOM node it stands for.
+    pub backend: Vec<Option<i64>>,
+    /// Per node: the id part of its native id (the backend node id, or `ax:<AX id>` for a
+    /// node without a DOM node), made here, off the assembly's critical path.
+    pub native_id: Vec<String>,
+    /// Node `i`'s children are `child_list[child_start[i]..child_start[i + 1]]`.
+    pub child_start: Vec<u32>,
+    /// See `child_start`.
+    pub child_list: Vec<u32>,
+    /// The root's index.
+    pub root: usize,
+}
+
+impl AxDoc {
+    /// The children of node `i`, in order.
+    pub fn children(&self, i: usize) -> &[u32] {
+        let (a, b) = (self.child_start.get(i), self.child_start.get(i + 1));
+        match (a, b) {
+            (Some(&a), Some(&b)) => self.child_list.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
         }
     }
+}
 
-    /// The value as a boolean; `"true"`/`"false"` strings count.
-    pub fn truthy(&self) -> bool {
-        match &self.value {
-            Value::Bool(b) => *b,
-            Value::String(s) => !s.is_empty() && s != "false",
-            Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-            _ => false,
+/// Parses and converts a `getFullAXTree` result. Unknown roles, properties and value types
+/// are kept or skipped, never an error; only a result that is not an object with a `nodes`
+/// list of objects fails.
+pub fn parse_doc(v: &Value) -> Result<AxDoc, serde_json::Error> {
+    let items: &[Value] = match v {
+        Value::Object(m) => match m.get("nodes") {
+            Some(Value::Array(a)) => a,
+            None | Some(Value::Null) => &[],
+            Some(_) => return Err(de::Error::custom("`nodes` is not a list")),
+        },
+        _ => return Err(de::Error::custom("the answer is not an object")),
+    };
+    let n = items.len();
+    let mut roles: HashMap<Cow<str>, Role> = HashMap::new();
+    let mut doc = AxDoc {
+        nodes: Vec::with_capacity(n),
+        backend: Vec::with_capacity(n),
+        native_id: Vec::with_capacity(n),
+        child_start: Vec::with_capacity(n + 1),
+        child_list: Vec::with_capacity(n),
+        root: 0,
+    };
+    // Node by node, straight from the JSON value, with no list of raw nodes in between.
+    let mut ids: Vec<Cow<str>> = Vec::with_capacity(n);
+    let mut parents: Vec<Option<Cow<str>>> = Vec::with_capacity(n);
+    let mut kids: Vec<Cow<str>> = Vec::with_capacity(n);
+    let mut kid_start: Vec<usize> = Vec::with_capacity(n + 1);
+    for item in items {
+        let r = RawNode::deserialize(item)?;
+        doc.nodes.push(to_node(&r, &mut roles));
+        doc.backend.push(r.backend_dom_node_id);
+        doc.native_id.push(match r.backend_dom_node_id {
+            Some(b) => b.to_string(),
+            None => format!("ax:{}", &*r.node_id),
+        });
+        ids.push(r.node_id.0);
+        parents.push(r.parent_id.map(|p| p.0));
+        kid_start.push(kids.len());
+        kids.extend(r.child_ids.into_iter().map(|c| c.0));
+    }
+    kid_start.push(kids.len());
+    let index = IdIndex::new(&ids);
+    doc.root = parents.iter().position(|p| p.as_deref().is_none_or(|p| index.get(p).is_none())).unwrap_or(0);
+    for w in kid_start.windows(2) {
+        doc.child_start.push(doc.child_list.len() as u32);
+        let list = kids.get(w[0]..w[1]).unwrap_or(&[]);
+        doc.child_list.extend(list.iter().filter_map(|c| index.get(c)));
+    }
+    doc.child_start.push(doc.child_list.len() as u32);
+    Ok(doc)
+}
+
+/// AX id -> position in the answer. Chromium's ids are decimal integers in two dense runs
+/// (small positive ones for DOM nodes, negative ones from -1,000,000,000 down for text boxes),
+/// so two plain vectors serve: hashing 60,000 string ids cost as much as all the rest of the
+/// linking. Anything else falls back to a map. A repeated id names its last node.
+enum IdIndex<'v> {
+    Dense { pos: Run, neg: Run },
+    Map(HashMap<Cow<'v, str>, u32>),
+}
+
+/// Positions of the ids `base..base + slots.len()`.
+#[derive(Default)]
+struct Run {
+    base: i64,
+    slots: Vec<u32>,
+}
+
+impl Run {
+    fn new(ids: impl Iterator<Item = i64> + Clone, budget: usize) -> Option<Run> {
+        let (Some(min), Some(max)) = (ids.clone().min(), ids.max()) else { return Some(Run::default()) };
+        let len = usize::try_from(max.checked_sub(min)?).ok()?.checked_add(1)?;
+        (len <= budget).then(|| Run { base: min, slots: vec![u32::MAX; len] })
+    }
+
+    fn slot(&mut self, id: i64) -> Option<&mut u32> {
+        let k = usize::try_from(id.checked_sub(self.base)?).ok()?;
+        self.slots.get_mut(k)
+    }
+
+    fn get(&self, id: i64) -> Option<u32> {
+        let k = usize::try_from(id.checked_sub(self.base)?).ok()?;
+        self.slots.get(k).copied().filter(|&i| i != u32::MAX)
+    }
+}
+
+impl<'v> IdIndex<'v> {
+    fn new(ids: &[Cow<'v, str>]) -> IdIndex<'v> {
+        let nums: Option<Vec<i64>> = ids.iter().map(|id| canonical_number(id)).collect();
+        let budget = ids.len().saturating_mul(8).saturating_add(1024);
+        if let Some(nums) = nums {
+            let pos = Run::new(nums.iter().copied().filter(|&k| k >= 0), budget);
+            let neg = Run::new(nums.iter().copied().filter(|&k| k < 0), budget);
+            if let (Some(mut pos), Some(mut neg)) = (pos, neg) {
+                for (i, &k) in nums.iter().enumerate() {
+                    let run = if k >= 0 { &mut pos } else { &mut neg };
+                    if let Some(slot) = run.slot(k) {
+                        *slot = i as u32;
+                    }
+                }
+                return IdIndex::Dense { pos, neg };
+            }
+        }
+        IdIndex::Map(ids.iter().enumerate().map(|(i, id)| (id.clone(), i as u32)).collect())
+    }
+
+    fn get(&self, id: &str) -> Option<u32> {
+        match self {
+            IdIndex::Dense { pos, neg } => {
+                let k = canonical_number(id)?;
+                if k >= 0 {
+                    pos.get(k)
+                } else {
+                    neg.get(k)
+                }
+            }
+            IdIndex::Map(m) => m.get(id).copied(),
         }
     }
 }
 
-/// One AX property.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct AxProperty {
-    /// Its name (`focused`, `checked`, `level`, ...).
-    pub name: String,
-    /// Its value.
-    pub value: AxValue,
-}
-
-/// The answer of `Accessibility.getFullAXTree`.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct AxTree {
-    /// Every node, parents before children.
-    pub nodes: Vec<AxNode>,
-}
-
-/// Parses a `getFullAXTree` result. Unknown roles, properties and value types are kept or
-/// skipped, never an error; only a result that is not an object with a `nodes` list fails.
-pub fn parse_full_tree(v: Value) -> Result<AxTree, serde_json::Error> {
-    serde_json::from_value(v)
+/// `id` as a number when it is written the one canonical way (so two spellings never meet).
+fn canonical_number(id: &str) -> Option<i64> {
+    let digits = id.strip_prefix('-').unwrap_or(id);
+    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    if !plain || (digits.len() > 1 && digits.starts_with('0')) || id == "-0" {
+        return None;
+    }
+    id.parse().ok()
 }
 
 /// Maps a Chromium role name onto the core vocabulary, first fixing the Chromium-internal names
@@ -118,24 +244,50 @@ pub fn map_role(raw: &str) -> Role {
     }
 }
 
-/// The content of one AX node as the core's [`Node`] (native id, bounds and DOM facts are
-/// filled by the caller).
-pub fn to_node(ax: &AxNode) -> Node {
-    let raw_role = ax.role.as_ref().and_then(AxValue::text).unwrap_or_default();
-    let role = if raw_role.is_empty() { Role::Generic } else { map_role(&raw_role) };
+/// The content of one AX node as the core's [`Node`]; `roles` caches role mapping (a page
+/// has few distinct roles).
+fn to_node<'v>(ax: &RawNode<'v>, roles: &mut HashMap<Cow<'v, str>, Role>) -> Node {
+    let role = match ax.role.as_ref().map(|r| &r.value) {
+        Some(Scalar::Str(s)) if !s.is_empty() => match roles.get(s.as_ref()) {
+            Some(r) => r.clone(),
+            None => {
+                let r = map_role(s);
+                roles.insert(s.clone(), r.clone());
+                r
+            }
+        },
+        _ => Role::Generic,
+    };
     let mut node = Node { role, ..Node::default() };
-    node.name = ax.name.as_ref().and_then(AxValue::text).unwrap_or_default();
-    node.value = ax.value.as_ref().and_then(AxValue::text).filter(|s| !s.is_empty());
-    node.description = ax.description.as_ref().and_then(AxValue::text).filter(|s| !s.is_empty());
+    node.name = ax.name.as_ref().and_then(|v| v.value.text()).unwrap_or_default();
+    node.value = ax.value.as_ref().and_then(|v| v.value.text()).filter(|s| !s.is_empty());
+    node.description = ax.description.as_ref().and_then(|v| v.value.text()).filter(|s| !s.is_empty());
     node.flags.ignored = ax.ignored;
-    let mut states = StateSet::EMPTY;
-    let mut has_popup = false;
-    let mut expandable = false;
-    let mut pressable = false;
-    let mut checkable = false;
-    for p in &ax.properties {
-        let v = &p.value;
-        match p.name.as_str() {
+    let p = &ax.properties;
+    node.flags.hidden = p.hidden;
+    node.level = p.level;
+    node.url = p.url.clone();
+    let (states, facts) = (p.states, p.facts);
+    node.states = states;
+    node.actions = actions_for(&node.role, states, facts);
+    node
+}
+
+/// A node's properties, folded as they are read (no list of them is built).
+#[derive(Debug, Default)]
+struct Props {
+    states: StateSet,
+    hidden: bool,
+    level: Option<u32>,
+    url: Option<String>,
+    facts: ActionFacts,
+}
+
+impl Props {
+    fn add(&mut self, p: &RawProperty) {
+        let v = &p.value.value;
+        let states = &mut self.states;
+        match &*p.name {
             "focused" => states.set(State::Focused, v.truthy()),
             "disabled" => states.set(State::Disabled, v.truthy()),
             "focusable" => states.set(State::Focusable, v.truthy()),
@@ -148,47 +300,75 @@ pub fn to_node(ax: &AxNode) -> Node {
             "multiselectable" => states.set(State::Multiselectable, v.truthy()),
             "multiline" => states.set(State::Multiline, v.truthy()),
             "selected" => states.set(State::Selected, v.truthy()),
-            "hidden" => node.flags.hidden |= v.truthy(),
+            "hidden" => self.hidden |= v.truthy(),
             "checked" => {
-                checkable = true;
-                match v.text().as_deref() {
-                    Some("mixed") => states.set(State::Mixed, true),
-                    Some("true") => states.set(State::Checked, true),
-                    _ => {}
-                }
+                self.facts.checkable = true;
+                tristate(v, states, State::Checked);
             }
             "pressed" => {
-                pressable = true;
-                match v.text().as_deref() {
-                    Some("mixed") => states.set(State::Mixed, true),
-                    Some("true") => states.set(State::Pressed, true),
-                    _ => {}
-                }
+                self.facts.pressable = true;
+                tristate(v, states, State::Pressed);
             }
             "expanded" => {
-                expandable = true;
+                self.facts.expandable = true;
                 states.set(if v.truthy() { State::Expanded } else { State::Collapsed }, true);
             }
-            "hasPopup" => has_popup = v.text().is_some_and(|t| t != "false"),
-            "level" => node.level = v.value.as_u64().and_then(|l| u32::try_from(l).ok()),
-            "url" => node.url = v.text().filter(|s| !s.is_empty()),
+            "hasPopup" => self.facts.has_popup = v.text().is_some_and(|t| t != "false"),
+            "level" => self.level = v.as_u32(),
+            "url" => self.url = v.text().filter(|s| !s.is_empty()),
             _ => {}
         }
     }
-    node.states = states;
-    node.actions = actions_for(&node.role, states, has_popup, expandable, pressable, checkable);
-    node
+}
+
+impl<'de> Deserialize<'de> for Props {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Props;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of properties")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Props, A::Error> {
+                let mut props = Props::default();
+                while let Some(p) = seq.next_element::<RawProperty<'de>>()? {
+                    props.add(&p);
+                }
+                Ok(props)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Props, E> {
+                Ok(Props::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `true` sets `on`, `mixed` sets [`State::Mixed`].
+fn tristate(v: &Scalar, states: &mut StateSet, on: State) {
+    match v {
+        Scalar::Str(s) if s == "mixed" => states.set(State::Mixed, true),
+        Scalar::Str(s) if s == "true" => states.set(on, true),
+        Scalar::Bool(true) => states.set(on, true),
+        _ => {}
+    }
+}
+
+/// What, besides role and states, decides an element's actions.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ActionFacts {
+    /// It opens a popup (menu, listbox, dialog).
+    pub has_popup: bool,
+    /// It has an expanded state.
+    pub expandable: bool,
+    /// It has a pressed state.
+    pub pressable: bool,
+    /// It has a checked state.
+    pub checkable: bool,
 }
 
 /// The actions an element supports, from its role and properties.
-fn actions_for(
-    role: &Role,
-    states: StateSet,
-    has_popup: bool,
-    expandable: bool,
-    pressable: bool,
-    checkable: bool,
-) -> ActionSet {
+pub(crate) fn actions_for(role: &Role, states: StateSet, f: ActionFacts) -> ActionSet {
     let mut a = ActionSet::EMPTY;
     let clickable = matches!(
         role,
@@ -205,14 +385,14 @@ fn actions_for(
             | Role::Option
             | Role::ComboBox
     );
-    a.set(Action::Click, clickable || has_popup);
+    a.set(Action::Click, clickable || f.has_popup);
     a.set(
         Action::Toggle,
-        checkable
-            || pressable
+        f.checkable
+            || f.pressable
             || matches!(role, Role::CheckBox | Role::Switch | Role::MenuItemCheckbox | Role::Radio),
     );
-    a.set(Action::Expand, expandable || has_popup);
+    a.set(Action::Expand, f.expandable || f.has_popup);
     a.set(
         Action::Select,
         matches!(role, Role::Option | Role::Tab | Role::TreeItem | Role::ComboBox | Role::ListBox)
@@ -237,7 +417,7 @@ mod tests {
              "name": {"type": "computedString", "value": "Doc", "sources": [{"type": "weird", "superNew": 1}]},
              "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}},
                             {"name": "brandNewProperty", "value": {"type": "brandNewType", "value": {"x": [1, 2]}}}],
-             "childIds": ["2", "3"], "backendDOMNodeId": 5, "frameId": "F", "chromeRole": {"type": "internalRole", "value": 144},
+             "childIds": ["2", "3", "99"], "backendDOMNodeId": 5, "frameId": "F", "chromeRole": {"type": "internalRole", "value": 144},
              "somethingElse": [1, 2, 3]},
             {"nodeId": "2", "ignored": false, "role": {"type": "role", "value": "hyperwidget"},
              "name": {"type": "computedString", "value": "Fancy"}, "parentId": "1",
@@ -247,46 +427,82 @@ mod tests {
             {"nodeId": "3", "ignored": true, "ignoredReasons": [{"name": "newReason", "value": {"type": "idref"}}],
              "role": {"type": "role", "value": "none"}, "parentId": "1"}
         ]});
-        let tree = parse_full_tree(blob).unwrap();
-        assert_eq!(tree.nodes.len(), 3);
-        let root = to_node(&tree.nodes[0]);
+        let doc = parse_doc(&blob).unwrap();
+        assert_eq!(doc.nodes.len(), 3);
+        assert_eq!(doc.root, 0);
+        assert_eq!(doc.children(0), &[1, 2]);
+        assert_eq!(doc.backend, vec![Some(5), Some(7), None]);
+        assert_eq!(doc.native_id, vec!["5", "7", "ax:3"]);
+        let root = &doc.nodes[0];
         assert_eq!(root.role, Role::Document);
         assert_eq!(root.name, "Doc");
         assert!(root.states.contains(State::Focusable));
-        let fancy = to_node(&tree.nodes[1]);
+        let fancy = &doc.nodes[1];
         assert_eq!(fancy.role, Role::Other("hyperwidget".into()));
         assert!(fancy.states.contains(State::Mixed) && fancy.states.contains(State::Collapsed));
         assert!(fancy.actions.contains(Action::Toggle) && fancy.actions.contains(Action::Expand));
-        assert!(to_node(&tree.nodes[2]).flags.ignored);
+        assert!(doc.nodes[2].flags.ignored);
     }
 
     #[test]
     fn states_and_actions_of_common_widgets() {
-        let n: AxNode = serde_json::from_value(json!({"nodeId": "1",
-            "role": {"type": "role", "value": "textbox"},
-            "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}},
-                           {"name": "editable", "value": {"type": "token", "value": "plaintext"}},
-                           {"name": "required", "value": {"type": "boolean", "value": true}},
-                           {"name": "invalid", "value": {"type": "token", "value": "false"}}]}))
+        let doc = parse_doc(&json!({"nodes": [
+            {"nodeId": "1", "role": {"type": "role", "value": "textbox"},
+             "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}},
+                            {"name": "editable", "value": {"type": "token", "value": "plaintext"}},
+                            {"name": "required", "value": {"type": "boolean", "value": true}},
+                            {"name": "invalid", "value": {"type": "token", "value": "false"}}]},
+            {"nodeId": "2", "role": {"type": "role", "value": "heading"},
+             "properties": [{"name": "level", "value": {"type": "integer", "value": 2}}]},
+            {"nodeId": "3", "role": {"type": "role", "value": "slider"},
+             "value": {"type": "number", "value": 40}},
+            {"nodeId": "4", "role": {"type": "role", "value": "slider"},
+             "value": {"type": "number", "value": 2.5}}
+        ]}))
         .unwrap();
-        let node = to_node(&n);
+        let node = &doc.nodes[0];
         assert_eq!(node.role, Role::TextBox);
         assert!(node.states.contains(State::Editable) && node.states.contains(State::Required));
         assert!(!node.states.contains(State::Invalid));
         assert!(node.actions.contains(Action::SetValue) && node.actions.contains(Action::Focus));
         assert!(!node.actions.contains(Action::Click));
-
-        let h: AxNode = serde_json::from_value(json!({"nodeId": "2",
-            "role": {"type": "role", "value": "heading"},
-            "properties": [{"name": "level", "value": {"type": "integer", "value": 2}}]}))
-        .unwrap();
-        assert_eq!(to_node(&h).level, Some(2));
-        assert!(to_node(&h).actions.is_empty());
+        assert_eq!(doc.nodes[1].level, Some(2));
+        assert!(doc.nodes[1].actions.is_empty());
+        assert_eq!(doc.nodes[2].value.as_deref(), Some("40"));
+        assert_eq!(doc.nodes[3].value.as_deref(), Some("2.5"));
     }
 
     #[test]
     fn a_result_without_nodes_is_empty_not_an_error() {
-        assert!(parse_full_tree(json!({})).unwrap().nodes.is_empty());
-        assert!(parse_full_tree(json!("nope")).is_err());
+        assert!(parse_doc(&json!({})).unwrap().nodes.is_empty());
+        assert!(parse_doc(&json!("nope")).is_err());
+    }
+
+    #[test]
+    fn owned_strings_parse_too() {
+        // A string with escapes cannot be borrowed from JSON text.
+        let node: RawNode = serde_json::from_str(
+            r#"{"nodeId": "a\"b", "name": {"type": "computedString", "value": "x\ny"}}"#,
+        )
+        .unwrap();
+        assert_eq!(&*node.node_id, "a\"b");
+        assert_eq!(node.name.as_ref().map(|n| n.value.clone()), Some(Scalar::Str("x\ny".into())));
+    }
+
+    #[test]
+    fn ids_that_are_not_small_numbers_still_link() {
+        let doc = parse_doc(&json!({"nodes": [
+            {"nodeId": "root", "childIds": ["07", "99999999999"]},
+            {"nodeId": "07", "parentId": "root"},
+            {"nodeId": "99999999999", "parentId": "root"}
+        ]}))
+        .unwrap();
+        assert_eq!((doc.root, doc.children(0)), (0, &[1, 2][..]));
+        let doc = parse_doc(&json!({"nodes": [
+            {"nodeId": "7", "childIds": ["12", "-1000000005", "-0", "3"]}, {"nodeId": "3"}, {"nodeId": "12"},
+            {"nodeId": "-1000000005"}
+        ]}))
+        .unwrap();
+        assert_eq!(doc.children(0), &[2, 3, 1]);
     }
 }

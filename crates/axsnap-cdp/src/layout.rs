@@ -1,6 +1,7 @@
 //! The DOM snapshot side of a capture: one `DOMSnapshot.captureSnapshot` per renderer session,
 //! parsed leniently and indexed by backend node id, giving each AX node its bounds, developer
-//! id, password-ness, obscured mark, clickability and scrollability.
+//! id, password-ness, obscured mark, clickability and scrollability. The raw node tables stay
+//! readable ([`SnapIndex::doc`]) for the DOM fallback tree (`dom_tree`).
 
 use std::collections::HashMap;
 
@@ -13,6 +14,7 @@ pub const COVER_ATTR: &str = "data-axsnap-cover";
 
 /// Attributes read as the developer id, in order of preference.
 pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa"];
+const DEV_ID_COUNT: usize = 4;
 
 /// Computed styles the snapshot is asked for (indices into `LayoutData::styles`).
 pub const STYLES: &[&str] = &["overflow-x", "overflow-y"];
@@ -24,47 +26,86 @@ struct RawSnapshot {
     strings: Vec<String>,
 }
 
+/// One document of the snapshot, as sent (string fields are indices into the string table).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct RawDoc {
-    frame_id: i64,
-    nodes: RawNodes,
-    layout: RawLayout,
-    scroll_offset_x: f64,
-    scroll_offset_y: f64,
-    content_width: f64,
-    content_height: f64,
+pub(crate) struct RawDoc {
+    pub frame_id: i64,
+    #[serde(rename = "documentURL", default = "no_string")]
+    pub document_url: i64,
+    #[serde(default = "no_string")]
+    pub title: i64,
+    pub nodes: RawNodes,
+    pub layout: RawLayout,
+    pub scroll_offset_x: f64,
+    pub scroll_offset_y: f64,
+    pub content_width: f64,
+    pub content_height: f64,
 }
 
+/// A missing string index (index 0 is a real string).
+fn no_string() -> i64 {
+    -1
+}
+
+/// The node table: one entry per DOM node, in document (pre)order.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct RawNodes {
-    node_name: Vec<i64>,
-    backend_node_id: Vec<i64>,
-    attributes: Vec<Vec<i64>>,
-    shadow_root_type: RareStrings,
-    is_clickable: RareBools,
+pub(crate) struct RawNodes {
+    pub parent_index: Vec<i64>,
+    pub node_type: Vec<i64>,
+    pub node_name: Vec<i64>,
+    pub node_value: Vec<i64>,
+    pub backend_node_id: Vec<i64>,
+    pub attributes: Vec<Vec<i64>>,
+    pub shadow_root_type: RareStrings,
+    pub pseudo_type: RareStrings,
+    pub text_value: RareStrings,
+    pub input_value: RareStrings,
+    pub input_checked: RareBools,
+    pub option_selected: RareBools,
+    pub is_clickable: RareBools,
 }
 
+/// Values for some nodes only: `value[k]` belongs to node `index[k]` (ascending).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct RareStrings {
-    index: Vec<i64>,
-    value: Vec<i64>,
+pub(crate) struct RareStrings {
+    pub index: Vec<i64>,
+    pub value: Vec<i64>,
 }
 
+impl RareStrings {
+    /// The string index for node `n`, if it has one.
+    pub fn get(&self, n: usize) -> Option<i64> {
+        let k = self.index.binary_search(&(n as i64)).ok()?;
+        self.value.get(k).copied()
+    }
+}
+
+/// The nodes for which a flag is set (ascending).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct RareBools {
-    index: Vec<i64>,
+pub(crate) struct RareBools {
+    pub index: Vec<i64>,
 }
 
+impl RareBools {
+    /// Whether node `n` has the flag.
+    pub fn has(&self, n: usize) -> bool {
+        self.index.binary_search(&(n as i64)).is_ok()
+    }
+}
+
+/// The layout table: one entry per rendered node.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct RawLayout {
-    node_index: Vec<i64>,
-    bounds: Vec<Vec<f64>>,
-    styles: Vec<Vec<i64>>,
+pub(crate) struct RawLayout {
+    pub node_index: Vec<i64>,
+    pub bounds: Vec<Vec<f64>>,
+    pub styles: Vec<Vec<i64>>,
+    /// Rendered text of text nodes (string index, -1 for none).
+    pub text: Vec<i64>,
 }
 
 /// What the snapshot says about one DOM node.
@@ -82,8 +123,8 @@ pub struct Facts {
     pub clickable: bool,
     /// `overflow` auto or scroll on either axis.
     pub scrollable: bool,
-    /// The frame id of its document.
-    pub frame_id: String,
+    /// Its document (index into [`SnapIndex::infos`]).
+    pub doc: usize,
 }
 
 /// Per-document data.
@@ -111,11 +152,12 @@ pub struct SnapIndex {
     attr_ids: AttrIds,
 }
 
+/// String-table indices of the names and values facts look for (`None`: not in the table,
+/// so no node has it).
 #[derive(Debug, Default)]
-struct AttrIds {
-    dev: Vec<Option<i64>>,
+pub(crate) struct AttrIds {
+    dev: [Option<i64>; DEV_ID_COUNT],
     type_: Option<i64>,
-    password: Option<i64>,
     cover: Option<i64>,
     input: Option<i64>,
     scroll_values: Vec<i64>,
@@ -123,18 +165,22 @@ struct AttrIds {
 
 impl SnapIndex {
     /// Parses a `DOMSnapshot.captureSnapshot` result (lenient: missing parts are empty).
-    pub fn parse(v: Value) -> Result<SnapIndex, serde_json::Error> {
-        let raw: RawSnapshot = serde_json::from_value(v)?;
+    pub fn parse(v: &Value) -> Result<SnapIndex, serde_json::Error> {
+        let raw = RawSnapshot::deserialize(v)?;
         let find = |s: &str| raw.strings.iter().position(|x| x == s).map(|p| p as i64);
+        let mut dev = [None; DEV_ID_COUNT];
+        for (slot, a) in dev.iter_mut().zip(DEV_ID_ATTRS) {
+            *slot = find(a);
+        }
         let attr_ids = AttrIds {
-            dev: DEV_ID_ATTRS.iter().map(|a| find(a)).collect(),
+            dev,
             type_: find("type"),
-            password: find("password"),
             cover: find(COVER_ATTR),
             input: find("INPUT"),
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
         };
-        let mut by_backend = HashMap::new();
+        let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
+        let mut by_backend = HashMap::with_capacity(total);
         let mut layout_of = Vec::with_capacity(raw.documents.len());
         let mut infos = Vec::with_capacity(raw.documents.len());
         let (mut open, mut closed) = (0, 0);
@@ -175,8 +221,30 @@ impl SnapIndex {
         })
     }
 
-    fn string(&self, i: i64) -> Option<&str> {
+    /// A string of the table.
+    pub(crate) fn string(&self, i: i64) -> Option<&str> {
         usize::try_from(i).ok().and_then(|i| self.strings.get(i)).map(String::as_str)
+    }
+
+    /// The string-table index of `s`, if any node uses it.
+    pub(crate) fn find_string(&self, s: &str) -> Option<i64> {
+        self.strings.iter().position(|x| x == s).map(|p| p as i64)
+    }
+
+    /// Document `d`'s raw tables.
+    pub(crate) fn doc(&self, d: usize) -> Option<&RawDoc> {
+        self.docs.get(d)
+    }
+
+    /// The index of the document of `frame_id`.
+    pub(crate) fn doc_of_frame(&self, frame_id: &str) -> Option<usize> {
+        self.infos.iter().position(|i| i.frame_id == frame_id)
+    }
+
+    /// The layout-table entry of node `n` of document `d`.
+    pub(crate) fn layout_index(&self, d: usize, n: usize) -> Option<usize> {
+        let k = *self.layout_of.get(d)?.get(n)?;
+        (k != u32::MAX).then_some(k as usize)
     }
 
     /// The document index of a backend node.
@@ -187,31 +255,33 @@ impl SnapIndex {
     /// What the snapshot says about the DOM node `backend_id`, if it is in it.
     pub fn facts(&self, backend_id: i64) -> Option<Facts> {
         let &(d, n) = self.by_backend.get(&backend_id)?;
-        let (d, n) = (d as usize, n as usize);
-        let doc = &self.docs[d];
+        Some(self.facts_at(d as usize, n as usize))
+    }
+
+    /// [`SnapIndex::facts`] of node `n` of document `d`.
+    pub(crate) fn facts_at(&self, d: usize, n: usize) -> Facts {
+        let mut f = Facts { doc: d, ..Facts::default() };
+        let Some(doc) = self.docs.get(d) else { return f };
         let ids = &self.attr_ids;
-        let mut f = Facts { frame_id: self.infos[d].frame_id.clone(), ..Facts::default() };
         if let Some(attrs) = doc.nodes.attributes.get(n) {
-            let mut dev: Vec<Option<&str>> = vec![None; ids.dev.len()];
+            let mut dev: [Option<&str>; DEV_ID_COUNT] = [None; DEV_ID_COUNT];
             let mut is_password = false;
             for pair in attrs.chunks_exact(2) {
                 let (k, v) = (Some(pair[0]), pair[1]);
                 if let Some(slot) = ids.dev.iter().position(|a| *a == k) {
                     dev[slot] = self.string(v).filter(|s| !s.is_empty());
-                } else if k == ids.type_ && ids.password.is_some() {
+                } else if k == ids.type_ {
                     is_password = self.string(v).is_some_and(|t| t.eq_ignore_ascii_case("password"));
                 } else if k == ids.cover {
                     f.covered = true;
                 }
             }
             f.dev_id = dev.into_iter().flatten().next().map(str::to_string);
-            let is_input = doc.nodes.node_name.get(n).copied() == ids.input && ids.input.is_some();
+            let is_input = ids.input.is_some() && doc.nodes.node_name.get(n).copied() == ids.input;
             f.password = is_password && is_input;
         }
-        f.clickable = doc.nodes.is_clickable.index.binary_search(&(n as i64)).is_ok();
-        let k = self.layout_of[d][n];
-        if k != u32::MAX {
-            let k = k as usize;
+        f.clickable = doc.nodes.is_clickable.has(n);
+        if let Some(k) = self.layout_index(d, n) {
             if let Some(b) = doc.layout.bounds.get(k).filter(|b| b.len() >= 4) {
                 f.bounds = Some(Rect { x: b[0], y: b[1], w: b[2], h: b[3] });
             }
@@ -219,10 +289,10 @@ impl SnapIndex {
                 f.scrollable = st.iter().any(|s| ids.scroll_values.contains(s));
             }
         }
-        Some(f)
+        f
     }
 
-    /// The value of the cover mark on a node, for messages.
+    /// The document info of document `d`.
     pub fn frame_of_doc(&self, d: usize) -> Option<&DocInfo> {
         self.infos.get(d)
     }
@@ -267,7 +337,7 @@ mod tests {
                 "layout": {"nodeIndex": [0, 1], "bounds": [[1, 2, 3, 4], [5, 6, 7, 8]], "styles": [[11, 12], [12, 12]]}
             }]
         });
-        let idx = SnapIndex::parse(v).unwrap();
+        let idx = SnapIndex::parse(&v).unwrap();
         assert_eq!(idx.shadow_roots, (1, 0));
         let div = idx.facts(10).unwrap();
         assert_eq!(div.dev_id.as_deref(), Some("t1"));
@@ -279,5 +349,6 @@ mod tests {
         assert_eq!(idx.facts(12).unwrap().bounds, None);
         assert!(idx.facts(99).is_none());
         assert_eq!(idx.infos[0].frame_id, "F1");
+        assert_eq!(idx.doc_of_frame("F1"), Some(0));
     }
 }

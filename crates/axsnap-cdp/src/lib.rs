@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod act;
+mod assemble;
 pub mod ax;
 pub mod backend;
 pub mod browser;
@@ -30,20 +31,23 @@ pub mod capture;
 pub mod change;
 pub mod conn;
 pub mod dialogs;
+mod dom_tree;
 pub mod error;
 pub mod frames;
 pub mod input;
+mod json;
 pub mod layout;
 pub mod locate;
 pub mod nav;
 pub mod page;
 pub mod settle;
+mod slow_ax;
 pub mod tabs;
 
 pub use act::{act, act_with};
 pub use backend::CdpBackend;
 pub use browser::{find_browser, Browser, LaunchOptions};
-pub use capture::{capture, CaptureOutput, CaptureStats};
+pub use capture::{capture, capture_with, CaptureOptions, CaptureOutput, CaptureStats};
 pub use change::changed;
 pub use error::CdpError;
 pub use page::{Navigation, PageHandle};

@@ -5,7 +5,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use axsnap_cdp::{capture, PageHandle};
+use std::collections::HashSet;
+
+use axsnap_cdp::{capture, capture_with, CaptureOptions, PageHandle};
 use axsnap_core::{Action, Role, State, Tree};
 use common::find::{dump, has_name, must, node};
 use common::{browser, run, Server};
@@ -167,6 +169,19 @@ fn same_origin_and_cross_site_iframes_are_stitched_in_place() {
                 "{b:?} not inside {f:?}"
             );
         }
+        // The DOM fallback stitches the same frames in the same places, with the same ids.
+        // (Here, not in a test of its own: two tabs loading cross-site frames of one site at
+        // once sometimes leave one without its frame's session.)
+        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let dom = &out.capture.tree;
+        for (role, name) in
+            [(Role::Button, "Outer button"), (Role::Button, "Inner button"), (Role::Link, "Remote link")]
+        {
+            let (a, b) = (must(&t, role.clone(), name), must(dom, role.clone(), name));
+            assert_eq!(a.native, b.native, "{name}");
+            let (ra, rb) = (a.bounds.unwrap(), b.bounds.unwrap());
+            assert!((ra.x - rb.x).abs() < 1.0 && (ra.y - rb.y).abs() < 1.0, "{name}: {ra:?} vs {rb:?}");
+        }
         page.close().await.unwrap();
     })
 }
@@ -264,6 +279,86 @@ fn a_busy_page_gives_a_partial_tree_then_recovers() {
         tokio::time::sleep(Duration::from_secs(4)).await;
         let t = tree_of(&page).await;
         must(&t, Role::Heading, "Fixture index");
+        page.close().await.unwrap();
+    })
+}
+
+/// The tree a capture falls back to when the accessibility tree misses its deadline: built
+/// from the DOM snapshot, with the native ids a full capture gives (so refs survive the next
+/// full capture), real roles and names, and no password value.
+#[test]
+fn dom_fallback_matches_the_full_capture_where_it_counts() {
+    run(async {
+        let (page, _srv) = open("forms.html").await;
+        page.eval("document.getElementById('pw').value = 'typed-SECRET-42'; 1").await.unwrap();
+        let full = tree_of(&page).await;
+        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let why = out.capture.partial.clone().expect("a DOM-only capture is partial");
+        assert!(why.contains("DOM snapshot"), "{why}");
+        let dom = &out.capture.tree;
+        assert!(out.stats.dom_nodes > 40, "{:?}", out.stats);
+        assert_eq!(out.capture.header.title.as_deref(), Some("Forms"));
+        let pairs = [
+            (Role::Heading, "Every input type"),
+            (Role::Form, "Sign up"),
+            (Role::TextBox, "Text"),
+            (Role::SearchBox, "Search"),
+            (Role::TextBox, "Email"),
+            (Role::SpinButton, "Number"),
+            (Role::Slider, "Range"),
+            (Role::CheckBox, "Subscribe"),
+            (Role::Radio, "Large"),
+            (Role::ComboBox, "Country"),
+            (Role::ListBox, "Many"),
+            (Role::TextBox, "Notes"),
+            (Role::TextBox, "Password"),
+            (Role::Button, "Send"),
+            (Role::Button, "Bold"),
+            (Role::Button, "Go"),
+        ];
+        for (role, name) in pairs {
+            let (a, b) = (must(&full, role.clone(), name), must(dom, role.clone(), name));
+            assert_eq!(a.native, b.native, "{role} {name:?}: native ids differ");
+            assert_eq!(a.dev_id, b.dev_id, "{role} {name:?}");
+            assert_eq!(a.actions, b.actions, "{role} {name:?}");
+            assert!(b.bounds.is_some_and(|r| r.w > 0.0), "{role} {name:?} has no bounds");
+        }
+        let text = must(dom, Role::TextBox, "Text");
+        assert_eq!(text.value.as_deref(), Some("hello"));
+        assert!(must(dom, Role::CheckBox, "Subscribe").states.contains(State::Checked));
+        assert!(must(dom, Role::Radio, "Large").states.contains(State::Checked));
+        assert!(!must(dom, Role::Radio, "Small").states.contains(State::Checked));
+        assert_eq!(must(dom, Role::ComboBox, "Country").value.as_deref(), Some("Spain"));
+        assert!(must(dom, Role::Button, "Bold").states.contains(State::Pressed));
+        assert!(must(dom, Role::TextBox, "Readonly").states.contains(State::Readonly));
+        assert!(must(dom, Role::TextBox, "Disabled").states.contains(State::Disabled));
+        let pw = must(dom, Role::TextBox, "Password");
+        assert!(pw.states.contains(State::Protected) && pw.value.is_none());
+        let all = dump(dom);
+        assert!(!all.contains("SECRET") && !all.contains("hunter2"), "a password leaked into the DOM tree");
+        assert!(!all.contains("hidden-value"), "a hidden input showed");
+        // Every node of the DOM tree names an element the full capture knows too.
+        let known: HashSet<_> = full.preorder().map(|(id, _)| full.node(id).native.clone()).collect();
+        let foreign: Vec<_> = dom
+            .preorder()
+            .map(|(id, _)| dom.node(id))
+            .filter(|n| !known.contains(&n.native))
+            .map(|n| format!("{} {:?} {}", n.role, n.name, n.native.id))
+            .collect();
+        assert!(foreign.is_empty(), "not in the full capture: {foreign:?}");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn dom_fallback_includes_shadow_roots() {
+    run(async {
+        let (page, _srv) = open("shadow.html").await;
+        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let t = &out.capture.tree;
+        assert_eq!(must(t, Role::Button, "Shadow button").dev_id.as_deref(), Some("shadow-btn"));
+        must(t, Role::TextBox, "Shadow input");
+        must(t, Role::Button, "Declarative button");
         page.close().await.unwrap();
     })
 }

@@ -43,6 +43,16 @@
   }
   observe(document);
   scan(document.documentElement);
+  // While the parser runs, a declarative shadow root can be attached after its host was
+  // reported, so capture looks again (begin()); once parsing is done, shadow roots only come
+  // with inserted nodes, which the observer scans. One last look when the parser finishes.
+  let parsing = document.readyState === 'loading';
+  if (parsing) {
+    document.addEventListener('DOMContentLoaded', () => {
+      parsing = false;
+      try { scan(document.documentElement); } catch (_) {}
+    }, { capture: true, once: true });
+  }
   const events = ['input', 'change', 'focusin', 'focusout', 'scroll', 'mouseover', 'mouseout',
     'transitionrun', 'transitionstart', 'transitionend', 'transitioncancel', 'animationstart',
     'animationend', 'animationiteration', 'animationcancel', 'toggle', 'resize', 'hashchange',
@@ -110,18 +120,15 @@
     focus: document.hasFocus(),
   });
 
-  // Capture helper: marks actionable elements in the viewport whose centre hit-tests to another
-  // element (the DOM snapshot then reads the mark), and returns read().
+  // Capture helpers. begin() comes before the accessibility tree is read: it finds shadow
+  // roots attached since the last look and returns read() plus the element count (capture
+  // orders its calls by page size). mark() comes after, just before the DOM snapshot: it marks
+  // actionable elements in the viewport whose centre hit-tests to another element, and the
+  // snapshot reads the mark. Hit-testing costs ~1.5 ms per element on a large page, so only
+  // elements whose centre is in the viewport are tested.
   const SEL = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[contenteditable=""],' +
     '[contenteditable="true"],[onclick]';
   const marked = [];
-  const describe = (el) => {
-    let d = el.tagName.toLowerCase();
-    if (el.id) d += '#' + el.id;
-    const label = el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 40);
-    if (label) d += ' "' + label.replace(/\s+/g, ' ') + '"';
-    return d;
-  };
   const markIn = (root, vw, vh) => {
     for (const el of root.querySelectorAll(SEL)) {
       const r = el.getBoundingClientRect();
@@ -135,14 +142,20 @@
       // Hitting an ancestor means the element itself takes no pointer events here; only a
       // foreign element on top counts as covering it.
       if (hit.contains(el)) continue;
-      el.setAttribute(MARK, describe(hit));
+      // The value only helps a person reading the DOM; capture reads the mark's presence.
+      el.setAttribute(MARK, hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : ''));
       marked.push(el);
     }
   };
-  S.capture = () => {
-    // Declarative shadow roots may be attached after their host was reported: look again.
-    try { scan(document.documentElement); } catch (_) {}
+  S.begin = () => {
+    if (parsing) {
+      try { scan(document.documentElement); } catch (_) {}
+    }
     const state = S.read();
+    state.elements = document.getElementsByTagName('*').length;
+    return state;
+  };
+  S.mark = () => {
     const vw = window.innerWidth, vh = window.innerHeight;
     try {
       markIn(document, vw, vh);
@@ -151,7 +164,11 @@
         if (root && root.host && root.host.isConnected) markIn(root, vw, vh);
       }
     } catch (_) {}
-    state.marked = marked.length;
+    return marked.length;
+  };
+  S.capture = () => {
+    const state = S.begin();
+    state.marked = S.mark();
     return state;
   };
   S.unmark = () => {

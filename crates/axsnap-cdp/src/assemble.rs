@@ -1,0 +1,338 @@
+//! Builds the core tree of a capture from what its sessions returned: frame by frame, top
+//! down, each document's accessibility tree (or, when that missed the deadline, its DOM
+//! snapshot) placed under the iframe node that shows it, every node given its native id and
+//! its DOM facts (bounds in the top-level viewport, offscreen, obscured, developer id,
+//! password, click and scroll).
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use axsnap_core::{Action, NativeId, Node, NodeId, Rect, Role, State, Tree};
+
+use crate::ax::AxDoc;
+use crate::capture::{FrameMeta, SessionData};
+use crate::dom_tree::{self, DomBuild};
+use crate::layout::{DocInfo, Facts, SnapIndex};
+
+/// Most nodes a capture builds from DOM snapshots; past it the rest is counted, not built.
+pub const MAX_DOM_NODES: usize = 100_000;
+
+/// The assembled tree and what it took.
+pub(crate) struct Built {
+    pub tree: Tree,
+    /// Nodes built from a DOM snapshot.
+    pub dom_nodes: usize,
+    pub frames_stitched: usize,
+}
+
+/// Builds the core tree from the sessions' data.
+pub(crate) struct Assembler<'a> {
+    sessions: &'a [SessionData],
+    target_id: &'a str,
+    /// Frame -> (session, its accessibility tree), taken from the sessions.
+    ax: HashMap<String, (usize, AxDoc)>,
+    /// Frame -> (session, document index) in a DOM snapshot.
+    snap_docs: HashMap<&'a str, (usize, usize)>,
+    meta: HashMap<&'a str, &'a FrameMeta>,
+    docs: HashMap<&'a str, &'a DocInfo>,
+    /// (session, backend node id of an `<iframe>`) -> the frame it shows.
+    owner_of: HashMap<(usize, i64), &'a str>,
+    /// Frame -> viewport position of its content's top-left corner.
+    origin: HashMap<String, (f64, f64)>,
+    viewport: Option<(f64, f64)>,
+    /// The main frame's URL.
+    pub main_url: Option<String>,
+    /// The main document's title.
+    pub title: Option<String>,
+}
+
+impl<'a> Assembler<'a> {
+    /// Takes the accessibility trees out of `sessions` and indexes the rest.
+    pub fn new(sessions: &'a mut [SessionData], target_id: &'a str) -> Assembler<'a> {
+        let mut ax = HashMap::new();
+        for (si, s) in sessions.iter_mut().enumerate() {
+            for (f, doc) in std::mem::take(&mut s.ax) {
+                ax.entry(f).or_insert((si, doc));
+            }
+        }
+        let sessions: &'a [SessionData] = sessions;
+        let mut meta = HashMap::new();
+        let mut docs = HashMap::new();
+        let mut snap_docs = HashMap::new();
+        let mut owner_of = HashMap::new();
+        for (si, s) in sessions.iter().enumerate() {
+            for f in &s.frames {
+                meta.entry(f.id.as_str()).or_insert(f);
+            }
+            if let Some(snap) = &s.snap {
+                for (d, info) in snap.infos.iter().enumerate() {
+                    docs.entry(info.frame_id.as_str()).or_insert(info);
+                    snap_docs.entry(info.frame_id.as_str()).or_insert((si, d));
+                }
+            }
+            for (frame, backend) in &s.owners {
+                owner_of.insert((si, *backend), frame.as_str());
+            }
+        }
+        let viewport = sessions.first().and_then(|s| s.viewport);
+        let main_url = meta.get(target_id).map(|m| m.url.clone());
+        Assembler {
+            sessions,
+            target_id,
+            ax,
+            snap_docs,
+            meta,
+            docs,
+            owner_of,
+            origin: HashMap::new(),
+            viewport,
+            main_url,
+            title: None,
+        }
+    }
+
+    /// Builds the tree; says in `notes` what is missing and why (`deadline` for the words;
+    /// `dom_only`: the accessibility trees were not asked for).
+    pub fn build(&mut self, deadline: Duration, dom_only: bool, notes: &mut Vec<String>) -> Built {
+        let mut tree = Tree::with_capacity(self.ax.values().map(|(_, d)| d.nodes.len()).sum::<usize>() + 1);
+        let main =
+            self.sessions.first().map(|s| s.root_frame.clone()).unwrap_or_else(|| self.target_id.into());
+        self.origin.insert(main.clone(), (0.0, 0.0));
+        let mut frames: Vec<(String, Option<NodeId>)> = vec![(main.clone(), None)];
+        let mut seen: HashSet<String> = HashSet::new();
+        let (mut stitched, mut dom_nodes, mut dom_cut) = (0, 0, 0);
+        let mut from_dom: Vec<(String, u64)> = Vec::new();
+        let mut main_captured = true;
+        while let Some((frame, parent)) = frames.pop() {
+            if !seen.insert(frame.clone()) {
+                continue;
+            }
+            let is_main = frame == main;
+            let children = if let Some((si, doc)) = self.ax.remove(&frame) {
+                self.add_ax_document(&mut tree, si, &frame, parent, is_main, doc)
+            } else if let Some(&(si, d)) = self.snap_docs.get(frame.as_str()) {
+                let budget = MAX_DOM_NODES.saturating_sub(dom_nodes);
+                let (children, out) =
+                    self.add_dom_document(&mut tree, si, d, &frame, parent, is_main, budget);
+                dom_nodes += out.nodes;
+                dom_cut += out.cut;
+                from_dom.push((frame.clone(), self.sessions[si].elements));
+                children
+            } else {
+                match parent {
+                    Some(_) => notes.push(format!("frame {frame} was not captured (no accessibility tree)")),
+                    None => {
+                        main_captured = false;
+                        let native = NativeId::new(self.scope(&frame), "root");
+                        let root = tree.push(Node::new(Role::Document, "", native));
+                        tree.set_root(root);
+                    }
+                }
+                continue;
+            };
+            if parent.is_some() {
+                stitched += 1;
+            }
+            frames.extend(children.into_iter().rev());
+        }
+        if !main_captured {
+            notes.insert(
+                0,
+                format!(
+                    "the page did not give its accessibility tree or DOM snapshot within {deadline:?} (a \
+                     script may be stuck); nothing below the page root was captured"
+                ),
+            );
+        }
+        if !from_dom.is_empty() {
+            let skipped = self.sessions.iter().any(|s| s.ax_skipped);
+            let why = if dom_only {
+                "was not asked for (a DOM-only capture)".to_string()
+            } else if skipped {
+                "was not asked for: it did not arrive in time on this document before, and the call \
+                 keeps the browser busy for minutes on a page this large"
+                    .to_string()
+            } else {
+                format!(
+                    "did not arrive within {deadline:?} (Chromium's getFullAXTree is slow on large pages)"
+                )
+            };
+            notes.insert(0, dom_note(&main, &from_dom, &why, dom_nodes, dom_cut));
+        }
+        Built { tree, dom_nodes, frames_stitched: stitched }
+    }
+
+    fn scope(&self, frame: &str) -> String {
+        let loader = self.meta.get(frame).map(|m| m.loader.as_str()).unwrap_or_default();
+        format!("{frame}:{loader}")
+    }
+
+    /// Adds one document's AX tree under `parent` (as the root when `None`); returns the child
+    /// frames to stitch under their iframe nodes.
+    fn add_ax_document(
+        &mut self,
+        tree: &mut Tree,
+        si: usize,
+        frame: &str,
+        parent: Option<NodeId>,
+        is_main: bool,
+        mut doc: AxDoc,
+    ) -> Vec<(String, Option<NodeId>)> {
+        let scope = self.scope(frame);
+        let snap = self.sessions[si].snap.as_ref();
+        let mut visited = vec![false; doc.nodes.len()];
+        let mut child_frames = Vec::new();
+        let mut stack: Vec<(usize, Option<NodeId>)> = vec![(doc.root, parent)];
+        while let Some((ix, up)) = stack.pop() {
+            if ix >= doc.nodes.len() || std::mem::replace(&mut visited[ix], true) {
+                continue;
+            }
+            let mut node = std::mem::take(&mut doc.nodes[ix]);
+            let backend = doc.backend.get(ix).copied().flatten();
+            let native = doc.native_id.get_mut(ix).map(std::mem::take).unwrap_or_default();
+            node.native = NativeId { scope: scope.clone(), id: native };
+            let facts = backend.and_then(|b| snap.and_then(|s| s.facts(b)));
+            self.place(&mut node, frame, facts.as_ref(), snap);
+            if is_main && ix == doc.root {
+                self.title = Some(node.name.clone());
+                if self.root_scrolls(frame) {
+                    node.actions.set(Action::Scroll, true);
+                }
+            }
+            let id = match up {
+                Some(p) => tree.append(p, node),
+                None => {
+                    let id = tree.push(node);
+                    tree.set_root(id);
+                    id
+                }
+            };
+            if let Some(b) = backend {
+                self.child_frame(si, b, id, &mut child_frames);
+            }
+            for &c in doc.children(ix).iter().rev() {
+                stack.push((c as usize, Some(id)));
+            }
+        }
+        child_frames
+    }
+
+    /// Adds one document built from its DOM snapshot (the accessibility tree missed the
+    /// deadline).
+    #[allow(clippy::too_many_arguments)]
+    fn add_dom_document(
+        &mut self,
+        tree: &mut Tree,
+        si: usize,
+        d: usize,
+        frame: &str,
+        parent: Option<NodeId>,
+        is_main: bool,
+        budget: usize,
+    ) -> (Vec<(String, Option<NodeId>)>, DomBuild) {
+        let scope = self.scope(frame);
+        let Some(snap) = self.sessions[si].snap.as_ref() else { return (Vec::new(), DomBuild::default()) };
+        let this = &*self;
+        let out = dom_tree::build(tree, parent, snap, d, &scope, budget, &|node: &mut Node, f: &Facts| {
+            this.place(node, frame, Some(f), Some(snap))
+        });
+        if let (Some(root), true) = (out.root, is_main) {
+            self.title = Some(tree.node(root).name.clone());
+            if self.root_scrolls(frame) {
+                tree.node_mut(root).actions.set(Action::Scroll, true);
+            }
+        }
+        let mut child_frames = Vec::new();
+        for &(backend, id) in &out.frames {
+            self.child_frame(si, backend, id, &mut child_frames);
+        }
+        (child_frames, out)
+    }
+
+    /// If `backend` is an `<iframe>` of session `si`, queues its frame for stitching under
+    /// `id` and records where its content sits.
+    fn child_frame(&mut self, si: usize, backend: i64, id: NodeId, out: &mut Vec<(String, Option<NodeId>)>) {
+        let Some(child) = self.owner_of.get(&(si, backend)) else { return };
+        let child = child.to_string();
+        let session = &self.sessions[si];
+        let content = session.content_origin.get(&child).copied();
+        let local_root = self.origin.get(&session.root_frame).copied().unwrap_or((0.0, 0.0));
+        if let Some((x, y)) = content {
+            self.origin.insert(child.clone(), (local_root.0 + x, local_root.1 + y));
+        }
+        out.push((child, Some(id)));
+    }
+
+    /// The page root scrolls when its content is larger than the viewport.
+    fn root_scrolls(&self, frame: &str) -> bool {
+        match (self.docs.get(frame), self.viewport) {
+            (Some(doc), Some((w, h))) => doc.content.0 > w + 1.0 || doc.content.1 > h + 1.0,
+            _ => false,
+        }
+    }
+
+    /// Applies the DOM facts of a node of `frame`: developer id, password, click, scroll,
+    /// bounds in the top-level viewport, offscreen, obscured.
+    fn place(&self, node: &mut Node, frame: &str, facts: Option<&Facts>, snap: Option<&SnapIndex>) {
+        let Some(f) = facts else {
+            // Without the DOM facts a text field cannot be told apart from a password field:
+            // its value is not trusted out.
+            if matches!(node.role, Role::TextBox) || node.states.contains(State::Editable) {
+                node.value = None;
+            }
+            return;
+        };
+        node.dev_id = f.dev_id.clone();
+        if f.password {
+            node.value = None;
+            node.states.set(State::Protected, true);
+        }
+        if f.clickable
+            && !node.actions.contains(Action::Click)
+            && !matches!(node.role, Role::Document | Role::Text | Role::TextRun)
+        {
+            node.actions.set(Action::Click, true);
+        }
+        if f.scrollable {
+            node.actions.set(Action::Scroll, true);
+        }
+        if let Some(b) = f.bounds {
+            let doc_frame = snap
+                .and_then(|s| s.frame_of_doc(f.doc))
+                .map(|i| i.frame_id.as_str())
+                .filter(|id| !id.is_empty())
+                .unwrap_or(frame);
+            let (ox, oy) = self.origin.get(doc_frame).copied().unwrap_or((0.0, 0.0));
+            let (sx, sy) = self.docs.get(doc_frame).map(|d| d.scroll).unwrap_or((0.0, 0.0));
+            let r = Rect { x: b.x - sx + ox, y: b.y - sy + oy, w: b.w, h: b.h };
+            if let Some((vw, vh)) = self.viewport {
+                let outside = r.x + r.w <= 0.0 || r.y + r.h <= 0.0 || r.x >= vw || r.y >= vh;
+                if outside && (r.w > 0.0 || r.h > 0.0) {
+                    node.states.set(State::Offscreen, true);
+                }
+            }
+            node.bounds = Some(r);
+        }
+        if f.covered && !node.actions.is_empty() {
+            node.states.set(State::Obscured, true);
+        }
+    }
+}
+
+/// The partial note for frames built from the DOM: what was cut and why.
+fn dom_note(main: &str, frames: &[(String, u64)], why: &str, nodes: usize, cut: usize) -> String {
+    let what = match frames {
+        [(f, elements)] if f == main => format!("the page's accessibility tree ({elements} elements)"),
+        [(f, _)] => format!("the accessibility tree of frame {f}"),
+        _ => format!("the accessibility trees of {} frames", frames.len()),
+    };
+    let mut note = format!(
+        "{what} {why}; {nodes} nodes were built from the DOM snapshot instead: roles from tags and ARIA roles, names \
+         from labels, alt text and text content, so computed names, descriptions and ARIA relations \
+         may differ from a full capture; refs stay valid when a later capture gets the full tree"
+    );
+    if cut > 0 {
+        note.push_str(&format!("; {cut} rendered DOM nodes past the first {MAX_DOM_NODES} were left out"));
+    }
+    note
+}

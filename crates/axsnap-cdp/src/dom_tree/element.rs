@@ -1,0 +1,308 @@
+//! One element's role, name, value, states and actions, from its tag, attributes and form
+//! state (a cheap approximation of the browser's own computation).
+
+use std::collections::HashMap;
+
+use axsnap_core::{Node, Role, State, StateSet};
+
+use super::tags::{named_by_content, Tag, A};
+use super::text::{normalize, resolve, MAX_NAME};
+use super::{Builder, Step, ELEMENT, TEXT};
+use crate::layout::RawDoc;
+
+/// Most nodes one name-from-content walk visits.
+const MAX_NAME_WALK: usize = 500;
+use crate::ax::{actions_for, map_role, ActionFacts};
+
+impl<'s> Builder<'s> {
+    /// An element's role, name, value, states, actions, level and URL.
+    pub(super) fn element(&mut self, i: usize, tag: Tag, step: &Step, clickable: bool) -> Node {
+        let (label, in_select) = (step.label, step.in_select);
+        let input_type = if tag == Tag::Input { self.input_type(i) } else { String::new() };
+        let role = self.role(i, tag, &input_type, clickable);
+        let mut node = Node { role: role.clone(), ..Node::default() };
+        let mut states = StateSet::EMPTY;
+        let mut f = ActionFacts::default();
+        let disabled = self.attr(i, A::Disabled).is_some() || self.attr_true(i, A::AriaDisabled);
+        states.set(State::Disabled, disabled);
+        states
+            .set(State::Required, self.attr(i, A::Required).is_some() || self.attr_true(i, A::AriaRequired));
+        let readonly = self.attr(i, A::Readonly).is_some() || self.attr_true(i, A::AriaReadonly);
+        states.set(State::Readonly, readonly);
+        states.set(State::Invalid, self.attr(i, A::AriaInvalid).is_some_and(|v| v != "false"));
+        states.set(State::Modal, self.attr_true(i, A::AriaModal));
+        states.set(
+            State::Multiselectable,
+            self.attr_true(i, A::AriaMultiselectable)
+                || (tag == Tag::Select && self.attr(i, A::Multiple).is_some()),
+        );
+        if let Some(v) = self.attr(i, A::AriaExpanded) {
+            f.expandable = true;
+            states.set(if v == "true" { State::Expanded } else { State::Collapsed }, true);
+        } else if tag == Tag::Select && role == Role::ComboBox {
+            // A drop-down is collapsed whenever a snapshot can be taken.
+            f.expandable = true;
+            states.set(State::Collapsed, true);
+        }
+        if let Some(v) = self.attr(i, A::AriaChecked) {
+            f.checkable = true;
+            states.set(if v == "mixed" { State::Mixed } else { State::Checked }, v == "true" || v == "mixed");
+        }
+        if let Some(v) = self.attr(i, A::AriaPressed) {
+            f.pressable = true;
+            states.set(if v == "mixed" { State::Mixed } else { State::Pressed }, v == "true" || v == "mixed");
+        }
+        f.has_popup = self.attr(i, A::AriaHaspopup).is_some_and(|v| v != "false");
+        let doc: &'s RawDoc = self.doc;
+        let nodes = &doc.nodes;
+        states.set(State::Selected, self.attr_true(i, A::AriaSelected) || nodes.option_selected.has(i));
+        let editable_input = tag == Tag::Input
+            && !matches!(
+                input_type.as_str(),
+                "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file" | "range" | "color"
+            );
+        let contenteditable = self.attr(i, A::Contenteditable).is_some_and(|v| v.is_empty() || v == "true");
+        states.set(State::Editable, editable_input || tag == Tag::TextArea || contenteditable);
+        states.set(State::Multiline, tag == Tag::TextArea);
+        if tag == Tag::Input && matches!(input_type.as_str(), "checkbox" | "radio") {
+            f.checkable = true;
+            states.set(State::Checked, nodes.input_checked.has(i));
+        }
+        let focusable = match tag {
+            Tag::A => self.attr(i, A::Href).is_some(),
+            Tag::Button | Tag::Input | Tag::Select | Tag::TextArea | Tag::Summary | Tag::Frame => true,
+            _ => false,
+        } || self.attr(i, A::Tabindex).is_some()
+            || contenteditable;
+        states.set(State::Focusable, focusable && !disabled);
+        node.level = match tag {
+            Tag::Heading(l) => Some(l),
+            _ => None,
+        };
+        if let Some(l) = self.attr(i, A::AriaLevel).and_then(|l| l.trim().parse().ok()) {
+            node.level = Some(l);
+        }
+        // Never a password's value, whatever the type attribute's case.
+        if input_type != "password" {
+            node.value = match tag {
+                Tag::Input
+                    if !matches!(
+                        input_type.as_str(),
+                        "checkbox" | "radio" | "button" | "submit" | "reset"
+                    ) =>
+                {
+                    nodes.input_value.get(i).and_then(|s| self.snap.string(s)).map(str::to_string)
+                }
+                Tag::TextArea => {
+                    nodes.text_value.get(i).and_then(|s| self.snap.string(s)).map(str::to_string)
+                }
+                Tag::Select => self.selected_option(i),
+                _ => None,
+            }
+            .filter(|v| !v.is_empty());
+        }
+        if tag == Tag::A {
+            node.url = self.attr(i, A::Href).map(|h| resolve(self.base_url, h));
+        }
+        node.name = self.name(i, tag, &input_type, &node.role, label, in_select);
+        node.states = states;
+        node.actions = actions_for(&node.role, states, f);
+        node
+    }
+
+    fn role(&mut self, i: usize, tag: Tag, input_type: &str, clickable: bool) -> Role {
+        if let Some(r) = self.attr(i, A::Role).and_then(|r| r.split_whitespace().next()) {
+            return self.roles.entry(r).or_insert_with(|| map_role(r)).clone();
+        }
+        let name = match tag {
+            Tag::Skip | Tag::Plain | Tag::Block => "generic",
+            // An anchor with a click handler and no href is still a link to the browser.
+            Tag::A => {
+                if self.attr(i, A::Href).is_some() || clickable {
+                    "link"
+                } else {
+                    "generic"
+                }
+            }
+            Tag::Button | Tag::Summary => "button",
+            Tag::Input => match input_type {
+                "checkbox" => "checkbox",
+                "radio" => "radio",
+                "range" => "slider",
+                "number" => "spinbutton",
+                "search" => "searchbox",
+                "button" | "submit" | "reset" | "image" | "file" => "button",
+                _ => "textbox",
+            },
+            Tag::Select => {
+                let size = self.attr(i, A::Size).and_then(|s| s.trim().parse::<u32>().ok()).unwrap_or(0);
+                if self.attr(i, A::Multiple).is_some() || size > 1 {
+                    "listbox"
+                } else {
+                    "combobox"
+                }
+            }
+            Tag::OptGroup => "group",
+            Tag::Option => "option",
+            Tag::TextArea => "textbox",
+            Tag::Heading(_) => "heading",
+            Tag::Img | Tag::Svg => "image",
+            Tag::Frame => "Iframe",
+            Tag::Th => {
+                if self.attr(i, A::Scope).is_some_and(|s| s.eq_ignore_ascii_case("row")) {
+                    "rowheader"
+                } else {
+                    "columnheader"
+                }
+            }
+            // A section is a region only when it is named.
+            Tag::Section => {
+                if self.attr(i, A::AriaLabel).is_some() || self.attr(i, A::AriaLabelledby).is_some() {
+                    "region"
+                } else {
+                    "generic"
+                }
+            }
+            Tag::Label => "label",
+            Tag::Role(r) => r,
+        };
+        self.roles.entry(name).or_insert_with(|| map_role(name)).clone()
+    }
+
+    /// The accessible name, most specific source first.
+    pub(super) fn name(
+        &mut self,
+        i: usize,
+        tag: Tag,
+        input_type: &str,
+        role: &Role,
+        label: Option<usize>,
+        in_select: bool,
+    ) -> String {
+        if let Some(ids) = self.attr(i, A::AriaLabelledby) {
+            let by_id = self.ids();
+            let parts: Vec<usize> = ids.split_whitespace().filter_map(|id| by_id.get(id).copied()).collect();
+            let text: Vec<String> = parts.into_iter().map(|p| self.content(p, false)).collect();
+            let name = normalize(&text.join(" "));
+            if !name.is_empty() {
+                return name;
+            }
+        }
+        if let Some(l) = self.attr(i, A::AriaLabel).map(normalize).filter(|l| !l.is_empty()) {
+            return l;
+        }
+        let control = matches!(tag, Tag::Select | Tag::TextArea)
+            || (tag == Tag::Input && !matches!(input_type, "button" | "submit" | "reset" | "image"));
+        if control {
+            let by_for = self.attr(i, A::Id).and_then(|id| self.labels().get(id).copied());
+            if let Some(l) = by_for.or(label) {
+                let name = self.content(l, false);
+                if !name.is_empty() {
+                    return name;
+                }
+            }
+        }
+        let own = match tag {
+            Tag::Img => self.attr(i, A::Alt),
+            Tag::Input => match input_type {
+                "image" => self.attr(i, A::Alt),
+                "submit" => self.attr(i, A::Value).or(Some("Submit")),
+                "reset" => self.attr(i, A::Value).or(Some("Reset")),
+                "button" => self.attr(i, A::Value),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(own) = own.map(normalize).filter(|s| !s.is_empty()) {
+            return own;
+        }
+        if named_by_content(role) {
+            let name = self.content(i, in_select || tag == Tag::Option);
+            if !name.is_empty() {
+                return name;
+            }
+        }
+        // Generic containers and paragraphs take no name from a tooltip.
+        if matches!(role, Role::Generic | Role::None | Role::Paragraph | Role::Code) {
+            return String::new();
+        }
+        let fallback =
+            self.attr(i, A::Title).or_else(|| control.then(|| self.attr(i, A::Placeholder)).flatten());
+        fallback.map(normalize).unwrap_or_default()
+    }
+
+    /// The text of a subtree (text nodes and image alt text), bounded.
+    pub(super) fn content(&mut self, i: usize, in_select: bool) -> String {
+        let mut out = String::new();
+        let mut stack: Vec<usize> = self.children(i).iter().rev().map(|&c| c as usize).collect();
+        let mut seen = 0;
+        while let Some(c) = stack.pop() {
+            seen += 1;
+            if seen > MAX_NAME_WALK || out.len() > MAX_NAME * 2 {
+                break;
+            }
+            match self.kind(c) {
+                TEXT => out.push_str(self.text(c, in_select).unwrap_or_default()),
+                ELEMENT if !self.excluded(c) => {
+                    let tag = self.tag(c);
+                    if tag == Tag::Img {
+                        out.push(' ');
+                        out.push_str(self.attr(c, A::Alt).unwrap_or_default());
+                        out.push(' ');
+                    } else if !matches!(tag, Tag::Plain | Tag::A | Tag::Role("code")) {
+                        out.push(' ');
+                    }
+                    stack.extend(self.children(c).iter().rev().map(|&g| g as usize));
+                }
+                _ => {}
+            }
+        }
+        normalize(&out)
+    }
+
+    fn selected_option(&mut self, i: usize) -> Option<String> {
+        let mut first = None;
+        let mut stack: Vec<usize> = self.children(i).iter().rev().map(|&c| c as usize).collect();
+        while let Some(c) = stack.pop() {
+            match self.tag(c) {
+                Tag::Option if self.kind(c) == ELEMENT => {
+                    if self.doc.nodes.option_selected.has(c) {
+                        return Some(self.content(c, true));
+                    }
+                    first = first.or(Some(c));
+                }
+                Tag::OptGroup => stack.extend(self.children(c).iter().rev().map(|&g| g as usize)),
+                _ => {}
+            }
+        }
+        first.map(|c| self.content(c, true))
+    }
+
+    fn ids(&mut self) -> &HashMap<&'s str, usize> {
+        if self.by_id.is_none() {
+            let mut m = HashMap::new();
+            for i in 0..self.n {
+                if let Some(id) = self.attr(i, A::Id) {
+                    m.entry(id).or_insert(i);
+                }
+            }
+            self.by_id = Some(m);
+        }
+        self.by_id.get_or_insert_with(HashMap::new)
+    }
+
+    fn labels(&mut self) -> &HashMap<&'s str, usize> {
+        if self.label_for.is_none() {
+            let mut m = HashMap::new();
+            for i in 0..self.n {
+                if let Some(target) = self.attr(i, A::For) {
+                    if self.kind(i) == ELEMENT && self.tag(i) == Tag::Label {
+                        m.entry(target).or_insert(i);
+                    }
+                }
+            }
+            self.label_for = Some(m);
+        }
+        self.label_for.get_or_insert_with(HashMap::new)
+    }
+}
