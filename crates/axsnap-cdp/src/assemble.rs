@@ -11,7 +11,7 @@ use axsnap_core::{Action, NativeId, Node, NodeId, Rect, Role, State, Tree};
 
 use crate::ax::AxDoc;
 use crate::capture::{FrameMeta, SessionData};
-use crate::dom_tree::{self, DomBuild};
+use crate::dom_tree::{self, DomBuild, NAME_WALK_BUDGET};
 use crate::layout::{DocInfo, Facts, SnapIndex};
 
 /// Most nodes a capture builds from DOM snapshots; past it the rest is counted, not built.
@@ -100,7 +100,7 @@ impl<'a> Assembler<'a> {
         self.origin.insert(main.clone(), (0.0, 0.0));
         let mut frames: Vec<(String, Option<NodeId>)> = vec![(main.clone(), None)];
         let mut seen: HashSet<String> = HashSet::new();
-        let (mut stitched, mut dom_nodes, mut dom_cut) = (0, 0, 0);
+        let (mut stitched, mut dom_nodes, mut dom_cut, mut names_cut) = (0, 0, 0, false);
         let mut from_dom: Vec<(String, u64)> = Vec::new();
         let mut main_captured = true;
         while let Some((frame, parent)) = frames.pop() {
@@ -116,6 +116,7 @@ impl<'a> Assembler<'a> {
                     self.add_dom_document(&mut tree, si, d, &frame, parent, is_main, budget);
                 dom_nodes += out.nodes;
                 dom_cut += out.cut;
+                names_cut |= out.names_cut;
                 from_dom.push((frame.clone(), self.sessions[si].elements));
                 children
             } else {
@@ -157,7 +158,13 @@ impl<'a> Assembler<'a> {
                     "did not arrive within {deadline:?} (Chromium's getFullAXTree is slow on large pages)"
                 )
             };
-            notes.insert(0, dom_note(&main, &from_dom, &why, dom_nodes, dom_cut));
+            let mut note = dom_note(&main, &from_dom, &why, dom_nodes, dom_cut);
+            if names_cut {
+                note.push_str(&format!(
+                    "; names from text content stopped after {NAME_WALK_BUDGET} DOM nodes were read for them"
+                ));
+            }
+            notes.insert(0, note);
         }
         Built { tree, dom_nodes, frames_stitched: stitched }
     }

@@ -234,13 +234,26 @@ impl<'s> Builder<'s> {
     /// The text of a subtree (text nodes and image alt text), bounded.
     pub(super) fn content(&mut self, i: usize, in_select: bool) -> String {
         let mut out = String::new();
-        let mut stack: Vec<usize> = self.children(i).iter().rev().map(|&c| c as usize).collect();
+        // (node, its next child): no child list is copied, however wide the subtree.
+        let mut stack: Vec<(usize, usize)> = vec![(i, 0)];
         let mut seen = 0;
-        while let Some(c) = stack.pop() {
+        while let Some(top) = stack.last_mut() {
+            let (p, k) = *top;
+            let Some(&c) = self.children(p).get(k) else {
+                stack.pop();
+                continue;
+            };
+            top.1 += 1;
+            let c = c as usize;
             seen += 1;
             if seen > MAX_NAME_WALK || out.len() > MAX_NAME * 2 {
                 break;
             }
+            if self.walk_budget == 0 {
+                self.names_cut = true;
+                break;
+            }
+            self.walk_budget -= 1;
             match self.kind(c) {
                 TEXT => out.push_str(self.text(c, in_select).unwrap_or_default()),
                 ELEMENT if !self.excluded(c) => {
@@ -252,7 +265,7 @@ impl<'s> Builder<'s> {
                     } else if !matches!(tag, Tag::Plain | Tag::A | Tag::Role("code")) {
                         out.push(' ');
                     }
-                    stack.extend(self.children(c).iter().rev().map(|&g| g as usize));
+                    stack.push((c, 0));
                 }
                 _ => {}
             }

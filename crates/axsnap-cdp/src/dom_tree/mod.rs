@@ -46,7 +46,13 @@ pub(crate) struct DomBuild {
     pub cut: usize,
     /// `(backend node id, node)` of every iframe element, for stitching its frame.
     pub frames: Vec<(i64, NodeId)>,
+    /// Names from text content stopped at [`NAME_WALK_BUDGET`].
+    pub names_cut: bool,
 }
+
+/// Most DOM nodes all names from content of one document visit together (each name visits
+/// at most 500): bounds the time on a page of nested named elements.
+pub(crate) const NAME_WALK_BUDGET: usize = 1_000_000;
 
 /// Builds document `d` of `snap` under `parent` (as the tree's root when `None`), with at most
 /// `budget` nodes. `place` applies a node's DOM facts (bounds, developer id, ...).
@@ -80,6 +86,9 @@ struct Builder<'s> {
     /// Control id -> its `<label for>`, built on first use.
     label_for: Option<HashMap<&'s str, usize>>,
     base_url: &'s str,
+    /// Left of [`NAME_WALK_BUDGET`].
+    walk_budget: usize,
+    names_cut: bool,
 }
 
 /// One step of the walk: a DOM node, the tree node it goes under, its nearest `<label>`
@@ -133,6 +142,8 @@ impl<'s> Builder<'s> {
             by_id: None,
             label_for: None,
             base_url,
+            walk_budget: NAME_WALK_BUDGET,
+            names_cut: false,
         }
     }
 
@@ -321,6 +332,7 @@ impl<'s> Builder<'s> {
                 }
             }
         }
+        out.names_cut = self.names_cut;
         out
     }
 }
