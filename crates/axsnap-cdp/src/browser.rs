@@ -191,6 +191,7 @@ impl Browser {
             .map_err(|e| CdpError::LaunchFailed { path: exe.clone(), reason: e.to_string() })?;
         let ws_url = inner.websocket_address().clone();
         let handler = spawn_handler(handler);
+        quiet_oxide(&inner).await;
         let raw = RawCdp::connect(&ws_url).await?;
         let browser =
             Browser { inner, handler, raw, ws_url, launched: true, options, profile: Some(profile) };
@@ -212,12 +213,11 @@ impl Browser {
                 reason: "the endpoint must start with ws://, wss:// or http://".into(),
             });
         };
-        let (mut inner, handler) = chromiumoxide::Browser::connect(ws_url.clone())
+        let (inner, handler) = chromiumoxide::Browser::connect(ws_url.clone())
             .await
             .map_err(|e| CdpError::ConnectFailed { endpoint: endpoint.to_string(), reason: e.to_string() })?;
         let handler = spawn_handler(handler);
-        // Make the tabs that were already open known to chromiumoxide.
-        let _ = inner.fetch_targets().await;
+        quiet_oxide(&inner).await;
         let raw = RawCdp::connect(&ws_url).await?;
         Ok(Browser { inner, handler, raw, ws_url, launched: false, options: None, profile: None })
     }
@@ -321,6 +321,18 @@ impl Drop for Browser {
                 let _ = child.as_mut_inner().start_kill();
             }
         }
+    }
+}
+
+/// Stops chromiumoxide's own handler from attaching to the tabs we open. It would attach with
+/// `waitForDebuggerOnStart`, and the browser then holds every out-of-process iframe's
+/// navigation until each such client resumes it; chromiumoxide does not resume while its own
+/// set-up of the tab is still running, and under load an iframe could wait forever. We drive
+/// tabs through our own connection only.
+async fn quiet_oxide(inner: &chromiumoxide::Browser) {
+    let off = chromiumoxide::cdp::browser_protocol::target::SetDiscoverTargetsParams::new(false);
+    if let Err(e) = inner.execute(off).await {
+        tracing::debug!("turning chromiumoxide's target discovery off failed: {e}");
     }
 }
 
