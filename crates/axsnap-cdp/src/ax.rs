@@ -212,13 +212,28 @@ impl<'v> IdIndex<'v> {
 }
 
 /// `id` as a number when it is written the one canonical way (so two spellings never meet).
+/// By hand: it runs for every id and every child link.
 fn canonical_number(id: &str) -> Option<i64> {
-    let digits = id.strip_prefix('-').unwrap_or(id);
-    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-    if !plain || (digits.len() > 1 && digits.starts_with('0')) || id == "-0" {
+    let (negative, digits) = match id.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        all => (false, all),
+    };
+    // 18 digits always fit an i64.
+    if digits.is_empty() || digits.len() > 18 || (digits.len() > 1 && digits[0] == b'0') {
         return None;
     }
-    id.parse().ok()
+    let mut n: i64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i64::from(b - b'0');
+    }
+    match (negative, n) {
+        (true, 0) => None,
+        (true, n) => Some(-n),
+        (false, n) => Some(n),
+    }
 }
 
 /// Maps a Chromium role name onto the core vocabulary, first fixing the Chromium-internal names
@@ -487,6 +502,16 @@ mod tests {
         .unwrap();
         assert_eq!(&*node.node_id, "a\"b");
         assert_eq!(node.name.as_ref().map(|n| n.value.clone()), Some(Scalar::Str("x\ny".into())));
+    }
+
+    #[test]
+    fn only_canonical_numbers_are_numbers() {
+        assert_eq!(canonical_number("0"), Some(0));
+        assert_eq!(canonical_number("5257"), Some(5257));
+        assert_eq!(canonical_number("-1000059184"), Some(-1000059184));
+        for id in ["", "-", "-0", "07", "+7", "1a", "1234567890123456789", " 1"] {
+            assert_eq!(canonical_number(id), None, "{id:?}");
+        }
     }
 
     #[test]
