@@ -114,6 +114,7 @@ async fn main() {
                 }
             }
         }
+        tokio::time::sleep(QUIET).await;
         let mut unchanged = Vec::new();
         for _ in 0..30 {
             let t0 = Instant::now();

@@ -17,6 +17,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::ax_ids::IdIndex;
 use crate::json::{Scalar, Text};
 
 /// One node of the answer, with only the fields capture uses.
@@ -102,123 +103,99 @@ pub fn parse_doc(v: &Value) -> Result<AxDoc, serde_json::Error> {
         },
         _ => return Err(de::Error::custom("the answer is not an object")),
     };
-    let n = items.len();
-    let mut roles: HashMap<Cow<str>, Role> = HashMap::new();
+    // Two halves on two threads when it pays: the conversion is on a capture's critical path.
+    let part = if items.len() >= PARALLEL_FROM {
+        let (a, b) = items.split_at(items.len() / 2);
+        let (first, second) = std::thread::scope(|s| {
+            let first = s.spawn(|| Part::read(a));
+            (first.join(), Part::read(b))
+        });
+        let first = first.map_err(|_| de::Error::custom("a parse thread failed"))?;
+        let mut part = first?;
+        part.append(second?);
+        part
+    } else {
+        Part::read(items)?
+    };
+    let index = IdIndex::new(&part.ids);
+    let n = part.ids.len();
     let mut doc = AxDoc {
-        nodes: Vec::with_capacity(n),
-        backend: Vec::with_capacity(n),
-        native_id: Vec::with_capacity(n),
+        nodes: part.nodes,
+        backend: part.backend,
+        native_id: part.native_id,
         child_start: Vec::with_capacity(n + 1),
-        child_list: Vec::with_capacity(n),
+        child_list: Vec::with_capacity(part.kids.len()),
         root: 0,
     };
-    // Node by node, straight from the JSON value, with no list of raw nodes in between.
-    let mut ids: Vec<Cow<str>> = Vec::with_capacity(n);
-    let mut parents: Vec<Option<Cow<str>>> = Vec::with_capacity(n);
-    let mut kids: Vec<Cow<str>> = Vec::with_capacity(n);
-    let mut kid_start: Vec<usize> = Vec::with_capacity(n + 1);
-    for item in items {
-        let r = RawNode::deserialize(item)?;
-        doc.nodes.push(to_node(&r, &mut roles));
-        doc.backend.push(r.backend_dom_node_id);
-        doc.native_id.push(match r.backend_dom_node_id {
-            Some(b) => b.to_string(),
-            None => format!("ax:{}", &*r.node_id),
-        });
-        ids.push(r.node_id.0);
-        parents.push(r.parent_id.map(|p| p.0));
-        kid_start.push(kids.len());
-        kids.extend(r.child_ids.into_iter().map(|c| c.0));
-    }
-    kid_start.push(kids.len());
-    let index = IdIndex::new(&ids);
-    doc.root = parents.iter().position(|p| p.as_deref().is_none_or(|p| index.get(p).is_none())).unwrap_or(0);
-    for w in kid_start.windows(2) {
+    doc.root =
+        part.parents.iter().position(|p| p.as_deref().is_none_or(|p| index.get(p).is_none())).unwrap_or(0);
+    for w in part.kid_start.windows(2) {
         doc.child_start.push(doc.child_list.len() as u32);
-        let list = kids.get(w[0]..w[1]).unwrap_or(&[]);
+        let list = part.kids.get(w[0]..w[1]).unwrap_or(&[]);
         doc.child_list.extend(list.iter().filter_map(|c| index.get(c)));
     }
     doc.child_start.push(doc.child_list.len() as u32);
     Ok(doc)
 }
 
-/// AX id -> position in the answer. Chromium's ids are decimal integers in two dense runs
-/// (small positive ones for DOM nodes, negative ones from -1,000,000,000 down for text boxes),
-/// so two plain vectors serve: hashing 60,000 string ids cost as much as all the rest of the
-/// linking. Anything else falls back to a map. A repeated id names its last node.
-enum IdIndex<'v> {
-    Dense { pos: Run, neg: Run },
-    Map(HashMap<Cow<'v, str>, u32>),
+/// Answers with this many nodes are read on two threads.
+const PARALLEL_FROM: usize = 2_000;
+
+/// A run of nodes read, not yet linked (ids stay borrowed from the JSON value).
+struct Part<'v> {
+    nodes: Vec<Node>,
+    backend: Vec<Option<i64>>,
+    native_id: Vec<String>,
+    ids: Vec<Cow<'v, str>>,
+    parents: Vec<Option<Cow<'v, str>>>,
+    kids: Vec<Cow<'v, str>>,
+    /// Node `i`'s child ids are `kids[kid_start[i]..kid_start[i + 1]]`.
+    kid_start: Vec<usize>,
 }
 
-/// Positions of the ids `base..base + slots.len()`.
-#[derive(Default)]
-struct Run {
-    base: i64,
-    slots: Vec<u32>,
-}
-
-impl Run {
-    fn new(ids: impl Iterator<Item = i64> + Clone, budget: usize) -> Option<Run> {
-        let (Some(min), Some(max)) = (ids.clone().min(), ids.max()) else { return Some(Run::default()) };
-        let len = usize::try_from(max.checked_sub(min)?).ok()?.checked_add(1)?;
-        (len <= budget).then(|| Run { base: min, slots: vec![u32::MAX; len] })
-    }
-
-    fn slot(&mut self, id: i64) -> Option<&mut u32> {
-        let k = usize::try_from(id.checked_sub(self.base)?).ok()?;
-        self.slots.get_mut(k)
-    }
-
-    fn get(&self, id: i64) -> Option<u32> {
-        let k = usize::try_from(id.checked_sub(self.base)?).ok()?;
-        self.slots.get(k).copied().filter(|&i| i != u32::MAX)
-    }
-}
-
-impl<'v> IdIndex<'v> {
-    fn new(ids: &[Cow<'v, str>]) -> IdIndex<'v> {
-        let nums: Option<Vec<i64>> = ids.iter().map(|id| canonical_number(id)).collect();
-        let budget = ids.len().saturating_mul(8).saturating_add(1024);
-        if let Some(nums) = nums {
-            let pos = Run::new(nums.iter().copied().filter(|&k| k >= 0), budget);
-            let neg = Run::new(nums.iter().copied().filter(|&k| k < 0), budget);
-            if let (Some(mut pos), Some(mut neg)) = (pos, neg) {
-                for (i, &k) in nums.iter().enumerate() {
-                    let run = if k >= 0 { &mut pos } else { &mut neg };
-                    if let Some(slot) = run.slot(k) {
-                        *slot = i as u32;
-                    }
-                }
-                return IdIndex::Dense { pos, neg };
-            }
+impl<'v> Part<'v> {
+    /// Node by node, straight from the JSON value, with no list of raw nodes in between.
+    fn read(items: &'v [Value]) -> Result<Part<'v>, serde_json::Error> {
+        let n = items.len();
+        let mut roles: HashMap<Cow<str>, Role> = HashMap::new();
+        let mut p = Part {
+            nodes: Vec::with_capacity(n),
+            backend: Vec::with_capacity(n),
+            native_id: Vec::with_capacity(n),
+            ids: Vec::with_capacity(n),
+            parents: Vec::with_capacity(n),
+            kids: Vec::with_capacity(n),
+            kid_start: Vec::with_capacity(n + 1),
+        };
+        for item in items {
+            let r = RawNode::deserialize(item)?;
+            p.nodes.push(to_node(&r, &mut roles));
+            p.backend.push(r.backend_dom_node_id);
+            p.native_id.push(match r.backend_dom_node_id {
+                Some(b) => b.to_string(),
+                None => format!("ax:{}", &*r.node_id),
+            });
+            p.ids.push(r.node_id.0);
+            p.parents.push(r.parent_id.map(|p| p.0));
+            p.kid_start.push(p.kids.len());
+            p.kids.extend(r.child_ids.into_iter().map(|c| c.0));
         }
-        IdIndex::Map(ids.iter().enumerate().map(|(i, id)| (id.clone(), i as u32)).collect())
+        p.kid_start.push(p.kids.len());
+        Ok(p)
     }
 
-    fn get(&self, id: &str) -> Option<u32> {
-        match self {
-            IdIndex::Dense { pos, neg } => {
-                let k = canonical_number(id)?;
-                if k >= 0 {
-                    pos.get(k)
-                } else {
-                    neg.get(k)
-                }
-            }
-            IdIndex::Map(m) => m.get(id).copied(),
-        }
+    /// `next` after this run.
+    fn append(&mut self, next: Part<'v>) {
+        let base = self.kids.len();
+        self.kid_start.pop();
+        self.kid_start.extend(next.kid_start.into_iter().map(|k| k + base));
+        self.nodes.extend(next.nodes);
+        self.backend.extend(next.backend);
+        self.native_id.extend(next.native_id);
+        self.ids.extend(next.ids);
+        self.parents.extend(next.parents);
+        self.kids.extend(next.kids);
     }
-}
-
-/// `id` as a number when it is written the one canonical way (so two spellings never meet).
-fn canonical_number(id: &str) -> Option<i64> {
-    let digits = id.strip_prefix('-').unwrap_or(id);
-    let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-    if !plain || (digits.len() > 1 && digits.starts_with('0')) || id == "-0" {
-        return None;
-    }
-    id.parse().ok()
 }
 
 /// Maps a Chromium role name onto the core vocabulary, first fixing the Chromium-internal names
@@ -470,6 +447,26 @@ mod tests {
         assert!(doc.nodes[1].actions.is_empty());
         assert_eq!(doc.nodes[2].value.as_deref(), Some("40"));
         assert_eq!(doc.nodes[3].value.as_deref(), Some("2.5"));
+    }
+
+    #[test]
+    fn a_large_answer_read_in_two_halves_links_across_them() {
+        let n = PARALLEL_FROM + 1;
+        let nodes: Vec<Value> = (0..n)
+            .map(|i| {
+                let kids: Vec<String> =
+                    if i == 0 { (1..n).rev().map(|k| k.to_string()).collect() } else { vec![] };
+                json!({"nodeId": i.to_string(), "childIds": kids, "backendDOMNodeId": i + 10,
+                       "role": {"type": "role", "value": if i % 2 == 0 { "button" } else { "link" }}})
+            })
+            .collect();
+        let doc = parse_doc(&json!({ "nodes": nodes })).unwrap();
+        assert_eq!(doc.nodes.len(), n);
+        let kids: Vec<u32> = (1..n as u32).rev().collect();
+        assert_eq!(doc.children(0), &kids[..]);
+        assert!((1..n).all(|i| doc.children(i).is_empty()));
+        assert_eq!(doc.native_id[n - 1], (n + 9).to_string());
+        assert_eq!(doc.nodes[n - 1].role, if (n - 1) % 2 == 0 { Role::Button } else { Role::Link });
     }
 
     #[test]

@@ -25,6 +25,7 @@
 pub mod act;
 mod assemble;
 pub mod ax;
+mod ax_ids;
 pub mod backend;
 pub mod browser;
 pub mod capture;
