@@ -290,7 +290,7 @@ fn layout_calls(
     let snap = raw.send(
         session,
         "DOMSnapshot.captureSnapshot",
-        json!({"computedStyles": STYLES, "includeDOMRects": false, "includePaintOrder": false}),
+        json!({"computedStyles": STYLES, "includeDOMRects": true, "includePaintOrder": false}),
         t,
     );
     let unmarks: Vec<_> = contexts

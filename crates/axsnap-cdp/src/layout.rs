@@ -104,8 +104,26 @@ pub(crate) struct RawLayout {
     pub node_index: Vec<i64>,
     pub bounds: Vec<Vec<f64>>,
     pub styles: Vec<Vec<i64>>,
+    /// Scroll offset and scroll size (`scrollLeft`, `scrollTop`, `scrollWidth`,
+    /// `scrollHeight`).
+    pub scroll_rects: Vec<Vec<f64>>,
+    /// Client box (`clientLeft`, `clientTop`, `clientWidth`, `clientHeight`).
+    pub client_rects: Vec<Vec<f64>>,
     /// Rendered text of text nodes (string index, -1 for none).
     pub text: Vec<i64>,
+}
+
+/// `nodeType` of an element.
+const ELEMENT_NODE: i64 = 1;
+
+/// Whether content overflows the client box, per axis (by more than a pixel: sizes are
+/// rounded). Without the rectangles (an older browser) an `overflow: auto` box counts as
+/// overflowing, which is what it was before rectangles were read.
+fn overflow(scroll: Option<&Vec<f64>>, client: Option<&Vec<f64>>) -> (bool, bool) {
+    match (scroll.filter(|r| r.len() >= 4), client.filter(|r| r.len() >= 4)) {
+        (Some(s), Some(c)) => (s[2] > c[2] + 1.0, s[3] > c[3] + 1.0),
+        _ => (true, true),
+    }
 }
 
 /// What the snapshot says about one DOM node.
@@ -121,7 +139,9 @@ pub struct Facts {
     pub covered: bool,
     /// Responds to clicks (a listener or a natural click action).
     pub clickable: bool,
-    /// `overflow` auto or scroll on either axis.
+    /// An element that can scroll now: on an axis whose `overflow` is auto or scroll, its
+    /// content is larger than its box. (A box that could scroll but whose content fits has
+    /// nothing to scroll; rustdoc gives every paragraph `overflow-x: auto`.)
     pub scrollable: bool,
     /// Its document (index into [`SnapIndex::infos`]).
     pub doc: usize,
@@ -285,8 +305,14 @@ impl SnapIndex {
             if let Some(b) = doc.layout.bounds.get(k).filter(|b| b.len() >= 4) {
                 f.bounds = Some(Rect { x: b[0], y: b[1], w: b[2], h: b[3] });
             }
-            if let Some(st) = doc.layout.styles.get(k) {
-                f.scrollable = st.iter().any(|s| ids.scroll_values.contains(s));
+            let is_element = doc.nodes.node_type.get(n) == Some(&ELEMENT_NODE);
+            if let (true, Some(st)) = (is_element, doc.layout.styles.get(k)) {
+                let scrolls = |axis: usize| st.get(axis).is_some_and(|v| ids.scroll_values.contains(v));
+                let (x, y) = (scrolls(0), scrolls(1));
+                if x || y {
+                    let overflow = overflow(doc.layout.scroll_rects.get(k), doc.layout.client_rects.get(k));
+                    f.scrollable = (x && overflow.0) || (y && overflow.1);
+                }
             }
         }
         f
@@ -327,6 +353,7 @@ mod tests {
             "documents": [{
                 "frameId": 0, "scrollOffsetX": 0.0, "scrollOffsetY": 10.0, "contentWidth": 800, "contentHeight": 2000,
                 "nodes": {
+                    "nodeType": [1, 1, 1],
                     "nodeName": [6, 1, 6],
                     "backendNodeId": [10, 11, 12],
                     "attributes": [[7, 8, 9, 10], [2, 3, 4, 5], []],
@@ -334,7 +361,8 @@ mod tests {
                     "isClickable": {"index": [1]},
                     "somethingNew": [1]
                 },
-                "layout": {"nodeIndex": [0, 1], "bounds": [[1, 2, 3, 4], [5, 6, 7, 8]], "styles": [[11, 12], [12, 12]]}
+                "layout": {"nodeIndex": [0, 1], "bounds": [[1, 2, 3, 4], [5, 6, 7, 8]], "styles": [[11, 12], [12, 12]],
+                           "scrollRects": [[0, 0, 30, 4], [0, 0, 7, 8]], "clientRects": [[0, 0, 3, 4], [0, 0, 7, 8]]}
             }]
         });
         let idx = SnapIndex::parse(&v).unwrap();
@@ -350,5 +378,37 @@ mod tests {
         assert!(idx.facts(99).is_none());
         assert_eq!(idx.infos[0].frame_id, "F1");
         assert_eq!(idx.doc_of_frame("F1"), Some(0));
+    }
+
+    /// Scrollable means overflow auto/scroll on an axis whose content is larger than the box,
+    /// and only for elements (a text node's style is its parent's).
+    #[test]
+    fn scrollable_only_with_real_overflow() {
+        // styles: [overflow-x, overflow-y] as string indices: 0 auto, 1 visible, 2 scroll.
+        let v = json!({
+            "strings": ["auto", "visible", "scroll", "DIV", "#text"],
+            "documents": [{
+                "frameId": 0,
+                "nodes": {
+                    "nodeType": [1, 1, 3, 1, 1],
+                    "nodeName": [3, 3, 4, 3, 3],
+                    "backendNodeId": [1, 2, 3, 4, 5],
+                },
+                "layout": {
+                    "nodeIndex": [0, 1, 2, 3, 4],
+                    "bounds": [[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]],
+                    "styles": [[0, 1], [0, 1], [0, 0], [1, 2], [1, 1]],
+                    "scrollRects": [[0, 0, 500, 10], [0, 0, 10, 10], [0, 0, 500, 500], [0, 0, 10, 300], [0, 0, 500, 500]],
+                    "clientRects": [[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]]
+                }
+            }]
+        });
+        let idx = SnapIndex::parse(&v).unwrap();
+        let scrollable = |id| idx.facts(id).unwrap().scrollable;
+        assert!(scrollable(1), "overflow-x auto with wider content");
+        assert!(!scrollable(2), "overflow-x auto, content fits");
+        assert!(!scrollable(3), "a text node");
+        assert!(scrollable(4), "overflow-y scroll with taller content");
+        assert!(!scrollable(5), "overflow visible");
     }
 }

@@ -210,6 +210,17 @@ fn layout_bounds_offscreen_and_obscured() {
         assert!(must(&t, Role::Button, "Covered").states.contains(State::Obscured));
         let far = must(&t, Role::Button, "Far below");
         assert!(far.states.contains(State::Offscreen) && !far.states.contains(State::Obscured));
+        // Scrollable: overflow auto with content larger than the box; not a box whose content
+        // fits, not one that clips (overflow hidden), not the text inside.
+        assert!(must(&t, Role::Region, "Overflows").actions.contains(Action::Scroll));
+        let fits = must(&t, Role::Region, "Fits");
+        assert!(!fits.actions.contains(Action::Scroll), "{:?}", fits.actions);
+        assert!(!must(&t, Role::Region, "Clipped").actions.contains(Action::Scroll));
+        assert!(t
+            .preorder()
+            .map(|(id, _)| t.node(id))
+            .filter(|n| n.role == Role::Text)
+            .all(|n| !n.actions.contains(Action::Scroll)));
         // The page root can scroll; after scrolling, bounds follow the viewport.
         assert!(t.node(t.root().unwrap()).actions.contains(Action::Scroll));
         let sy = page.eval("window.scrollTo(0, 2900); window.scrollY").await.unwrap().as_f64().unwrap();
