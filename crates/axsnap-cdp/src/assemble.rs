@@ -4,6 +4,7 @@
 //! its DOM facts (bounds in the top-level viewport, offscreen, obscured, developer id,
 //! password, click and scroll).
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use axsnap_core::{Action, NativeId, Node, NodeId, Rect, Role, State, Tree};
 
 use crate::ax::AxDoc;
 use crate::capture::{FrameMeta, SessionData};
-use crate::dom_tree::{self, DomBuild, NAME_WALK_BUDGET};
+use crate::dom_tree::{self, DomBuild, Gap, NAME_WALK_BUDGET};
 use crate::layout::{DocInfo, Facts, SnapIndex};
 
 /// Most nodes a capture builds from DOM snapshots; past it the rest is counted, not built.
@@ -44,6 +45,8 @@ pub(crate) struct Assembler<'a> {
     pub main_url: Option<String>,
     /// The main document's title.
     pub title: Option<String>,
+    /// Nodes built from a DOM snapshot where an accessibility tree had a hole.
+    pub grafted: usize,
 }
 
 impl<'a> Assembler<'a> {
@@ -88,6 +91,7 @@ impl<'a> Assembler<'a> {
             viewport,
             main_url,
             title: None,
+            grafted: 0,
         }
     }
 
@@ -187,6 +191,8 @@ impl<'a> Assembler<'a> {
     ) -> Vec<(String, Option<NodeId>)> {
         let scope = self.scope(frame);
         let snap = self.sessions[si].snap.as_ref();
+        let gaps = self.details_gaps(si, frame, &doc);
+        let mut graft_on: HashMap<i64, NodeId> = HashMap::new();
         let mut visited = vec![false; doc.nodes.len()];
         let mut child_frames = Vec::new();
         let mut stack: Vec<(usize, Option<NodeId>)> = vec![(doc.root, parent)];
@@ -216,12 +222,46 @@ impl<'a> Assembler<'a> {
             };
             if let Some(b) = backend {
                 self.child_frame(si, b, id, &mut child_frames);
+                if gaps.as_ref().is_some_and(|(_, g)| g.iter().any(|g| g.details == b)) {
+                    graft_on.insert(b, id);
+                }
             }
             for &c in doc.children(ix).iter().rev() {
                 stack.push((c as usize, Some(id)));
             }
         }
+        if let (Some((d, gaps)), Some(snap)) = (gaps, snap) {
+            let parts: Vec<(usize, NodeId)> = gaps
+                .iter()
+                .filter_map(|g| graft_on.get(&g.details).map(|&id| (g, id)))
+                .flat_map(|(g, id)| g.content.iter().map(move |&i| (i, id)))
+                .collect();
+            let this = &*self;
+            let out = dom_tree::build_under(tree, snap, d, &scope, &parts, MAX_DOM_NODES, &|node, f| {
+                this.place(node, frame, Some(f), Some(snap))
+            });
+            self.grafted += out.nodes;
+            for &(backend, id) in &out.frames {
+                self.child_frame(si, backend, id, &mut child_frames);
+            }
+        }
         child_frames
+    }
+
+    /// The open `<details>` of `frame` whose content its accessibility tree left out (a
+    /// Chromium quirk, see `dom_tree::gaps`), with the snapshot document they are in.
+    fn details_gaps(&self, si: usize, frame: &str, doc: &AxDoc) -> Option<(usize, Vec<Gap>)> {
+        let snap = self.sessions[si].snap.as_ref()?;
+        let &(snap_session, d) = self.snap_docs.get(frame)?;
+        if snap_session != si {
+            return None;
+        }
+        // Indexed on first use: most documents have no open <details> and never ask.
+        let in_ax: OnceCell<HashSet<i64>> = OnceCell::new();
+        let gaps = dom_tree::details_gaps(snap, d, &|b| {
+            in_ax.get_or_init(|| doc.backend.iter().flatten().copied().collect()).contains(&b)
+        });
+        (!gaps.is_empty()).then_some((d, gaps))
     }
 
     /// Adds one document built from its DOM snapshot (the accessibility tree missed the
@@ -342,4 +382,79 @@ fn dom_note(main: &str, frames: &[(String, u64)], why: &str, nodes: usize, cut: 
         note.push_str(&format!("; {cut} rendered DOM nodes past the first {MAX_DOM_NODES} were left out"));
     }
     note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ax::parse_doc;
+    use serde_json::json;
+
+    /// A document whose AX tree has an open `<details>` with its summary only, while the DOM
+    /// snapshot has its content: the content is built from the snapshot under the details.
+    #[test]
+    fn open_details_content_missing_from_the_ax_tree_is_built_from_the_dom() {
+        let ax = parse_doc(&json!({"nodes": [
+            {"nodeId": "1", "role": {"type": "internalRole", "value": "RootWebArea"},
+             "name": {"type": "computedString", "value": "Page"}, "childIds": ["2"], "backendDOMNodeId": 1},
+            {"nodeId": "2", "role": {"type": "role", "value": "group"}, "parentId": "1",
+             "childIds": ["3"], "backendDOMNodeId": 4},
+            {"nodeId": "3", "role": {"type": "role", "value": "DisclosureTriangle"}, "parentId": "2",
+             "name": {"type": "computedString", "value": "More"}, "backendDOMNodeId": 5}
+        ]}))
+        .unwrap();
+        let strings = [
+            "F",
+            "#document",
+            "HTML",
+            "BODY",
+            "DETAILS",
+            "SUMMARY",
+            "DIV",
+            "P",
+            "#text",
+            "open",
+            "",
+            "Hidden words",
+        ];
+        let snap = SnapIndex::parse(&json!({
+            "strings": strings,
+            "documents": [{
+                "frameId": 0,
+                "nodes": {
+                    "parentIndex": [-1, 0, 1, 2, 3, 3, 5, 6],
+                    "nodeType": [9, 1, 1, 1, 1, 1, 1, 3],
+                    "nodeName": [1, 2, 3, 4, 5, 6, 7, 8],
+                    "backendNodeId": [1, 2, 3, 4, 5, 6, 7, 8],
+                    "attributes": [[], [], [], [9, 10], [], [], [], []]
+                },
+                "layout": {
+                    "nodeIndex": [1, 2, 3, 4, 5, 6, 7],
+                    "bounds": [[0,0,9,9],[0,0,9,9],[0,0,9,9],[0,0,9,9],[0,0,9,9],[0,0,9,9],[0,0,9,9]],
+                    "text": [-1, -1, -1, -1, -1, -1, 11]
+                }
+            }]
+        }))
+        .unwrap();
+        let mut sessions = vec![SessionData {
+            root_frame: "F".into(),
+            frames: vec![FrameMeta { id: "F".into(), loader: "L".into(), url: "http://x/".into() }],
+            ax: HashMap::from([("F".to_string(), ax)]),
+            snap: Some(snap),
+            ..SessionData::default()
+        }];
+        let mut asm = Assembler::new(&mut sessions, "F");
+        let mut notes = Vec::new();
+        let built = asm.build(Duration::from_secs(1), false, &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(asm.grafted, 2, "the paragraph and its text");
+        let t = &built.tree;
+        let group = t.preorder().map(|(id, _)| id).find(|&id| t.node(id).role == Role::Group).unwrap();
+        let kids: Vec<_> = t.node(group).children.iter().map(|&k| t.node(k)).collect();
+        assert_eq!(kids.len(), 2, "{kids:?}");
+        assert_eq!(kids[1].role, Role::Paragraph);
+        assert_eq!(kids[1].native, NativeId::new("F:L", "7"));
+        let text = t.node(kids[1].children[0]);
+        assert_eq!((text.role.clone(), text.name.as_str()), (Role::Text, "Hidden words"));
+    }
 }

@@ -49,6 +49,9 @@ pub struct CaptureStats {
     pub ax_nodes: usize,
     /// Nodes built from the DOM snapshot because a frame's accessibility tree was missing.
     pub dom_nodes: usize,
+    /// Nodes built from the DOM snapshot where a frame's accessibility tree had a hole (an
+    /// open `<details>` with its content left out, a Chromium quirk).
+    pub grafted_nodes: usize,
     /// Frames stitched.
     pub frames: usize,
     /// Sessions (renderers) read.
@@ -178,6 +181,7 @@ pub async fn capture_with(
     let stats = CaptureStats {
         ax_nodes,
         dom_nodes: built.dom_nodes,
+        grafted_nodes: asm.grafted,
         frames: built.frames_stitched,
         sessions: sessions.len(),
         elapsed: Duration::ZERO,

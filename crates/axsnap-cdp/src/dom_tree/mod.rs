@@ -16,6 +16,7 @@
 //! block-like tags.
 
 mod element;
+mod gaps;
 mod tags;
 mod text;
 
@@ -26,6 +27,8 @@ use axsnap_core::{NativeId, Node, NodeId, Role, Tree};
 use crate::layout::{Facts, RawDoc, SnapIndex};
 use tags::{classify, Tag, A, ATTRS};
 use text::{collapse, normalize};
+
+pub(crate) use gaps::{details_gaps, Gap};
 
 /// Longest text node, in bytes.
 const MAX_TEXT: usize = 4000;
@@ -68,6 +71,29 @@ pub(crate) fn build(
     let Some(doc) = snap.doc(d) else { return DomBuild::default() };
     let mut b = Builder::new(snap, doc, d);
     b.run(tree, parent, scope, budget, place)
+}
+
+/// Builds the DOM subtrees rooted at the nodes `parts` (document `d`'s node index, the tree
+/// node it goes under), in order, with at most `budget` nodes in all: the content the
+/// accessibility tree left out (see [`details_gaps`]).
+pub(crate) fn build_under(
+    tree: &mut Tree,
+    snap: &SnapIndex,
+    d: usize,
+    scope: &str,
+    parts: &[(usize, NodeId)],
+    budget: usize,
+    place: &dyn Fn(&mut Node, &Facts),
+) -> DomBuild {
+    let Some(doc) = snap.doc(d) else { return DomBuild::default() };
+    let mut b = Builder::new(snap, doc, d);
+    let starts = parts
+        .iter()
+        .rev()
+        .filter(|(i, _)| *i < b.n)
+        .map(|&(i, up)| Step { i, up: Some(up), label: None, in_select: false })
+        .collect();
+    b.walk(tree, starts, None, scope, budget, place)
 }
 
 /// One document's tables, indexed for the walk.
@@ -230,8 +256,23 @@ impl<'s> Builder<'s> {
         budget: usize,
         place: &dyn Fn(&mut Node, &Facts),
     ) -> DomBuild {
+        let Some(root) = (0..self.n).find(|&i| self.kind(i) == DOCUMENT) else { return DomBuild::default() };
+        let start = Step { i: root, up: parent, label: None, in_select: false };
+        self.walk(tree, vec![start], Some(root), scope, budget, place)
+    }
+
+    /// Builds from the nodes of `stack` down (the last first); `root` is the document node
+    /// when the whole document is built.
+    fn walk(
+        &mut self,
+        tree: &mut Tree,
+        mut stack: Vec<Step>,
+        root: Option<usize>,
+        scope: &str,
+        budget: usize,
+        place: &dyn Fn(&mut Node, &Facts),
+    ) -> DomBuild {
         let mut out = DomBuild::default();
-        let Some(root) = (0..self.n).find(|&i| self.kind(i) == DOCUMENT) else { return out };
         // Rendered: has a layout box, or a descendant has one. Bottom-up, so the reverse of
         // document order; an excluded node stops it.
         let mut rendered = vec![false; self.n];
@@ -241,7 +282,7 @@ impl<'s> Builder<'s> {
                 rendered[i] = false;
                 continue;
             }
-            if rendered[i] || self.has_layout(i) || i == root {
+            if rendered[i] || self.has_layout(i) || Some(i) == root {
                 rendered[i] = true;
                 total += 1;
                 if let Some(p) = usize::try_from(self.doc.nodes.parent_index[i]).ok().filter(|&p| p < i) {
@@ -250,7 +291,6 @@ impl<'s> Builder<'s> {
             }
         }
         let mut visited = 0usize;
-        let mut stack = vec![Step { i: root, up: parent, label: None, in_select: false }];
         while let Some(step) = stack.pop() {
             let i = step.i;
             let shown = rendered[i] || (step.in_select && !self.excluded(i));

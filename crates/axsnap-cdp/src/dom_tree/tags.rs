@@ -38,9 +38,10 @@ pub(super) enum A {
     Tabindex,
     Contenteditable,
     Scope,
+    Open,
 }
 
-pub(super) const ATTRS: [&str; 32] = [
+pub(super) const ATTRS: [&str; 33] = [
     "role",
     "aria-label",
     "aria-labelledby",
@@ -73,6 +74,7 @@ pub(super) const ATTRS: [&str; 32] = [
     "tabindex",
     "contenteditable",
     "scope",
+    "open",
 ];
 
 /// What a tag name means here.
