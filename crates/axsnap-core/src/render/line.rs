@@ -206,8 +206,9 @@ pub(super) fn shown_states(node: &Node) -> impl Iterator<Item = State> + '_ {
 /// role word and a newline on each piece of running text (`text: the`, `code: s`,
 /// `text: refers to`), and a link alone in a list item or a heading two lines for one. Inline,
 /// a code span reads `` `s` `` and a link `[name](e12)`, its ref kept, so the agent can still act
-/// on it; the pieces are joined with single spaces (the whitespace between them is not in the
-/// tree). Nothing else is drawn inline: a link with a state, a description or a shown URL, an
+/// on it, its description as a title (`[Vec](e12 "struct std::vec::Vec")`); code that holds
+/// links is drawn as its pieces. The pieces are joined with single spaces (the whitespace
+/// between them is not in the tree). Nothing else is drawn inline: a link with a state, an
 /// element with children, a ref the line would lose, a `More` marker.
 pub(super) fn inline_tail<'a, S: Source<'a>>(
     src: &S,
@@ -224,7 +225,13 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
     for &k in kids {
         let c = src.node(k);
         let grandkids = src.children(k);
-        if c.value.is_some() || shown_description(c).is_some() || shown_states(c).next().is_some() {
+        if c.value.is_some() || shown_states(c).next().is_some() {
+            return None;
+        }
+        // A link's description goes inline as its title: `[Vec<T>](e83 "struct std::vec::Vec")`.
+        let title = shown_description(c);
+        let titled_link = c.role == Role::Link && grandkids.is_empty() && c.ref_id.is_some();
+        if title.is_some_and(|t| !titled_link || t.contains('"')) {
             return None;
         }
         // No space before closing punctuation or after an opening bracket: `u32`. not `u32` .
@@ -244,7 +251,14 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                     {
                         src.node(*t).name.as_str()
                     }
-                    _ => return None,
+                    // Code that holds links (rustdoc's `[len](e1) == [capacity](e2)`): its
+                    // pieces inline, without backticks, which would make the links read as
+                    // code.
+                    _ => {
+                        let inner = inline_tail(src, k, &grandkids, ctx)?;
+                        out.push_str(&inner);
+                        continue;
+                    }
                 };
                 if text.is_empty() {
                     return None;
@@ -262,7 +276,11 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                 out.push(']');
                 match (c.ref_id, shows_ref(c, false)) {
                     (Some(r), true) => {
-                        let _ = write!(out, "({r})");
+                        let _ = write!(out, "({r}");
+                        if let Some(t) = title {
+                            let _ = write!(out, " \"{t}\"");
+                        }
+                        out.push(')');
                     }
                     (Some(_), false) => return None,
                     (None, _) => {}
@@ -292,7 +310,8 @@ pub(super) fn write_subtree<'a, S: Source<'a>>(
         let kids = src.children(id);
         let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
         let tail = inline_tail(src, id, &kids, ctx);
-        write_line(out, src.node(id), d, ctx, holds_more, tail.as_deref());
+        let has_content = !kids.is_empty();
+        write_line(out, src.node(id), d, ctx, holds_more, tail.as_deref(), has_content);
         if tail.is_none() {
             stack.extend(kids.into_iter().rev().map(|k| (k, d + 1)));
         }
@@ -307,6 +326,7 @@ pub(super) fn write_line(
     ctx: &LineCtx,
     holds_more: bool,
     tail: Option<&str>,
+    has_content: bool,
 ) {
     for _ in 0..depth.min(MAX_INDENT) {
         out.push_str("  ");
@@ -352,7 +372,12 @@ pub(super) fn write_line(
     if !n.options.is_empty() {
         push_options(out, &n.options);
     }
-    if let Some(d) = shown_description(n) {
+    // A tooltip on static content (rustdoc's "Stable since Rust version 1.0.0" on `1.0.0`)
+    // is not shown: the content is, and the agent acts on nothing there. A node it can act on
+    // or scope to keeps it, and so does one with nothing else to say what it is.
+    let labels_itself = n.name.is_empty() && n.value.is_none() && !has_content;
+    let described = shows_ref(n, holds_more) || labels_itself;
+    if let (Some(d), true) = (shown_description(n), described) {
         out.push_str(" [desc: ");
         push_quoted(out, d);
         out.push(']');
@@ -467,7 +492,7 @@ mod tests {
 
     fn line(n: &Node) -> String {
         let mut s = String::new();
-        write_line(&mut s, n, 1, &ctx("https://a.example/x"), false, None);
+        write_line(&mut s, n, 1, &ctx("https://a.example/x"), false, None, false);
         s
     }
 
@@ -517,7 +542,7 @@ mod tests {
     fn very_deep_lines_say_their_depth() {
         let n = Node::new(Role::Group, "g", NativeId::new("d", "1"));
         let mut s = String::new();
-        write_line(&mut s, &n, 1000, &ctx("https://a.example/"), false, None);
+        write_line(&mut s, &n, 1000, &ctx("https://a.example/"), false, None, false);
         assert!(s.len() < 2 * MAX_INDENT + 40, "{s}");
         assert!(s.contains("[depth 1000] group \"g\""));
     }
@@ -586,8 +611,8 @@ mod tests {
         t.append(h, link("Intro", "l", 4));
         assert_eq!(render(&t), "heading \"Intro\"\n  link \"Intro\" [e4]\n");
 
-        // A description that only adds to the name is not shown; another one is, and keeps the
-        // link on its own line.
+        // A description that only adds to the name is not shown; another one is the link's
+        // title.
         let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
         let li = t.root().unwrap();
         let mut v = link("Vec", "v", 5);
@@ -599,7 +624,47 @@ mod tests {
         let mut v = link("Vec", "v", 5);
         v.description = Some("A growable array".into());
         t.append(li, v);
-        assert_eq!(render(&t), "listitem\n  link \"Vec\" [e5] [desc: \"A growable array\"]\n");
+        assert_eq!(render(&t), "listitem: [Vec](e5 \"A growable array\")\n");
+        // A description with a quote in it cannot be a title: the link keeps its own line.
+        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+        let li = t.root().unwrap();
+        let mut v = link("Vec", "v", 5);
+        v.description = Some("A \"growable\" array".into());
+        t.append(li, v);
+        assert_eq!(render(&t), "listitem\n  link \"Vec\" [e5] [desc: \"A \\\"growable\\\" array\"]\n");
+    }
+
+    #[test]
+    fn descriptions_of_static_content_are_not_shown() {
+        // rustdoc's version badge: a tooltip on text the line already shows.
+        let mut t = Tree::with_root(nd(Role::Generic, "", "g"));
+        let g = t.root().unwrap();
+        t.node_mut(g).description = Some("Stable since Rust version 1.61.0".into());
+        t.append(g, nd(Role::Text, "1.61.0", "t"));
+        assert_eq!(render(&t), "generic: 1.61.0\n");
+        // A control keeps it, and so does a node with nothing else to say what it is.
+        let mut b = nd(Role::Button, "Summary", "b");
+        b.ref_id = Some(Ref(1));
+        b.description = Some("Collapse sections".into());
+        let t = Tree::with_root(b);
+        assert_eq!(render(&t), "button \"Summary\" [e1] [desc: \"Collapse sections\"]\n");
+        let mut i = nd(Role::Image, "", "i");
+        i.description = Some("A crab".into());
+        let t = Tree::with_root(i);
+        assert_eq!(render(&t), "image [desc: \"A crab\"]\n");
+    }
+
+    #[test]
+    fn code_holding_links_goes_inline_without_backticks() {
+        let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
+        let p = t.root().unwrap();
+        t.append(p, nd(Role::Text, "reallocates if", "t1"));
+        let code = t.append(p, nd(Role::Code, "", "c"));
+        t.append(code, link("len", "l1", 1));
+        t.append(code, nd(Role::Text, "==", "t2"));
+        t.append(code, link("capacity", "l2", 2));
+        t.append(p, nd(Role::Text, ".", "t3"));
+        assert_eq!(render(&t), "paragraph: reallocates if [len](e1) == [capacity](e2).\n");
     }
 
     #[test]
