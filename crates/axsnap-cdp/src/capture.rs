@@ -294,7 +294,7 @@ fn layout_calls(
     let snap = raw.send(
         session,
         "DOMSnapshot.captureSnapshot",
-        json!({"computedStyles": STYLES, "includeDOMRects": true, "includePaintOrder": false}),
+        json!({"computedStyles": STYLES, "includeDOMRects": false, "includePaintOrder": false}),
         t,
     );
     let unmarks: Vec<_> = contexts

@@ -12,6 +12,13 @@ use serde_json::Value;
 /// The attribute the capture script puts on covered elements (value: what covers them).
 pub const COVER_ATTR: &str = "data-axsnap-cover";
 
+/// The attribute the capture script puts on elements that can scroll now.
+pub const SCROLL_ATTR: &str = "data-axsnap-scroll";
+
+/// The attribute the capture script puts on the document element once it has looked for
+/// elements that can scroll (without it, scrollability falls back to the style alone).
+pub const SCROLL_CHECKED_ATTR: &str = "data-axsnap-scroll-checked";
+
 /// Attributes read as the developer id, in order of preference.
 pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa"];
 const DEV_ID_COUNT: usize = 4;
@@ -104,27 +111,12 @@ pub(crate) struct RawLayout {
     pub node_index: Vec<i64>,
     pub bounds: Vec<Vec<f64>>,
     pub styles: Vec<Vec<i64>>,
-    /// Scroll offset and scroll size (`scrollLeft`, `scrollTop`, `scrollWidth`,
-    /// `scrollHeight`).
-    pub scroll_rects: Vec<Vec<f64>>,
-    /// Client box (`clientLeft`, `clientTop`, `clientWidth`, `clientHeight`).
-    pub client_rects: Vec<Vec<f64>>,
     /// Rendered text of text nodes (string index, -1 for none).
     pub text: Vec<i64>,
 }
 
 /// `nodeType` of an element.
 const ELEMENT_NODE: i64 = 1;
-
-/// Whether content overflows the client box, per axis (by more than a pixel: sizes are
-/// rounded). Without the rectangles (an older browser) an `overflow: auto` box counts as
-/// overflowing, which is what it was before rectangles were read.
-fn overflow(scroll: Option<&Vec<f64>>, client: Option<&Vec<f64>>) -> (bool, bool) {
-    match (scroll.filter(|r| r.len() >= 4), client.filter(|r| r.len() >= 4)) {
-        (Some(s), Some(c)) => (s[2] > c[2] + 1.0, s[3] > c[3] + 1.0),
-        _ => (true, true),
-    }
-}
 
 /// What the snapshot says about one DOM node.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -140,8 +132,9 @@ pub struct Facts {
     /// Responds to clicks (a listener or a natural click action).
     pub clickable: bool,
     /// An element that can scroll now: on an axis whose `overflow` is auto or scroll, its
-    /// content is larger than its box. (A box that could scroll but whose content fits has
-    /// nothing to scroll; rustdoc gives every paragraph `overflow-x: auto`.)
+    /// content is larger than its box (the capture script's mark; a document the script did
+    /// not look at falls back to the style alone). A box that could scroll but whose content
+    /// fits has nothing to scroll: rustdoc gives every paragraph `overflow-x: auto`.
     pub scrollable: bool,
     /// Its document (index into [`SnapIndex::infos`]).
     pub doc: usize,
@@ -170,6 +163,8 @@ pub struct SnapIndex {
     /// Non user-agent shadow roots: open, closed.
     pub shadow_roots: (u64, u64),
     attr_ids: AttrIds,
+    /// Per document: the capture script marked the elements that can scroll.
+    scroll_checked: Vec<bool>,
 }
 
 /// String-table indices of the names and values facts look for (`None`: not in the table,
@@ -180,6 +175,7 @@ pub(crate) struct AttrIds {
     type_: Option<i64>,
     cover: Option<i64>,
     input: Option<i64>,
+    scroll: Option<i64>,
     scroll_values: Vec<i64>,
 }
 
@@ -197,6 +193,7 @@ impl SnapIndex {
             type_: find("type"),
             cover: find(COVER_ATTR),
             input: find("INPUT"),
+            scroll: find(SCROLL_ATTR),
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
@@ -204,6 +201,8 @@ impl SnapIndex {
         let mut layout_of = Vec::with_capacity(raw.documents.len());
         let mut infos = Vec::with_capacity(raw.documents.len());
         let (mut open, mut closed) = (0, 0);
+        let checked_attr = find(SCROLL_CHECKED_ATTR);
+        let mut scroll_checked = Vec::with_capacity(raw.documents.len());
         let string =
             |i: i64| usize::try_from(i).ok().and_then(|i| raw.strings.get(i)).cloned().unwrap_or_default();
         for (d, doc) in raw.documents.iter().enumerate() {
@@ -217,6 +216,12 @@ impl SnapIndex {
                 }
             }
             layout_of.push(lay);
+            // The mark is on the document element, near the start of the table.
+            scroll_checked.push(
+                checked_attr.is_some_and(|c| {
+                    doc.nodes.attributes.iter().any(|a| a.chunks_exact(2).any(|p| p[0] == c))
+                }),
+            );
             for v in &doc.nodes.shadow_root_type.value {
                 match string(*v).as_str() {
                     "open" => open += 1,
@@ -238,6 +243,7 @@ impl SnapIndex {
             infos,
             shadow_roots: (open, closed),
             attr_ids,
+            scroll_checked,
         })
     }
 
@@ -287,6 +293,9 @@ impl SnapIndex {
             let mut dev: [Option<&str>; DEV_ID_COUNT] = [None; DEV_ID_COUNT];
             let mut is_password = false;
             for pair in attrs.chunks_exact(2) {
+                if Some(pair[0]) == ids.scroll {
+                    f.scrollable = true;
+                }
                 let (k, v) = (Some(pair[0]), pair[1]);
                 if let Some(slot) = ids.dev.iter().position(|a| *a == k) {
                     dev[slot] = self.string(v).filter(|s| !s.is_empty());
@@ -305,14 +314,11 @@ impl SnapIndex {
             if let Some(b) = doc.layout.bounds.get(k).filter(|b| b.len() >= 4) {
                 f.bounds = Some(Rect { x: b[0], y: b[1], w: b[2], h: b[3] });
             }
+            // Without the script's marks, the style alone: "could scroll".
+            let checked = self.scroll_checked.get(d).copied().unwrap_or(false);
             let is_element = doc.nodes.node_type.get(n) == Some(&ELEMENT_NODE);
-            if let (true, Some(st)) = (is_element, doc.layout.styles.get(k)) {
-                let scrolls = |axis: usize| st.get(axis).is_some_and(|v| ids.scroll_values.contains(v));
-                let (x, y) = (scrolls(0), scrolls(1));
-                if x || y {
-                    let overflow = overflow(doc.layout.scroll_rects.get(k), doc.layout.client_rects.get(k));
-                    f.scrollable = (x && overflow.0) || (y && overflow.1);
-                }
+            if let (false, true, Some(st)) = (checked, is_element, doc.layout.styles.get(k)) {
+                f.scrollable = st.iter().any(|s| ids.scroll_values.contains(s));
             }
         }
         f
@@ -361,8 +367,7 @@ mod tests {
                     "isClickable": {"index": [1]},
                     "somethingNew": [1]
                 },
-                "layout": {"nodeIndex": [0, 1], "bounds": [[1, 2, 3, 4], [5, 6, 7, 8]], "styles": [[11, 12], [12, 12]],
-                           "scrollRects": [[0, 0, 30, 4], [0, 0, 7, 8]], "clientRects": [[0, 0, 3, 4], [0, 0, 7, 8]]}
+                "layout": {"nodeIndex": [0, 1], "bounds": [[1, 2, 3, 4], [5, 6, 7, 8]], "styles": [[11, 12], [12, 12]]}
             }]
         });
         let idx = SnapIndex::parse(&v).unwrap();
@@ -380,35 +385,46 @@ mod tests {
         assert_eq!(idx.doc_of_frame("F1"), Some(0));
     }
 
-    /// Scrollable means overflow auto/scroll on an axis whose content is larger than the box,
-    /// and only for elements (a text node's style is its parent's).
+    /// Scrollable: what the capture script marked, in a document it looked at; the style
+    /// alone ("could scroll") in one it did not; never a text node.
     #[test]
-    fn scrollable_only_with_real_overflow() {
-        // styles: [overflow-x, overflow-y] as string indices: 0 auto, 1 visible, 2 scroll.
-        let v = json!({
-            "strings": ["auto", "visible", "scroll", "DIV", "#text"],
-            "documents": [{
+    fn scrollable_from_the_script_marks_else_the_style() {
+        // strings: 0 auto, 1 visible, 2 HTML, 3 DIV, 4 #text, 5 the checked mark, 6 "", 7 the
+        // scroll mark.
+        let strings =
+            json!(["auto", "visible", "HTML", "DIV", "#text", SCROLL_CHECKED_ATTR, "", SCROLL_ATTR]);
+        let doc = |attrs: serde_json::Value, ids: [i64; 4]| {
+            json!({
                 "frameId": 0,
                 "nodes": {
-                    "nodeType": [1, 1, 3, 1, 1],
-                    "nodeName": [3, 3, 4, 3, 3],
-                    "backendNodeId": [1, 2, 3, 4, 5],
+                    "nodeType": [1, 1, 1, 3],
+                    "nodeName": [2, 3, 3, 4],
+                    "backendNodeId": ids,
+                    "attributes": attrs,
                 },
                 "layout": {
-                    "nodeIndex": [0, 1, 2, 3, 4],
-                    "bounds": [[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]],
-                    "styles": [[0, 1], [0, 1], [0, 0], [1, 2], [1, 1]],
-                    "scrollRects": [[0, 0, 500, 10], [0, 0, 10, 10], [0, 0, 500, 500], [0, 0, 10, 300], [0, 0, 500, 500]],
-                    "clientRects": [[0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10], [0, 0, 10, 10]]
+                    "nodeIndex": [0, 1, 2, 3],
+                    "bounds": [[0, 0, 9, 9], [0, 0, 9, 9], [0, 0, 9, 9], [0, 0, 9, 9]],
+                    "styles": [[1, 1], [0, 1], [0, 0], [0, 0]],
                 }
-            }]
+            })
+        };
+        let v = json!({
+            "strings": strings,
+            "documents": [
+                // Looked at: the first div overflows (marked), the second only could.
+                doc(json!([[5, 6], [7, 6], [], []]), [1, 2, 3, 4]),
+                // Not looked at (no script in that frame): the style decides.
+                doc(json!([[], [], [], []]), [11, 12, 13, 14]),
+            ]
         });
         let idx = SnapIndex::parse(&v).unwrap();
         let scrollable = |id| idx.facts(id).unwrap().scrollable;
-        assert!(scrollable(1), "overflow-x auto with wider content");
-        assert!(!scrollable(2), "overflow-x auto, content fits");
-        assert!(!scrollable(3), "a text node");
-        assert!(scrollable(4), "overflow-y scroll with taller content");
-        assert!(!scrollable(5), "overflow visible");
+        assert!(scrollable(2), "marked");
+        assert!(!scrollable(3), "overflow auto, content fits");
+        assert!(!scrollable(4), "a text node");
+        assert!(!scrollable(1), "overflow visible");
+        assert!(scrollable(12) && scrollable(13), "no marks: overflow auto could scroll");
+        assert!(!scrollable(14), "a text node, even then");
     }
 }

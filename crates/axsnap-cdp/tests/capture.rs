@@ -231,7 +231,10 @@ fn layout_bounds_offscreen_and_obscured() {
         assert!(!far.states.contains(State::Offscreen));
         assert!(must(&t, Role::Button, "Visible").states.contains(State::Offscreen));
         // The marks the capture set are gone from the page.
-        let marks = page.eval("document.querySelectorAll('[data-axsnap-cover]').length").await.unwrap();
+        let marks = page
+            .eval("document.querySelectorAll('[data-axsnap-cover],[data-axsnap-scroll],[data-axsnap-scroll-checked]').length")
+            .await
+            .unwrap();
         assert_eq!(marks, 0);
         page.close().await.unwrap();
     })

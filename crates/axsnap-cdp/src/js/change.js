@@ -5,6 +5,8 @@
 (() => {
   if (window.__axsnap) return;
   const MARK = 'data-axsnap-cover';
+  const SCROLL = 'data-axsnap-scroll';
+  const CHECKED = 'data-axsnap-scroll-checked';
   const S = {
     token: Math.random().toString(36).slice(2) + ':' + performance.timeOrigin,
     gen: 0,
@@ -26,7 +28,8 @@
   const mo = new MutationObserver((records) => {
     for (const r of records) {
       // Our own obscured marks are not changes.
-      if (r.type === 'attributes' && r.attributeName === MARK) continue;
+      if (r.type === 'attributes' && (r.attributeName === MARK || r.attributeName === SCROLL ||
+        r.attributeName === CHECKED)) continue;
       S.gen++;
       if (r.type === 'childList') for (const n of r.addedNodes) scan(n);
     }
@@ -147,6 +150,36 @@
       marked.push(el);
     }
   };
+  // Elements that can scroll now: overflow auto or scroll on an axis where the content is
+  // larger than the box. The style alone says "could scroll" (rustdoc gives every paragraph
+  // overflow-x: auto); the DOM snapshot's own rectangles would say it too, but asking for them
+  // doubles the snapshot's time on a large page (~0.5 s more on the std Vec page), while this
+  // walk takes ~50 ms there. The document element says the walk ran.
+  const scrollers = [];
+  const markScrollIn = (root) => {
+    const w = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let el = w.nextNode(); el; el = w.nextNode()) {
+      const st = getComputedStyle(el);
+      const x = st.overflowX, y = st.overflowY;
+      const sx = x === 'auto' || x === 'scroll', sy = y === 'auto' || y === 'scroll';
+      if (!sx && !sy) continue;
+      if ((sx && el.scrollWidth > el.clientWidth + 1) || (sy && el.scrollHeight > el.clientHeight + 1)) {
+        el.setAttribute(SCROLL, '');
+        scrollers.push(el);
+      }
+    }
+  };
+  const markScroll = () => {
+    const top = document.documentElement;
+    if (!top) return;
+    markScrollIn(document);
+    for (const w of openList) {
+      const root = w.deref();
+      if (root && root.host && root.host.isConnected) markScrollIn(root);
+    }
+    top.setAttribute(CHECKED, '');
+    scrollers.push(top);
+  };
   S.begin = () => {
     if (parsing) {
       try { scan(document.documentElement); } catch (_) {}
@@ -158,6 +191,7 @@
   S.mark = () => {
     const vw = window.innerWidth, vh = window.innerHeight;
     try {
+      markScroll();
       markIn(document, vw, vh);
       for (const w of openList) {
         const root = w.deref();
@@ -173,6 +207,10 @@
   };
   S.unmark = () => {
     for (const el of marked.splice(0)) el.removeAttribute(MARK);
+    for (const el of scrollers.splice(0)) {
+      el.removeAttribute(SCROLL);
+      el.removeAttribute(CHECKED);
+    }
     return true;
   };
 })();
