@@ -14,6 +14,9 @@ use crate::page::PageHandle;
 use crate::settle::SettleOptions;
 use crate::{dialogs, nav, tabs};
 
+/// How often a running capture looks for a JavaScript dialog that opened meanwhile.
+const DIALOG_POLL: Duration = Duration::from_millis(20);
+
 /// The Chromium backend: a browser and the tabs it has attached to.
 ///
 /// Target ids are the CDP target ids of the tabs, with one exception that keeps them stable
@@ -161,7 +164,27 @@ impl CdpBackend {
             let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
             return Ok(CaptureOutput { capture, stats });
         }
-        let mut out = capture::capture(&page, deadline).await?;
+        // A dialog that opens during the capture blocks the calls still to come until it is
+        // answered: answer with the blocked capture as soon as the watcher sees it, instead
+        // of at the deadline. (The calls already queued, the marks' removal among them, run
+        // when the dialog is answered.)
+        let dialog_opens = async {
+            loop {
+                if let Some(d) = page.watch().dialog() {
+                    return d;
+                }
+                tokio::time::sleep(DIALOG_POLL).await;
+            }
+        };
+        let mut out = tokio::select! {
+            out = capture::capture(&page, deadline) => out?,
+            dialog = dialog_opens => {
+                let started = std::time::Instant::now();
+                let capture = self.blocked(target, &dialog).await?;
+                let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
+                return Ok(CaptureOutput { capture, stats });
+            }
+        };
         // The core sees the agent's id, whatever tab stands behind it now.
         out.capture.target = target.clone();
         if let Some(url) = &out.capture.header.url {

@@ -120,6 +120,25 @@ fn a_dialog_the_page_opens_by_itself_is_shown_blocks_actions_and_can_be_answered
 }
 
 #[test]
+fn a_dialog_that_opens_during_a_capture_is_answered_at_once_not_at_the_deadline() {
+    run(async {
+        let mut f = Fixture::open("dialog_mid_capture.html").await;
+        f.snapshot().await;
+        // The page opens an alert when the capture's marks change an attribute: after the
+        // first calls of the capture, before the DOM snapshot, which then waits on it.
+        f.eval("arm(); 1").await;
+        let r = f.snapshot_within(Duration::from_secs(4)).await;
+        assert!(r.text.contains("alertdialog \"Opened mid-capture\""), "{}", r.text);
+        assert!(r.partial.is_some(), "{}", r.text);
+        f.on_tab(TargetAction::AcceptDialog { text: None }).await.unwrap();
+        let r = f.snapshot().await;
+        assert!(r.partial.is_none(), "{}", r.text);
+        assert!(r.text.contains("button \"Go\""), "{}", r.text);
+        f.backend.close().await.unwrap();
+    })
+}
+
+#[test]
 fn beforeunload_asks_and_the_answer_decides_whether_the_tab_leaves() {
     run(async {
         let mut f = Fixture::open("act/leave.html").await;
