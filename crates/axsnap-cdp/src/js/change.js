@@ -27,7 +27,7 @@
   };
   const mo = new MutationObserver((records) => {
     for (const r of records) {
-      // Our own obscured marks are not changes.
+      // Our own marks (obscured, scrollable) are not changes.
       if (r.type === 'attributes' && (r.attributeName === MARK || r.attributeName === SCROLL ||
         r.attributeName === CHECKED)) continue;
       S.gen++;
