@@ -613,25 +613,21 @@ mod tests {
 
         // A description that only adds to the name is not shown; another one is the link's
         // title.
-        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
-        let li = t.root().unwrap();
-        let mut v = link("Vec", "v", 5);
-        v.description = Some("struct std::vec::Vec".into());
-        t.append(li, v);
-        assert_eq!(render(&t), "listitem: [Vec](e5)\n");
-        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
-        let li = t.root().unwrap();
-        let mut v = link("Vec", "v", 5);
-        v.description = Some("A growable array".into());
-        t.append(li, v);
-        assert_eq!(render(&t), "listitem: [Vec](e5 \"A growable array\")\n");
+        let item_with_link = |description: &str| {
+            let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+            let li = t.root().unwrap();
+            let mut v = link("Vec", "v", 5);
+            v.description = Some(description.into());
+            t.append(li, v);
+            render(&t)
+        };
+        assert_eq!(item_with_link("struct std::vec::Vec"), "listitem: [Vec](e5)\n");
+        assert_eq!(item_with_link("A growable array"), "listitem: [Vec](e5 \"A growable array\")\n");
         // A description with a quote in it cannot be a title: the link keeps its own line.
-        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
-        let li = t.root().unwrap();
-        let mut v = link("Vec", "v", 5);
-        v.description = Some("A \"growable\" array".into());
-        t.append(li, v);
-        assert_eq!(render(&t), "listitem\n  link \"Vec\" [e5] [desc: \"A \\\"growable\\\" array\"]\n");
+        assert_eq!(
+            item_with_link("A \"growable\" array"),
+            "listitem\n  link \"Vec\" [e5] [desc: \"A \\\"growable\\\" array\"]\n"
+        );
     }
 
     #[test]
