@@ -104,7 +104,7 @@ impl Axsnap {
         capture_ms: &mut Vec<f64>,
         total_ms: &mut Vec<f64>,
     ) -> Result<(Response, Capture), BenchError> {
-        let request = Request { mode: Mode::Full, format: Format::Text, options: Default::default() };
+        let request = Request { mode: Mode::Full, format: Format::Text, ..Request::default() };
         let t0 = Instant::now();
         let out = self.backend.capture_with_stats(target, deadline).await?;
         let captured = t0.elapsed();

@@ -14,7 +14,7 @@
 //! element is a [`CdpError::StaleElement`], never a look-alike. The document's own node
 //! (`id = "root"`) takes scroll and press.
 
-use axsnap_core::backend::{ElementAction, Outcome};
+use axsnap_core::backend::{ElementAction, MouseButton, Outcome};
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
@@ -105,6 +105,10 @@ fn action_name(a: &ElementAction) -> &'static str {
     match a {
         ElementAction::Click { count } if *count >= 2 => "double-click",
         ElementAction::Click { .. } => "click",
+        ElementAction::ClickButton { button: MouseButton::Right, .. } => "right-click",
+        ElementAction::ClickButton { button: MouseButton::Middle, .. } => "middle-click",
+        ElementAction::ClickButton { count, .. } if *count >= 2 => "double-click",
+        ElementAction::ClickButton { .. } => "click",
         ElementAction::Hover => "hover",
         ElementAction::Type { .. } => "type into",
         ElementAction::Select { .. } => "select in",
@@ -119,11 +123,12 @@ fn action_name(a: &ElementAction) -> &'static str {
 async fn perform(page: &PageHandle, el: &Element, action: &ElementAction) -> Result<(), CdpError> {
     let name = action_name(action);
     match action {
-        ElementAction::Click { count } => click(page, el, (*count).max(1), name).await,
+        ElementAction::Click { count } => click(page, el, MouseButton::Left, (*count).max(1), name).await,
+        ElementAction::ClickButton { button, count } => click(page, el, *button, (*count).max(1), name).await,
         ElementAction::Hover => {
             ensure_enabled(page, el, name, false).await?;
             let (x, y) = clickable_point(page, el, name).await?;
-            mouse(page, "mouseMoved", x, y, 0).await
+            mouse(page, "mouseMoved", x, y, MouseButton::Left, 0).await
         }
         ElementAction::Type { text, clear, submit } => type_text(page, el, text, *clear, *submit).await,
         ElementAction::Select { values } => select(page, el, values).await,
@@ -162,24 +167,43 @@ async fn ensure_enabled(
     Ok(())
 }
 
-async fn mouse(page: &PageHandle, kind: &str, x: f64, y: f64, clicks: u8) -> Result<(), CdpError> {
+async fn mouse(
+    page: &PageHandle,
+    kind: &str,
+    x: f64,
+    y: f64,
+    button: MouseButton,
+    clicks: u8,
+) -> Result<(), CdpError> {
     let mut p = json!({"type": kind, "x": x, "y": y});
     if kind != "mouseMoved" {
-        p["button"] = json!("left");
-        p["buttons"] = json!(if kind == "mousePressed" { 1 } else { 0 });
+        p["button"] = json!(button.as_str());
+        // The `buttons` bit mask: left 1, right 2, middle 4.
+        let mask = match button {
+            MouseButton::Left => 1,
+            MouseButton::Right => 2,
+            MouseButton::Middle => 4,
+        };
+        p["buttons"] = json!(if kind == "mousePressed" { mask } else { 0 });
         p["clickCount"] = json!(clicks);
     }
     page.call("Input.dispatchMouseEvent", p).await?;
     Ok(())
 }
 
-async fn click(page: &PageHandle, el: &Element, count: u8, name: &str) -> Result<(), CdpError> {
+async fn click(
+    page: &PageHandle,
+    el: &Element,
+    button: MouseButton,
+    count: u8,
+    name: &str,
+) -> Result<(), CdpError> {
     ensure_enabled(page, el, name, true).await?;
     let (x, y) = clickable_point(page, el, name).await?;
-    mouse(page, "mouseMoved", x, y, 0).await?;
+    mouse(page, "mouseMoved", x, y, button, 0).await?;
     for n in 1..=count {
-        mouse(page, "mousePressed", x, y, n).await?;
-        mouse(page, "mouseReleased", x, y, n).await?;
+        mouse(page, "mousePressed", x, y, button, n).await?;
+        mouse(page, "mouseReleased", x, y, button, n).await?;
     }
     Ok(())
 }
@@ -336,7 +360,7 @@ async fn check(page: &PageHandle, el: &Element, on: bool) -> Result<(), CdpError
             "a radio button cannot be unchecked; check another option of its group",
         ));
     }
-    click(page, el, 1, name).await
+    click(page, el, MouseButton::Left, 1, name).await
 }
 
 async fn verify_checked(page: &PageHandle, el: &Element, on: bool) -> Result<(), CdpError> {

@@ -6,6 +6,7 @@
 //! - [`frames`]: a tab's sessions (out-of-process iframes included), isolated-world contexts
 //!   and structural epoch; [`change`]: the change signal built on them.
 //! - [`ax`]: lenient accessibility-tree parsing; [`layout`]: the DOM snapshot join.
+//! - [`page_log`]: console errors and downloads a tab reported; [`screenshot`]: PNGs.
 //!
 //! # Native identity
 //!
@@ -41,6 +42,8 @@ pub mod layout;
 pub mod locate;
 pub mod nav;
 pub mod page;
+pub mod page_log;
+pub mod screenshot;
 pub mod settle;
 mod slow_ax;
 pub mod tabs;
@@ -52,4 +55,5 @@ pub use capture::{capture, capture_with, CaptureOptions, CaptureOutput, CaptureS
 pub use change::changed;
 pub use error::CdpError;
 pub use page::{Navigation, PageHandle};
+pub use page_log::PageLog;
 pub use settle::SettleOptions;

@@ -46,6 +46,14 @@ pub enum ElementAction {
         /// Number of clicks.
         count: u8,
     },
+    /// Click with a given mouse button (`count` 2 for a double click). `Click` is the left
+    /// button's short form.
+    ClickButton {
+        /// The button.
+        button: MouseButton,
+        /// Number of clicks.
+        count: u8,
+    },
     /// Move the pointer over it.
     Hover,
     /// Type text into it.
@@ -81,6 +89,30 @@ pub enum ElementAction {
         /// The key or chord.
         keys: String,
     },
+}
+
+/// A mouse button.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MouseButton {
+    /// The primary button.
+    #[default]
+    Left,
+    /// The secondary button (a context menu).
+    Right,
+    /// The middle button (often: open a link in a new tab).
+    Middle,
+}
+
+impl MouseButton {
+    /// The name CDP and DOM events use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MouseButton::Left => "left",
+            MouseButton::Right => "right",
+            MouseButton::Middle => "middle",
+        }
+    }
 }
 
 /// An action on a target as a whole (a page or window), not on one element.

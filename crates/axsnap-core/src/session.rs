@@ -86,6 +86,9 @@ pub struct Request {
     pub format: Format,
     /// Projection rules and view.
     pub options: ProjectOptions,
+    /// Also render the answer in JSON ([`Response::json`]) when `format` is text: programs
+    /// read the JSON while a model reads the text (an MCP result carries both).
+    pub also_json: bool,
 }
 
 /// What kind of answer was sent.
@@ -144,6 +147,9 @@ pub struct Response {
     pub refs: RefStats,
     /// Why the capture is partial, when it is (also said in `text`).
     pub partial: Option<String>,
+    /// The same answer in JSON, when the request asked for it ([`Request::also_json`]) or its
+    /// format is JSON.
+    pub json: Option<String>,
 }
 
 /// Why a session request failed.
@@ -224,6 +230,7 @@ impl Session {
         let key = (client.clone(), capture.target.clone());
 
         let mut full_tokens = None;
+        let mut diff_json = None;
         let (answer, text) = match request.mode {
             Mode::Full | Mode::Reset => {
                 (Answer::Full { reason: None }, full_text(&snapshot, format, partial.as_deref()))
@@ -237,6 +244,13 @@ impl Session {
                         }
                         let text = render_unchanged(since_seq, format);
                         let size = measure(&text);
+                        let json = match format {
+                            Format::Json => Some(text.clone()),
+                            Format::Text if request.also_json => {
+                                Some(render_unchanged(since_seq, Format::Json))
+                            }
+                            Format::Text => None,
+                        };
                         return Ok(Response {
                             answer: Answer::Unchanged { since_seq },
                             text,
@@ -245,10 +259,12 @@ impl Session {
                             snapshot,
                             refs,
                             partial,
+                            json,
                         });
                     }
-                    Auto::Diff { from_seq, text, full } => {
+                    Auto::Diff { from_seq, text, full, json } => {
                         full_tokens = Some(full);
+                        diff_json = json;
                         (Answer::Diff { from_seq }, text)
                     }
                     Auto::Full { reason, text, full } => {
@@ -260,6 +276,12 @@ impl Session {
         };
         let size = measure(&text);
         let full_tokens = Some(full_tokens.unwrap_or(size.tokens_cl100k));
+        let json = match (format, &answer) {
+            (Format::Json, _) => Some(text.clone()),
+            (Format::Text, _) if !request.also_json => None,
+            (Format::Text, Answer::Diff { .. }) => diff_json,
+            (Format::Text, _) => Some(full_text(&snapshot, Format::Json, partial.as_deref())),
+        };
         if request.mode != Mode::Full {
             let baseline = Baseline {
                 snapshot: snapshot.clone(),
@@ -270,7 +292,7 @@ impl Session {
             self.baselines.insert(key, baseline);
             self.evict();
         }
-        Ok(Response { answer, text, size, full_tokens, snapshot, refs, partial })
+        Ok(Response { answer, text, size, full_tokens, snapshot, refs, partial, json })
     }
 
     /// The auto policy: what to send for `next` given the client's baseline.
@@ -313,7 +335,15 @@ impl Session {
         let full_tokens = count_cl100k(&text);
         let diff_tokens = count_cl100k(&diff_text);
         if (diff_tokens as f64) < self.policy.diff_ratio * full_tokens as f64 {
-            Auto::Diff { from_seq: prev.seq, text: diff_text, full: full_tokens }
+            let json = (format == Format::Text && request.also_json).then(|| {
+                let json = render_diff(&d, &prev.tree, &next.tree, Format::Json);
+                if header_changed {
+                    with_header(json, &next.header, Format::Json)
+                } else {
+                    json
+                }
+            });
+            Auto::Diff { from_seq: prev.seq, text: diff_text, full: full_tokens, json }
         } else {
             full(FullReason::DiffNotSmaller, Some(full_tokens), Some(text))
         }
@@ -371,7 +401,7 @@ impl Session {
 /// What the auto policy chose.
 enum Auto {
     Unchanged { since_seq: u64 },
-    Diff { from_seq: u64, text: String, full: usize },
+    Diff { from_seq: u64, text: String, full: usize, json: Option<String> },
     Full { reason: FullReason, text: String, full: Option<usize> },
 }
 

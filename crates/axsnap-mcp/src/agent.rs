@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction};
 use axsnap_core::find::{find, Hit};
 use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
-use axsnap_core::{Ref, Snapshot, TargetId};
+use axsnap_core::{NativeId, Ref, Snapshot, TargetId};
 
 use crate::error::AgentError;
 
@@ -125,6 +125,54 @@ impl<B: Backend> Agent<B> {
         }
         let request = self.options.after_action.clone();
         self.respond(Some(outcome), &request).await
+    }
+
+    /// Opens a new target (a tab) at `url`, makes it the current one, and answers with its
+    /// snapshot after it settled. The target opens blank first, so loading `url` is an ordinary
+    /// navigation: it settles, and a dialog it opens is reported, not waited on.
+    pub async fn open(&mut self, url: &str) -> Result<Step, AgentError<B::Error>> {
+        let target = self.backend.open_target("about:blank").await.map_err(AgentError::Backend)?;
+        self.target = Some(target);
+        self.act_on_target(&TargetAction::Navigate { url: url.to_string() }).await
+    }
+
+    /// The current target's snapshot as it is now (a new capture only when the change signal
+    /// says the page may have changed), without moving any baseline: for polling conditions.
+    pub async fn look(&mut self) -> Result<&Snapshot, AgentError<B::Error>> {
+        let target = self.current()?;
+        if !self.last.contains_key(&target) || self.may_have_changed(&target).await? {
+            let request = Request { mode: axsnap_core::session::Mode::Full, ..Request::default() };
+            self.respond(None, &request).await?;
+        }
+        self.last.get(&target).ok_or(AgentError::NoTarget)
+    }
+
+    /// Forgets a target that is gone (its tab closed): its captures, baselines and refs. The
+    /// current target is cleared when it is this one.
+    pub fn forget_target(&mut self, target: &TargetId) {
+        self.session.forget_target(target);
+        self.captures.remove(target);
+        self.last.remove(target);
+        if self.target.as_ref() == Some(target) {
+            self.target = None;
+        }
+    }
+
+    /// Forgets every target (the browser context was released).
+    pub fn forget_all(&mut self) {
+        let targets: Vec<TargetId> = self.captures.keys().chain(self.last.keys()).cloned().collect();
+        for t in targets {
+            self.forget_target(&t);
+        }
+        self.target = None;
+    }
+
+    /// The native id a ref names on the current target (for backend calls the agent does not
+    /// wrap, such as a screenshot of one element).
+    pub fn resolve(&self, r: &str) -> Result<NativeId, AgentError<B::Error>> {
+        let target = self.current()?;
+        let r: Ref = r.parse()?;
+        Ok(self.session.resolve(&target, r)?.clone())
     }
 
     /// Ranks elements of the current target's latest snapshot against `query`.

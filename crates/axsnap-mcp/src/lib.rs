@@ -1,14 +1,41 @@
-//! `axsnap-mcp`: what an agent can ask of axsnap, over any backend.
+//! `axsnap-mcp`: axsnap's MCP server, and the agent operations it is built on.
 //!
-//! [`Agent`] is the one place where a backend, a [`Session`](axsnap_core::session::Session)
-//! and the auto policy meet: take a snapshot, find elements, act on a ref and answer with the
-//! diff the action caused. The MCP server (tools, transports, security; a later stage) and the
-//! CLI's `demo` both call it, so what a script shows is what an MCP client gets.
+//! - [`Agent`] is the one place where a backend, a [`Session`](axsnap_core::session::Session)
+//!   and the auto policy meet: take a snapshot, find elements, act on a ref and answer with
+//!   the diff the action caused. The server and the CLI's `demo` both call it.
+//! - The server: [`serve_stdio`] (one session) and [`serve_http`] (streamable HTTP, many
+//!   sessions, each with its own browser context, refs and baselines). `tools` lists the
+//!   tools, `args` reads their arguments, `browsing` runs one session's calls, `reply` and
+//!   `failure` shape the answers, `url_policy` says which URLs may be opened.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), axsnap_mcp::ServeError> {
+//! let options = axsnap_mcp::ServerOptions::default();
+//! axsnap_mcp::serve_stdio(options).await
+//! # }
+//! ```
 
 #![warn(missing_docs)]
 
 mod agent;
+mod args;
+mod browsers;
+mod browsing;
 mod error;
+mod failure;
+mod handler;
+mod options;
+mod reply;
+mod tools;
+mod transport;
+mod url_policy;
+mod wait;
 
 pub use agent::{Agent, AgentOptions, Step};
+pub use args::MAX_STRING_BYTES;
 pub use error::AgentError;
+pub use handler::{AxsnapServer, Shared};
+pub use options::{BrowserOptions, ServerOptions};
+pub use tools::{list as tool_list, NAMES as TOOL_NAMES};
+pub use transport::{serve_http, serve_stdio, HttpOptions, ServeError, MCP_PATH};
+pub use url_policy::{UrlPolicy, UrlRefused};

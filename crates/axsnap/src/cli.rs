@@ -26,6 +26,64 @@ pub enum Command {
     /// Serve a small demo shop on 127.0.0.1 and drive it as an agent would, printing every
     /// answer (the first full, then diffs) with its size and its saving against a full snapshot.
     Demo(DemoArgs),
+    /// Serve the browser tools over the Model Context Protocol: stdio (default) or streamable
+    /// HTTP (--http 127.0.0.1:PORT).
+    Mcp(McpArgs),
+}
+
+/// `axsnap mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve streamable HTTP on this address (path /mcp) instead of stdio. Port 0 picks a free
+    /// port; the address is printed on stderr.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Bearer token every HTTP request must carry; required to bind a non-loopback address.
+    #[arg(long, value_name = "TOKEN", env = "AXSNAP_AUTH_TOKEN", hide_env_values = true)]
+    pub auth_token: Option<String>,
+    /// The Chromium or Chrome executable (default: found on PATH and in the usual places).
+    #[arg(long, value_name = "PATH", env = "AXSNAP_BROWSER")]
+    pub browser: Option<PathBuf>,
+    /// Attach to a running browser (ws://... or http://host:port) instead of launching one.
+    #[arg(long, value_name = "URL", conflicts_with = "browser")]
+    pub cdp_endpoint: Option<String>,
+    /// Run the browser without a window (default true; --headless false shows it).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub headless: bool,
+    /// Viewport size in CSS pixels.
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_viewport)]
+    pub viewport: (u32, u32),
+    /// Release a session's browser context after this many minutes without a call.
+    #[arg(long, value_name = "MINUTES", default_value_t = 30.0)]
+    pub idle_timeout: f64,
+    /// Most seconds a capture may take before it answers with a partial page.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub capture_timeout: u64,
+    /// Allow file:, data:, chrome:, devtools: and view-source: URLs.
+    #[arg(long)]
+    pub allow_local: bool,
+    /// Only these origins, hosts or host patterns (comma-separated; `*.example.org`).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+    /// Never these origins, hosts or host patterns (comma-separated).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub blocked_origins: Vec<String>,
+    /// Offer the evaluate tool, which runs JavaScript in the page.
+    #[arg(long)]
+    pub allow_eval: bool,
+}
+
+fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) =
+        s.split_once(['x', 'X']).ok_or_else(|| format!("{s:?} is not WIDTHxHEIGHT, e.g. 1280x720"))?;
+    let dim = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (100..=10_000).contains(n))
+            .ok_or_else(|| format!("{v:?} is not a size from 100 to 10000 pixels"))
+    };
+    Ok((dim(w)?, dim(h)?))
 }
 
 /// Which browser to use for live pages.
@@ -52,6 +110,10 @@ pub struct DemoArgs {
     /// Print each answer's text, not only its size.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub show: bool,
+    /// Run the same steps through `axsnap mcp` over stdio, as an MCP client would, instead of
+    /// calling the agent directly.
+    #[arg(long)]
+    pub mcp: bool,
 }
 
 /// Output options shared by the commands that print a snapshot or a diff.

@@ -13,13 +13,13 @@ use crate::demo_site::DemoSite;
 use crate::live::{self, Live};
 
 /// One scripted step: find an element by a query, then act on it.
-struct Scripted {
-    what: &'static str,
-    query: &'static str,
-    action: ElementAction,
+pub(super) struct Scripted {
+    pub what: &'static str,
+    pub query: &'static str,
+    pub action: ElementAction,
 }
 
-fn script() -> Vec<Scripted> {
+pub(super) fn script() -> Vec<Scripted> {
     vec![
         Scripted {
             what: "search for boot",
@@ -60,6 +60,9 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<()> {
         let site = DemoSite::start().await?;
         let start = site.url("/index.html");
         println!("demo shop on {start}\n");
+        if a.mcp {
+            return super::demo_mcp::drive(&a.browser, &start, a.show).await;
+        }
         let mut live = Live::open(&a.browser, &start).await?;
         let result = drive(&mut live, a.show).await;
         let closed = live.close().await;

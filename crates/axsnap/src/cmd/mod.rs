@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
 mod demo;
+mod demo_mcp;
 mod diff;
 mod find;
+mod mcp;
 mod snapshot;
 
 use crate::cli::{Cli, Command};
@@ -14,5 +16,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Diff(a) => diff::run(&a),
         Command::Find(a) => find::run(&a),
         Command::Demo(a) => demo::run(&a),
+        Command::Mcp(a) => mcp::run(&a),
     }
 }

@@ -19,7 +19,7 @@ pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let Some(url) = &a.url else { anyhow::bail!("give a URL or --tree FILE") };
-    let request = Request { mode: Mode::Full, format: a.output.format.into(), options };
+    let request = Request { mode: Mode::Full, format: a.output.format.into(), options, ..Request::default() };
     live::runtime()?.block_on(async {
         let mut live = Live::open(&a.browser, url).await?;
         let result = async {

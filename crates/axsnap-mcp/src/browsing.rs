@@ -1,0 +1,619 @@
+//! [`Browsing`]: one MCP session's browser work. It owns the session's [`Agent`] (refs,
+//! baselines, the current tab), started on the first call that needs a page, and turns each
+//! tool call into agent operations and a [`Reply`].
+//!
+//! Calls of one session run one at a time (the server holds a lock per session); sessions do
+//! not wait on each other.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axsnap_cdp::{CdpBackend, CdpError, PageLog};
+use axsnap_core::backend::{Backend, ElementAction, MouseButton, TargetAction};
+use axsnap_core::render::Format;
+use axsnap_core::session::{Mode, Request};
+use axsnap_core::TargetId;
+use rmcp::model::JsonObject;
+use serde_json::json;
+
+use crate::agent::{Agent, AgentOptions, Step};
+use crate::args::Args;
+use crate::browsers::Browsers;
+use crate::failure::{clip, Failure};
+use crate::options::ServerOptions;
+use crate::reply::{Happenings, Reply};
+use crate::tools;
+use crate::wait;
+
+/// The request that answers actions: auto mode, text for the model and JSON for programs.
+fn auto_request() -> Request {
+    Request { also_json: true, ..Request::default() }
+}
+
+/// Default scroll step in CSS pixels.
+const SCROLL_STEP: i64 = 600;
+/// Default `find` limit.
+const FIND_LIMIT: i64 = 5;
+
+/// What one element or target operation is.
+enum Op {
+    Element { r: String, action: ElementAction },
+    Target(TargetAction),
+    Open(String),
+}
+
+/// One session's browser state.
+pub struct Browsing {
+    options: Arc<ServerOptions>,
+    browsers: Browsers,
+    isolated: bool,
+    agent: Option<Agent<CdpBackend>>,
+    logs: HashMap<TargetId, PageLog>,
+    last_used: Instant,
+    /// Why the browser context went, when it did (`close`, idle): said on the next call.
+    released: Option<String>,
+}
+
+impl Browsing {
+    /// A session's browsing; nothing starts until a call needs a page. `isolated`: a browser
+    /// context of its own (HTTP sessions) rather than the browser's default one (stdio).
+    pub fn new(options: Arc<ServerOptions>, browsers: Browsers, isolated: bool) -> Browsing {
+        Browsing {
+            options,
+            browsers,
+            isolated,
+            agent: None,
+            logs: HashMap::new(),
+            last_used: Instant::now(),
+            released: None,
+        }
+    }
+
+    /// When the session last made a call.
+    pub fn last_used(&self) -> Instant {
+        self.last_used
+    }
+
+    /// Whether a browser context is held.
+    pub fn is_open(&self) -> bool {
+        self.agent.is_some()
+    }
+
+    /// Releases the session's browser context (tabs, cookies, storage), saying `why` on the
+    /// next call.
+    pub async fn release(&mut self, why: impl Into<String>) {
+        self.logs.clear();
+        if let Some(agent) = self.agent.take() {
+            self.browsers.release(agent.into_backend()).await;
+            self.released = Some(why.into());
+        }
+    }
+
+    /// Takes the backend out for a release that cannot wait (the session's owner is gone).
+    pub fn take_backend(&mut self) -> Option<CdpBackend> {
+        self.logs.clear();
+        self.agent.take().map(Agent::into_backend)
+    }
+
+    /// Runs one tool call.
+    pub async fn call(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        self.last_used = Instant::now();
+        let result = self.dispatch(tool, args).await;
+        self.last_used = Instant::now();
+        result
+    }
+
+    async fn dispatch(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        match tool {
+            "navigate" => {
+                let a = Args::new("navigate", args, &["url"])?;
+                let url = a.str("url")?.trim().to_string();
+                self.options.urls.check(&url)?;
+                if self.agent.as_ref().and_then(|a| a.target()).is_none() {
+                    self.run(Op::Open(url)).await
+                } else {
+                    self.run(Op::Target(TargetAction::Navigate { url })).await
+                }
+            }
+            "back" | "forward" | "reload" => {
+                let (name, action) = match tool {
+                    "back" => ("back", TargetAction::Back),
+                    "forward" => ("forward", TargetAction::Forward),
+                    _ => ("reload", TargetAction::Reload),
+                };
+                Args::new(name, args, &[])?;
+                self.run(Op::Target(action)).await
+            }
+            "snapshot" => self.snapshot(args).await,
+            "find" => self.find(args).await,
+            "click" => {
+                let a = Args::new("click", args, &["ref", "button", "double"])?;
+                let r = a.str("ref")?.to_string();
+                let button = a.opt_choice("button", &["left", "right", "middle"])?.unwrap_or("left");
+                let count = if a.opt_bool("double")?.unwrap_or(false) { 2 } else { 1 };
+                let action = match button {
+                    "right" => ElementAction::ClickButton { button: MouseButton::Right, count },
+                    "middle" => ElementAction::ClickButton { button: MouseButton::Middle, count },
+                    _ => ElementAction::Click { count },
+                };
+                self.run(Op::Element { r, action }).await
+            }
+            "hover" => {
+                let a = Args::new("hover", args, &["ref"])?;
+                self.run(Op::Element { r: a.str("ref")?.to_string(), action: ElementAction::Hover }).await
+            }
+            "type" => {
+                let a = Args::new("type", args, &["ref", "text", "submit"])?;
+                let action = ElementAction::Type {
+                    text: a.str("text")?.to_string(),
+                    clear: false,
+                    submit: a.opt_bool("submit")?.unwrap_or(false),
+                };
+                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
+            }
+            "fill" => {
+                let a = Args::new("fill", args, &["ref", "text"])?;
+                let action =
+                    ElementAction::Type { text: a.str("text")?.to_string(), clear: true, submit: false };
+                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
+            }
+            "press" => {
+                let a = Args::new("press", args, &["keys"])?;
+                self.run(Op::Target(TargetAction::Press { keys: a.str("keys")?.to_string() })).await
+            }
+            "select" => {
+                let a = Args::new("select", args, &["ref", "values"])?;
+                let action = ElementAction::Select { values: a.strings("values")? };
+                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
+            }
+            "check" => {
+                let a = Args::new("check", args, &["ref", "checked"])?;
+                let action = ElementAction::Check { on: a.opt_bool("checked")?.unwrap_or(true) };
+                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
+            }
+            "scroll" => {
+                let a = Args::new("scroll", args, &["ref", "direction", "amount"])?;
+                let direction = a.choice("direction", &["down", "up", "left", "right"])?;
+                let amount = a.opt_int("amount", 1, 1_000_000)?.unwrap_or(SCROLL_STEP) as f64;
+                let (dx, dy) = match direction {
+                    "up" => (0.0, -amount),
+                    "left" => (-amount, 0.0),
+                    "right" => (amount, 0.0),
+                    _ => (0.0, amount),
+                };
+                match a.opt_str("ref")? {
+                    Some(r) => {
+                        self.run(Op::Element { r: r.to_string(), action: ElementAction::Scroll { dx, dy } })
+                            .await
+                    }
+                    None => self.run(Op::Target(TargetAction::Scroll { dx, dy })).await,
+                }
+            }
+            "tabs" => self.tabs(args).await,
+            "wait_for" => self.wait_for(args).await,
+            "dialog" => {
+                let a = Args::new("dialog", args, &["accept", "prompt_text"])?;
+                let action = if a.bool("accept")? {
+                    TargetAction::AcceptDialog { text: a.opt_str("prompt_text")?.map(str::to_string) }
+                } else {
+                    TargetAction::DismissDialog
+                };
+                self.run(Op::Target(action)).await
+            }
+            "screenshot" => self.screenshot(args).await,
+            "close" => {
+                Args::new("close", args, &[])?;
+                let had = self.agent.is_some();
+                self.release("this session closed its browser context").await;
+                // A close is not a reason to greet the next call with a warning.
+                self.released = None;
+                Ok(Reply::message(
+                    "closed",
+                    if had {
+                        "closed this session's browser context: its tabs, cookies and storage are gone; the next \
+                         navigate starts afresh"
+                    } else {
+                        "nothing to close: this session has no browser context open"
+                    },
+                ))
+            }
+            tools::EVALUATE if self.options.allow_eval => self.evaluate(args).await,
+            other => Err(Failure::Protocol(rmcp::ErrorData::invalid_params(
+                format!("unknown tool {:?}; tools/list names the tools this server offers", clip(other)),
+                Some(json!({"field": "name"})),
+            ))),
+        }
+    }
+
+    /// The agent, started on first use; a released session says why it starts afresh.
+    async fn agent(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
+        if self.agent.is_none() {
+            let backend = self.browsers.backend(self.isolated).await?;
+            let options = AgentOptions {
+                after_action: auto_request(),
+                capture_deadline: self.options.capture_deadline,
+                ..AgentOptions::default()
+            };
+            self.agent = Some(Agent::new(backend, None, options));
+        }
+        self.agent
+            .as_mut()
+            .ok_or_else(|| Failure::tool("browser_unavailable", "the browser could not be started"))
+    }
+
+    /// The agent of a session that has a page open; otherwise an error saying how to get one.
+    fn agent_with_page(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
+        if let Some(why) = self.released.take() {
+            return Err(Failure::tool(
+                "no_page",
+                format!("{why}, so no page is open; call navigate with a URL"),
+            ));
+        }
+        match self.agent.as_mut() {
+            Some(a) if a.target().is_some() => Ok(a),
+            _ => Err(Failure::tool(
+                "no_page",
+                "no page is open in this session; call navigate with a URL first",
+            )),
+        }
+    }
+
+    /// Starts listening to a tab's console and downloads, once.
+    async fn watch_tab(&mut self, target: &TargetId) {
+        if self.logs.contains_key(target) {
+            return;
+        }
+        let Some(agent) = self.agent.as_mut() else { return };
+        if let Ok(page) = agent.backend().page(target).await {
+            self.logs.insert(target.clone(), PageLog::start(&page));
+        }
+    }
+
+    fn log_counts(&self, target: Option<&TargetId>) -> (u64, u64) {
+        target.and_then(|t| self.logs.get(t)).map(PageLog::counts).unwrap_or((0, 0))
+    }
+
+    /// Runs an operation and answers with its step and what else it caused.
+    async fn run(&mut self, op: Op) -> Result<Reply, Failure> {
+        if !matches!(op, Op::Open(_)) {
+            self.agent_with_page()?;
+        } else {
+            self.released = None;
+        }
+        let before = self.agent.as_ref().and_then(|a| a.target().cloned());
+        if let Some(t) = &before {
+            self.watch_tab(t).await;
+        }
+        let counts = self.log_counts(before.as_ref());
+        let agent = self.agent().await?;
+        let step = match op {
+            Op::Element { r, action } => agent.act(&r, &action).await,
+            Op::Target(action) => agent.act_on_target(&action).await,
+            Op::Open(url) => agent.open(&url).await,
+        };
+        let step = match step {
+            Ok(s) => s,
+            Err(crate::AgentError::Backend(CdpError::Disconnected)) => {
+                // The backend starts a new browser on the next call and reopens the tabs: the
+                // refs carry over structurally, the pages' state does not.
+                return Err(Failure::from(CdpError::Disconnected));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        self.guard_destination(&step).await?;
+        let happened = self.happenings(before.as_ref(), counts, &step).await;
+        Ok(Reply::step(&step, &happened))
+    }
+
+    /// After an action: a page that led to a refused URL (a link to a blocked origin) is taken
+    /// back, and the action answers with the refusal.
+    async fn guard_destination(&mut self, step: &Step) -> Result<(), Failure> {
+        let Some(url) = step.response.snapshot.header.url.clone() else { return Ok(()) };
+        let Err(refused) = self.options.urls.check(&url) else { return Ok(()) };
+        if let Some(agent) = self.agent.as_mut() {
+            let back = agent.act_on_target(&TargetAction::Back).await;
+            if back.is_err() {
+                let _ = agent.act_on_target(&TargetAction::Navigate { url: "about:blank".into() }).await;
+            }
+        }
+        Err(Failure::tool(
+            "url_refused",
+            format!("the action led to {}, which is refused: {refused}; went back", clip(&url)),
+        ))
+    }
+
+    /// New tabs, console errors and downloads since `counts` was read on `before`.
+    async fn happenings(&mut self, before: Option<&TargetId>, counts: (u64, u64), step: &Step) -> Happenings {
+        let mut h = Happenings::default();
+        if let Some(t) = before {
+            if let Some(log) = self.logs.get(t) {
+                let st = log.state();
+                if st.errors > counts.0 {
+                    h.console_errors =
+                        Some((st.errors - counts.0, st.first_error_after(counts.0).map(str::to_string)));
+                }
+                if st.downloads > counts.1 {
+                    h.downloads = Some((
+                        st.downloads - counts.1,
+                        st.first_download_after(counts.1).map(str::to_string),
+                    ));
+                }
+            }
+        }
+        let opened = step.outcome.as_ref().map(|o| o.opened.clone()).unwrap_or_default();
+        if !opened.is_empty() {
+            if let Some(agent) = self.agent.as_mut() {
+                if let Ok(tabs) = agent.backend().targets().await {
+                    for t in &opened {
+                        if let Some(i) = tabs.iter().position(|s| &s.id == t) {
+                            h.new_tabs.push((i, tabs[i].header.url.clone().unwrap_or_default()));
+                        }
+                    }
+                }
+            }
+            for t in &opened {
+                self.watch_tab(t).await;
+            }
+        }
+        h
+    }
+
+    async fn snapshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a =
+            Args::new("snapshot", args, &["mode", "ref", "interactive", "viewport", "max_nodes", "format"])?;
+        let mode = match a.opt_choice("mode", &["auto", "full", "reset"])?.unwrap_or("auto") {
+            "full" => Mode::Full,
+            "reset" => Mode::Reset,
+            _ => Mode::Auto,
+        };
+        let format = match a.opt_choice("format", &["text", "json"])?.unwrap_or("text") {
+            "json" => Format::Json,
+            _ => Format::Text,
+        };
+        let mut request = Request { mode, format, also_json: true, ..Request::default() };
+        request.options.view.interactive_only = a.opt_bool("interactive")?.unwrap_or(false);
+        request.options.view.viewport = a.opt_bool("viewport")?.unwrap_or(false);
+        request.options.view.max_nodes = a.opt_int("max_nodes", 1, i64::MAX)?.map(|n| n as usize);
+        let scope = a.opt_str("ref")?.map(str::to_string);
+        let agent = self.agent_with_page()?;
+        if let Some(r) = scope {
+            request.options.view.scope = Some(agent.resolve(&r)?);
+        }
+        let step = agent.snapshot(&request).await?;
+        Ok(Reply::step(&step, &Happenings::default()))
+    }
+
+    async fn find(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("find", args, &["query", "limit"])?;
+        let query = a.str("query")?.to_string();
+        let limit = a.opt_int("limit", 1, 1000)?.unwrap_or(FIND_LIMIT) as usize;
+        let agent = self.agent_with_page()?;
+        let hits = agent.find(&query, limit).await?;
+        let mut text = String::new();
+        if hits.is_empty() {
+            text.push_str(&format!(
+                "no element matches {:?}; try other words, or take a snapshot\n",
+                clip(&query)
+            ));
+        }
+        for h in &hits {
+            text.push_str(&format!("{} {} {:?}", h.r, h.role, clip(&h.name)));
+            if !h.path.is_empty() {
+                text.push_str(" in ");
+                text.push_str(&h.path.join(" > "));
+            }
+            text.push('\n');
+        }
+        let mut reply = Reply::message("find", text);
+        reply.structured.remove("message");
+        reply.structured.insert("hits".into(), serde_json::to_value(&hits).unwrap_or_default());
+        Ok(reply)
+    }
+
+    async fn tabs(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("tabs", args, &["action", "index", "url"])?;
+        let action = a.choice("action", &["list", "new", "select", "close"])?;
+        let index = a.opt_int("index", 0, 10_000)?.map(|i| i as usize);
+        let url = a.opt_str("url")?.map(str::to_string);
+        match action {
+            "new" => {
+                let url = url.unwrap_or_else(|| "about:blank".into());
+                self.options.urls.check(&url)?;
+                self.run(Op::Open(url)).await
+            }
+            "list" => {
+                let agent = self.agent_with_page()?;
+                let tabs = agent.backend().targets().await?;
+                let current = agent.target().cloned();
+                Ok(tab_list(&tabs, current.as_ref(), None))
+            }
+            "select" => {
+                let Some(i) = index else {
+                    return Err(crate::args::ArgError::Missing {
+                        tool: "tabs",
+                        field: "index",
+                        expected: "a tab index from tabs list".into(),
+                    }
+                    .into());
+                };
+                let agent = self.agent_with_page()?;
+                let tabs = agent.backend().targets().await?;
+                let tab = tabs.get(i).ok_or_else(|| no_tab(i, tabs.len()))?;
+                let id = tab.id.clone();
+                agent.backend().set_active(&id).await?;
+                agent.set_target(id.clone());
+                self.watch_tab(&id).await;
+                let agent = self.agent_with_page()?;
+                let step = agent.snapshot(&auto_request()).await?;
+                let mut reply = Reply::step(
+                    &step,
+                    &Happenings { notes: vec![format!("tab {i} is current")], ..Happenings::default() },
+                );
+                reply.structured.insert("tab".into(), json!(i));
+                Ok(reply)
+            }
+            _ => {
+                let agent = self.agent_with_page()?;
+                let tabs = agent.backend().targets().await?;
+                let current = agent.target().cloned();
+                let i = match index {
+                    Some(i) => i,
+                    None => tabs.iter().position(|t| Some(&t.id) == current.as_ref()).unwrap_or(0),
+                };
+                let tab = tabs.get(i).ok_or_else(|| no_tab(i, tabs.len()))?;
+                let id = tab.id.clone();
+                agent.backend().close_target(&id).await?;
+                agent.forget_target(&id);
+                self.logs.remove(&id);
+                let Some(agent) = self.agent.as_mut() else {
+                    return Ok(Reply::message("tabs", format!("closed tab {i}")));
+                };
+                let rest = agent.backend().targets().await?;
+                if agent.target().is_none() {
+                    if let Some(first) = rest.first() {
+                        agent.set_target(first.id.clone());
+                        let _ = agent.backend().set_active(&first.id).await;
+                    }
+                }
+                let current = agent.target().cloned();
+                Ok(tab_list(&rest, current.as_ref(), Some(format!("closed tab {i}"))))
+            }
+        }
+    }
+
+    async fn wait_for(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("wait_for", args, &["text", "text_gone", "ref", "state", "seconds"])?;
+        let max = self.options.max_wait.as_secs_f64();
+        let seconds = a.opt_number("seconds", 0.0, max)?;
+        let condition = wait::Condition::read(&a)?;
+        let agent = self.agent_with_page()?;
+        let started = Instant::now();
+        let note = match condition {
+            None => {
+                let Some(s) = seconds else {
+                    return Err(crate::args::ArgError::Missing {
+                        tool: "wait_for",
+                        field: "text",
+                        expected: "one of text, text_gone, ref (with state) or seconds".into(),
+                    }
+                    .into());
+                };
+                tokio::time::sleep(Duration::from_secs_f64(s)).await;
+                format!("waited {s} s")
+            }
+            Some(cond) => {
+                let limit = Duration::from_secs_f64(seconds.unwrap_or(wait::DEFAULT_SECONDS));
+                wait::until(agent, &cond, limit).await?;
+                format!("waited {:.1} s for {}", started.elapsed().as_secs_f64(), cond.describe())
+            }
+        };
+        let step = agent.snapshot(&auto_request()).await?;
+        Ok(Reply::step(&step, &Happenings { notes: vec![note], ..Happenings::default() }))
+    }
+
+    async fn screenshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("screenshot", args, &["ref"])?;
+        let r = a.opt_str("ref")?.map(str::to_string);
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let native = match &r {
+            Some(r) => Some(agent.resolve(r)?),
+            None => None,
+        };
+        let page = agent.backend().page(&target).await?;
+        let png =
+            axsnap_cdp::screenshot::screenshot(&page, native.as_ref()).await.map_err(|e| match (e, &r) {
+                (CdpError::StaleElement { .. }, Some(r)) => {
+                    Failure::from(crate::AgentError::<CdpError>::Stale {
+                        r: r.clone(),
+                        cause: CdpError::NoSuchTarget(String::new()),
+                    })
+                }
+                (e, _) => Failure::from(e),
+            })?;
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        let what = r.map(|r| format!("element {r}")).unwrap_or_else(|| "the viewport".into());
+        let mut reply = Reply::message("screenshot", format!("a PNG of {what}, {} bytes", png.len()));
+        reply.structured.insert("bytes".into(), json!(png.len()));
+        reply.image = Some(data);
+        Ok(reply)
+    }
+
+    async fn evaluate(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("evaluate", args, &["expression"])?;
+        let expression = a.str("expression")?.to_string();
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let page = agent.backend().page(&target).await?;
+        let value = page.eval(&expression).await?;
+        let text = clip_json(&value);
+        let mut reply = Reply::message("evaluate", text);
+        reply.structured.insert("value".into(), value);
+        Ok(reply)
+    }
+}
+
+impl Drop for Browsing {
+    fn drop(&mut self) {
+        // The session ended (disconnect, DELETE, keep-alive timeout): release its context.
+        let Some(backend) = self.take_backend() else { return };
+        let browsers = self.browsers.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move { browsers.release(backend).await });
+        }
+    }
+}
+
+fn no_tab(i: usize, n: usize) -> Failure {
+    Failure::tool(
+        "tab_gone",
+        format!("there is no tab {i}: this session has {n} tab(s), numbered from 0; list them with tabs"),
+    )
+}
+
+fn tab_list(
+    tabs: &[axsnap_core::backend::TargetSummary],
+    current: Option<&TargetId>,
+    lead: Option<String>,
+) -> Reply {
+    let mut text = String::new();
+    if let Some(l) = &lead {
+        text.push_str(&format!("# {l}\n"));
+    }
+    let mut list = Vec::new();
+    for (i, t) in tabs.iter().enumerate() {
+        let is_current = Some(&t.id) == current;
+        let title = t.header.title.as_deref().unwrap_or("");
+        let url = t.header.url.as_deref().unwrap_or("about:blank");
+        text.push_str(&format!(
+            "tab {i}: {:?} {}{}\n",
+            clip(title),
+            clip(url),
+            if is_current { " (current)" } else { "" }
+        ));
+        list.push(json!({"index": i, "title": title, "url": url, "current": is_current}));
+    }
+    if tabs.is_empty() {
+        text.push_str("no tabs are open; call navigate or tabs new\n");
+    }
+    let mut reply = Reply::message("tabs", text);
+    reply.structured.remove("message");
+    reply.structured.insert("tabs".into(), serde_json::Value::Array(list));
+    reply
+}
+
+/// A JSON value as bounded text.
+fn clip_json(v: &serde_json::Value) -> String {
+    let s = v.to_string();
+    const MAX: usize = 20_000;
+    if s.len() <= MAX {
+        return s;
+    }
+    let mut cut = MAX;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…+{} bytes", &s[..cut], s.len() - cut)
+}

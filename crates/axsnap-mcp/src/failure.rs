@@ -1,0 +1,157 @@
+//! [`Failure`]: why a tool call did not do what was asked, in words an agent can act on.
+//!
+//! Two kinds, as MCP wants them: a call that reached the browser and failed is a tool result
+//! with `isError: true` whose text says what to do next ([`Failure::Tool`]); a call the server
+//! could not route (bad arguments) is a JSON-RPC error naming the bad field
+//! ([`Failure::Protocol`]).
+
+use axsnap_cdp::CdpError;
+use axsnap_core::RefError;
+use rmcp::ErrorData;
+use serde_json::json;
+
+use crate::args::ArgError;
+use crate::error::AgentError;
+use crate::url_policy::UrlRefused;
+
+/// A failed call.
+#[derive(Debug)]
+pub enum Failure {
+    /// A tool result with `isError: true`.
+    Tool {
+        /// A short, stable code for programs (`stale_ref`, `dialog_open`, ...).
+        code: &'static str,
+        /// What went wrong and what to do next.
+        message: String,
+    },
+    /// A JSON-RPC error.
+    Protocol(ErrorData),
+}
+
+impl Failure {
+    /// A tool error.
+    pub fn tool(code: &'static str, message: impl Into<String>) -> Failure {
+        Failure::Tool { code, message: message.into() }
+    }
+}
+
+impl From<ArgError> for Failure {
+    fn from(e: ArgError) -> Failure {
+        let field = e.field().to_string();
+        Failure::Protocol(ErrorData::invalid_params(e.to_string(), Some(json!({"field": field}))))
+    }
+}
+
+impl From<UrlRefused> for Failure {
+    fn from(e: UrlRefused) -> Failure {
+        Failure::tool("url_refused", e.to_string())
+    }
+}
+
+impl From<AgentError<CdpError>> for Failure {
+    fn from(e: AgentError<CdpError>) -> Failure {
+        match e {
+            AgentError::Ref(r) => from_ref(r),
+            AgentError::Session(axsnap_core::session::SessionError::Ref(r)) => from_ref(r),
+            AgentError::Stale { r, .. } => Failure::tool(
+                "stale_ref",
+                format!(
+                    "ref {r} is stale: its element was removed or replaced since your last view, and a ref is \
+                     never moved to a look-alike; take a snapshot and use a current ref"
+                ),
+            ),
+            AgentError::NoTarget => {
+                Failure::tool("no_page", "no page is open in this session; call navigate with a URL first")
+            }
+            AgentError::Backend(e) => from_cdp(e),
+        }
+    }
+}
+
+impl From<CdpError> for Failure {
+    fn from(e: CdpError) -> Failure {
+        from_cdp(e)
+    }
+}
+
+fn from_ref(r: RefError) -> Failure {
+    match r {
+        RefError::Malformed { .. } => Failure::tool("bad_ref", r.to_string()),
+        RefError::Unknown(_) => Failure::tool("unknown_ref", r.to_string()),
+        RefError::Stale { .. } | RefError::Forgotten(_) => Failure::tool("stale_ref", r.to_string()),
+        RefError::Foreign { r, .. } => Failure::tool(
+            "foreign_ref",
+            format!("ref {r} belongs to another tab; select that tab with tabs, or use a ref from this tab's snapshot"),
+        ),
+    }
+}
+
+fn from_cdp(e: CdpError) -> Failure {
+    let text = e.to_string();
+    match e {
+        CdpError::Disconnected => Failure::tool(
+            "browser_gone",
+            "the browser is gone (it exited, crashed or was killed); it is started again on the next call, and \
+             this session's pages, form input and cookies were lost: navigate again",
+        ),
+        CdpError::DialogOpen { kind, message } => Failure::tool(
+            "dialog_open",
+            format!(
+                "a JavaScript {kind} dialog ({}) blocks the page; answer it with the dialog tool (accept true or false), \
+                 then retry",
+                quote(&message)
+            ),
+        ),
+        CdpError::NoDialog => Failure::tool("no_dialog", "no JavaScript dialog is open on this tab"),
+        CdpError::Timeout { method, timeout } => Failure::tool(
+            "timeout",
+            format!(
+                "the page did not answer within {} s (waiting for the browser's {method}); it may be busy in a script \
+                 or blocked; try reload or navigate elsewhere",
+                timeout.as_secs()
+            ),
+        ),
+        CdpError::Unreachable { url, reason } => Failure::tool(
+            "navigation_failed",
+            format!("could not load {}: {reason}; check the URL and that the server is up", clip(&url)),
+        ),
+        CdpError::NotHtml { .. } | CdpError::Download { .. } => Failure::tool("navigation_failed", text),
+        CdpError::StaleElement { .. } => Failure::tool(
+            "stale_ref",
+            format!("{text}; a ref is never moved to a look-alike"),
+        ),
+        CdpError::Covered { .. } => Failure::tool("obscured", text),
+        CdpError::NotActionable { ref reason, .. } if reason.contains("disabled") => Failure::tool("disabled", text),
+        CdpError::NotActionable { .. } => Failure::tool("not_actionable", text),
+        CdpError::NoSuchOption { .. } => Failure::tool("not_found", text),
+        CdpError::CheckFailed { .. } => Failure::tool("check_failed", text),
+        CdpError::UnknownKey(_) => Failure::tool("bad_key", text),
+        CdpError::NoHistory(_) => Failure::tool("no_history", text),
+        CdpError::Crashed => Failure::tool(
+            "crashed",
+            "the page's renderer crashed; reload or navigate to get a new one (the page's state was lost)",
+        ),
+        CdpError::NoSuchTarget(_) => {
+            Failure::tool("tab_gone", "that tab is closed; list the tabs with tabs and select one")
+        }
+        CdpError::BrowserNotFound { .. }
+        | CdpError::BrowserPathInvalid { .. }
+        | CdpError::LaunchFailed { .. }
+        | CdpError::ConnectFailed { .. } => Failure::tool("browser_unavailable", text),
+        _ => Failure::tool("browser_error", text),
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("{:?}", clip(s))
+}
+
+/// At most 200 characters of `s`, with the rest counted.
+pub(crate) fn clip(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= 200 {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(200).collect();
+    format!("{head}…+{} chars", n - 200)
+}

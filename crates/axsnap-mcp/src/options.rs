@@ -1,0 +1,56 @@
+//! [`ServerOptions`]: how the MCP server gets its browser and what it lets agents do.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::url_policy::UrlPolicy;
+
+/// Where the browser comes from and how it looks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrowserOptions {
+    /// The Chromium or Chrome executable (`None`: found on `PATH` and in the usual places).
+    pub executable: Option<PathBuf>,
+    /// Attach to a running browser (`ws://...` or `http://host:port`) instead of launching one.
+    pub cdp_endpoint: Option<String>,
+    /// Launch without a window (default).
+    pub headless: bool,
+    /// Viewport size in CSS pixels (default 1280x720).
+    pub viewport: (u32, u32),
+}
+
+impl Default for BrowserOptions {
+    fn default() -> Self {
+        BrowserOptions { executable: None, cdp_endpoint: None, headless: true, viewport: (1280, 720) }
+    }
+}
+
+/// What the server does for every session.
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// The browser.
+    pub browser: BrowserOptions,
+    /// Which URLs may be opened.
+    pub urls: UrlPolicy,
+    /// Offer the `evaluate` tool (runs JavaScript in the page).
+    pub allow_eval: bool,
+    /// A session idle this long has its browser context released (and, over HTTP, the session
+    /// ends).
+    pub idle_timeout: Duration,
+    /// Most time one capture may take before it answers with a partial tree.
+    pub capture_deadline: Duration,
+    /// Most time a `wait_for` may wait.
+    pub max_wait: Duration,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            browser: BrowserOptions::default(),
+            urls: UrlPolicy::default(),
+            allow_eval: false,
+            idle_timeout: Duration::from_secs(30 * 60),
+            capture_deadline: Duration::from_secs(10),
+            max_wait: Duration::from_secs(60),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The tools the server offers: names, one-line descriptions and input schemas.
+//!
+//! Every agent pays for this list on every start, so descriptions are short and exact and the
+//! schemas carry no titles or boilerplate (the goal: the whole `tools/list` result
+//! within 1,500 o200k tokens; README.md has the measured figure). Argument names are part of
+//! the interface: they are checked by [`crate::args`] with errors that name the bad field.
+
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool};
+use serde_json::{json, Value};
+
+/// Tool names, in the order they are listed.
+pub const NAMES: &[&str] = &[
+    "navigate",
+    "back",
+    "forward",
+    "reload",
+    "snapshot",
+    "find",
+    "click",
+    "hover",
+    "type",
+    "fill",
+    "press",
+    "select",
+    "check",
+    "scroll",
+    "tabs",
+    "wait_for",
+    "dialog",
+    "screenshot",
+    "close",
+];
+
+/// The tool run only with `--allow-eval`.
+pub const EVALUATE: &str = "evaluate";
+
+/// The tools offered, `evaluate` included when `allow_eval`.
+pub fn list(allow_eval: bool) -> Vec<Tool> {
+    let r = json!({"type": "string", "description": "element ref, e.g. e12"});
+    let mut tools = vec![
+        tool("navigate", "Open a URL in the current tab (opens the browser on first use).", json!({"url": {"type": "string"}}), &["url"]),
+        tool("back", "Go back in the tab's history.", json!({}), &[]),
+        tool("forward", "Go forward in the tab's history.", json!({}), &[]),
+        tool("reload", "Reload the page.", json!({}), &[]),
+        tool(
+            "snapshot",
+            "The page as a tree of roles and names; refs (e12) name elements to act on. Actions already answer with what changed; use this to look again or closer.",
+            json!({
+                "mode": {"enum": ["auto", "full", "reset"], "description": "auto (default): changes since your last view when smaller; full: whole page; reset: whole page, new baseline"},
+                "ref": {"type": "string", "description": "only this element's subtree"},
+                "interactive": {"type": "boolean", "description": "only controls, with headings and landmarks"},
+                "viewport": {"type": "boolean", "description": "only what is on screen"},
+                "max_nodes": {"type": "integer"},
+                "format": {"enum": ["text", "json"]}
+            }),
+            &[],
+        ),
+        tool(
+            "find",
+            "Find elements by name and kind, e.g. \"search box\", \"Save button\", \"plan pro\". Searches the whole page.",
+            json!({"query": {"type": "string"}, "limit": {"type": "integer", "description": "default 5"}}),
+            &["query"],
+        ),
+        tool(
+            "click",
+            "Click an element.",
+            json!({"ref": r, "button": {"enum": ["left", "right", "middle"]}, "double": {"type": "boolean"}}),
+            &["ref"],
+        ),
+        tool("hover", "Move the mouse over an element.", json!({"ref": r}), &["ref"]),
+        tool(
+            "type",
+            "Type text into a field after its current text; submit presses Enter.",
+            json!({"ref": r, "text": {"type": "string"}, "submit": {"type": "boolean"}}),
+            &["ref", "text"],
+        ),
+        tool("fill", "Replace a field's text.", json!({"ref": r, "text": {"type": "string"}}), &["ref", "text"]),
+        tool(
+            "press",
+            "Press keys on the focused element: Enter, Tab, Escape, Control+a, Shift+Tab ...",
+            json!({"keys": {"type": "string"}}),
+            &["keys"],
+        ),
+        tool(
+            "select",
+            "Select options of a select or listbox by label or value.",
+            json!({"ref": r, "values": {"type": "array", "items": {"type": "string"}}}),
+            &["ref", "values"],
+        ),
+        tool(
+            "check",
+            "Check (default) or uncheck a checkbox, radio or switch.",
+            json!({"ref": r, "checked": {"type": "boolean"}}),
+            &["ref"],
+        ),
+        tool(
+            "scroll",
+            "Scroll the page, or an element when ref is given.",
+            json!({"ref": r, "direction": {"enum": ["down", "up", "left", "right"]}, "amount": {"type": "integer", "description": "pixels, default 600"}}),
+            &["direction"],
+        ),
+        tool(
+            "tabs",
+            "List, open (url), select or close (index) tabs.",
+            json!({"action": {"enum": ["list", "new", "select", "close"]}, "index": {"type": "integer"}, "url": {"type": "string"}}),
+            &["action"],
+        ),
+        tool(
+            "wait_for",
+            "Wait until text appears or is gone, an element reaches a state, or seconds pass.",
+            json!({
+                "text": {"type": "string"},
+                "text_gone": {"type": "string"},
+                "ref": r,
+                "state": {"enum": ["visible", "hidden", "enabled", "disabled", "checked", "unchecked", "focused"]},
+                "seconds": {"type": "number", "description": "most to wait (default 10), or the pause alone"}
+            }),
+            &[],
+        ),
+        tool(
+            "dialog",
+            "Accept or dismiss the open JavaScript dialog (alert, confirm, prompt).",
+            json!({"accept": {"type": "boolean"}, "prompt_text": {"type": "string"}}),
+            &["accept"],
+        ),
+        tool("screenshot", "A PNG of the viewport, or of one element.", json!({"ref": r}), &[]),
+        tool("close", "Close this session's browser context: tabs, cookies, storage.", json!({}), &[]),
+    ];
+    if allow_eval {
+        tools.push(tool(
+            EVALUATE,
+            "Run a JavaScript expression in the page and return its JSON value.",
+            json!({"expression": {"type": "string"}}),
+            &["expression"],
+        ));
+    }
+    tools
+}
+
+fn tool(name: &'static str, description: &'static str, properties: Value, required: &[&str]) -> Tool {
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), properties);
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    Tool::new(name, description, Arc::new(schema))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_list() {
+        let listed: Vec<String> = list(false).iter().map(|t| t.name.to_string()).collect();
+        assert_eq!(listed, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert!(list(true).iter().any(|t| t.name == EVALUATE));
+    }
+
+    #[test]
+    fn required_fields_are_properties() {
+        for t in list(true) {
+            let props =
+                t.input_schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+            let required =
+                t.input_schema.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            for r in required {
+                assert!(props.contains_key(r.as_str().unwrap_or_default()), "{}: {r}", t.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! `axsnap mcp`: the MCP server over stdio or streamable HTTP.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use axsnap_mcp::{BrowserOptions, HttpOptions, ServerOptions, UrlPolicy};
+
+use crate::cli::McpArgs;
+
+pub fn run(a: &McpArgs) -> anyhow::Result<()> {
+    if !(a.idle_timeout > 0.0 && a.idle_timeout.is_finite()) {
+        anyhow::bail!("--idle-timeout must be a positive number of minutes");
+    }
+    let options = ServerOptions {
+        browser: BrowserOptions {
+            executable: a.browser.clone(),
+            cdp_endpoint: a.cdp_endpoint.clone(),
+            headless: a.headless,
+            viewport: a.viewport,
+        },
+        urls: UrlPolicy {
+            allow_local: a.allow_local,
+            allowed_origins: a.allowed_origins.iter().filter(|s| !s.trim().is_empty()).cloned().collect(),
+            blocked_origins: a.blocked_origins.iter().filter(|s| !s.trim().is_empty()).cloned().collect(),
+        },
+        allow_eval: a.allow_eval,
+        idle_timeout: Duration::from_secs_f64(a.idle_timeout * 60.0),
+        capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
+        ..ServerOptions::default()
+    };
+    let rt = crate::live::runtime()?;
+    rt.block_on(async {
+        match a.http {
+            None => axsnap_mcp::serve_stdio(options).await.context("axsnap mcp (stdio)"),
+            Some(bind) => {
+                let http = HttpOptions { bind, auth_token: a.auth_token.clone() };
+                let on_bound = |addr| eprintln!("axsnap mcp: serving http://{addr}{}", axsnap_mcp::MCP_PATH);
+                let shutdown = async {
+                    let _ = tokio::signal::ctrl_c().await;
+                };
+                axsnap_mcp::serve_http(options, http, on_bound, shutdown).await.context("axsnap mcp (http)")
+            }
+        }
+    })
+}
