@@ -110,6 +110,10 @@ impl<B: Backend> Agent<B> {
             Err(e) if B::element_gone(&e) => return Err(AgentError::Stale { r: r.to_string(), cause: e }),
             Err(e) => return Err(AgentError::Backend(e)),
         };
+        if let Some(opened) = outcome.opened.last() {
+            // A link or button that opened a tab took the agent there.
+            self.target = Some(opened.clone());
+        }
         let request = self.options.after_action.clone();
         self.respond(Some(outcome), &request).await
     }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axsnap_cdp::{CdpBackend, CdpError, PageLog};
-use axsnap_core::backend::{Backend, ElementAction, MouseButton, TargetAction};
+use axsnap_core::backend::{Backend, ElementAction, MouseButton, TargetAction, TargetSummary};
 use axsnap_core::render::Format;
 use axsnap_core::session::{Mode, Request};
 use axsnap_core::TargetId;
@@ -50,6 +50,9 @@ pub struct Browsing {
     isolated: bool,
     agent: Option<Agent<CdpBackend>>,
     logs: HashMap<TargetId, PageLog>,
+    /// This session's tabs in the order they opened: `tabs` numbers them so, and shows no
+    /// other tab the browser has (its start page, another client's tabs).
+    tabs: Vec<TargetId>,
     last_used: Instant,
     /// Why the browser context went, when it did (`close`, idle): said on the next call.
     released: Option<String>,
@@ -65,6 +68,7 @@ impl Browsing {
             isolated,
             agent: None,
             logs: HashMap::new(),
+            tabs: Vec::new(),
             last_used: Instant::now(),
             released: None,
         }
@@ -84,6 +88,7 @@ impl Browsing {
     /// next call.
     pub async fn release(&mut self, why: impl Into<String>) {
         self.logs.clear();
+        self.tabs.clear();
         if let Some(agent) = self.agent.take() {
             self.browsers.release(agent.into_backend()).await;
             self.released = Some(why.into());
@@ -93,6 +98,7 @@ impl Browsing {
     /// Takes the backend out for a release that cannot wait (the session's owner is gone).
     pub fn take_backend(&mut self) -> Option<CdpBackend> {
         self.logs.clear();
+        self.tabs.clear();
         self.agent.take().map(Agent::into_backend)
     }
 
@@ -259,6 +265,21 @@ impl Browsing {
         }
     }
 
+    /// Adds a tab to this session's list (once).
+    fn note_tab(&mut self, t: &TargetId) {
+        if !self.tabs.contains(t) {
+            self.tabs.push(t.clone());
+        }
+    }
+
+    /// This session's tabs that are still open, in the order they opened.
+    async fn session_tabs(&mut self) -> Result<Vec<TargetSummary>, Failure> {
+        let agent = self.agent_with_page()?;
+        let all = agent.backend().targets().await?;
+        self.tabs.retain(|t| all.iter().any(|s| &s.id == t));
+        Ok(self.tabs.iter().filter_map(|t| all.iter().find(|s| &s.id == t).cloned()).collect())
+    }
+
     /// Starts listening to a tab's console and downloads, once.
     async fn watch_tab(&mut self, target: &TargetId) {
         if self.logs.contains_key(target) {
@@ -301,6 +322,12 @@ impl Browsing {
             }
             Err(e) => return Err(e.into()),
         };
+        if let Some(t) = self.agent.as_ref().and_then(|a| a.target().cloned()) {
+            self.note_tab(&t);
+        }
+        for t in step.outcome.iter().flat_map(|o| o.opened.iter()) {
+            self.note_tab(t);
+        }
         self.guard_destination(&step).await?;
         let happened = self.happenings(before.as_ref(), counts, &step).await;
         Ok(Reply::step(&step, &happened))
@@ -343,12 +370,10 @@ impl Browsing {
         }
         let opened = step.outcome.as_ref().map(|o| o.opened.clone()).unwrap_or_default();
         if !opened.is_empty() {
-            if let Some(agent) = self.agent.as_mut() {
-                if let Ok(tabs) = agent.backend().targets().await {
-                    for t in &opened {
-                        if let Some(i) = tabs.iter().position(|s| &s.id == t) {
-                            h.new_tabs.push((i, tabs[i].header.url.clone().unwrap_or_default()));
-                        }
+            if let Ok(tabs) = self.session_tabs().await {
+                for t in &opened {
+                    if let Some(i) = tabs.iter().position(|s| &s.id == t) {
+                        h.new_tabs.push((i, tabs[i].header.url.clone().unwrap_or_default()));
                     }
                 }
             }
@@ -423,9 +448,8 @@ impl Browsing {
                 self.run(Op::Open(url)).await
             }
             "list" => {
-                let agent = self.agent_with_page()?;
-                let tabs = agent.backend().targets().await?;
-                let current = agent.target().cloned();
+                let tabs = self.session_tabs().await?;
+                let current = self.agent.as_ref().and_then(|a| a.target().cloned());
                 Ok(tab_list(&tabs, current.as_ref(), None))
             }
             "select" => {
@@ -437,10 +461,10 @@ impl Browsing {
                     }
                     .into());
                 };
-                let agent = self.agent_with_page()?;
-                let tabs = agent.backend().targets().await?;
+                let tabs = self.session_tabs().await?;
                 let tab = tabs.get(i).ok_or_else(|| no_tab(i, tabs.len()))?;
                 let id = tab.id.clone();
+                let agent = self.agent_with_page()?;
                 agent.backend().set_active(&id).await?;
                 agent.set_target(id.clone());
                 self.watch_tab(&id).await;
@@ -454,8 +478,8 @@ impl Browsing {
                 Ok(reply)
             }
             _ => {
+                let tabs = self.session_tabs().await?;
                 let agent = self.agent_with_page()?;
-                let tabs = agent.backend().targets().await?;
                 let current = agent.target().cloned();
                 let i = match index {
                     Some(i) => i,
@@ -469,7 +493,13 @@ impl Browsing {
                 let Some(agent) = self.agent.as_mut() else {
                     return Ok(Reply::message("tabs", format!("closed tab {i}")));
                 };
-                let rest = agent.backend().targets().await?;
+                let all = agent.backend().targets().await?;
+                self.tabs.retain(|t| t != &id && all.iter().any(|s| &s.id == t));
+                let rest: Vec<TargetSummary> =
+                    self.tabs.iter().filter_map(|t| all.iter().find(|s| &s.id == t).cloned()).collect();
+                let Some(agent) = self.agent.as_mut() else {
+                    return Ok(Reply::message("tabs", format!("closed tab {i}")));
+                };
                 if agent.target().is_none() {
                     if let Some(first) = rest.first() {
                         agent.set_target(first.id.clone());

@@ -1,0 +1,244 @@
+"""A scripted agent drives `axsnap mcp` through the official Python SDK, over stdio and over
+streamable HTTP, on the fixture site: it logs in, fills a form, opens a menu, answers a dialog,
+opens a link in a new tab, navigates between pages and goes back. Every step asserts the exact
+kind of answer (full / diff / unchanged), the diff's operations, refs and errors.
+
+Refs are never guessed: each comes from `find`, as an agent's would.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import asynccontextmanager
+
+import pytest
+from conftest import axsnap_stdio_command, connect, stdio_params, text_of
+from fixture_site import PASSWORD, USER, Site
+
+pytestmark = pytest.mark.anyio
+
+
+class Agent:
+    """Calls tools and checks what every answer must be."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+
+    async def call(self, tool: str, **args):
+        r = await self.client.call_tool(tool, args)
+        s = r.structured_content or {}
+        # Whatever the answer, the password never leaves the server.
+        assert PASSWORD not in text_of(r) and PASSWORD not in json.dumps(s), (tool, args)
+        return r, s
+
+    async def ok(self, tool: str, **args):
+        r, s = await self.call(tool, **args)
+        assert not r.is_error, f"{tool} {args}: {text_of(r)}"
+        return text_of(r), s
+
+    async def error(self, tool: str, code: str, **args) -> str:
+        r, s = await self.call(tool, **args)
+        assert r.is_error, f"{tool} {args} should have failed: {text_of(r)}"
+        assert s["error"] == code, (s, text_of(r))
+        return text_of(r)
+
+    async def ref(self, query: str, role: str, name: str) -> str:
+        _, s = await self.ok("find", query=query, limit=1)
+        hits = s["hits"]
+        assert hits, f"find {query!r} found nothing"
+        assert (hits[0]["role"], hits[0]["name"]) == (role, name), (query, hits)
+        return hits[0]["ref"]
+
+
+@asynccontextmanager
+async def stdio_agent(axsnap_bin):
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin))) as client:
+        yield Agent(client)
+
+
+@asynccontextmanager
+async def http_agent(url: str):
+    async with connect(url) as client:
+        yield Agent(client)
+
+
+@pytest.fixture(params=["stdio", "http"])
+async def agent(request, axsnap_bin, tmp_path):
+    if request.param == "stdio":
+        async with stdio_agent(axsnap_bin) as a:
+            yield a
+    else:
+        server = request.getfixturevalue("axsnap_http_server")
+        async with http_agent(server.url) as a:
+            yield a
+
+
+async def test_server_identity_and_tools(agent: Agent) -> None:
+    info = agent.client.session.server_info if hasattr(agent.client.session, "server_info") else None
+    tools = {t.name for t in (await agent.client.list_tools()).tools}
+    assert {
+        "navigate", "back", "forward", "reload", "snapshot", "find", "click", "hover", "type",
+        "fill", "press", "select", "check", "scroll", "tabs", "wait_for", "dialog",
+        "screenshot", "close",
+    } <= tools  # fmt: skip
+    assert "evaluate" not in tools, "evaluate needs --allow-eval"
+    if info is not None:
+        assert info.name == "axsnap"
+
+
+async def test_login_form_and_stale_refs(agent: Agent, site: Site) -> None:
+    text, s = await agent.ok("navigate", url=site.url("/login"))
+    assert (s["kind"], s["reason"]) == ("full", "no_baseline")
+    assert 'heading "Log in"' in text
+    assert s["settled"] is True and s["tokens"]["cl100k"] > 0
+
+    user = await agent.ref("user name field", "textbox", "User name")
+    text, s = await agent.ok("fill", ref=user, text=USER)
+    assert s["kind"] == "diff", text
+    assert f'~ {user} textbox "User name": value none -> "{USER}"' in text
+
+    password = await agent.ref("password", "textbox", "Password")
+    text, s = await agent.ok("type", ref=password, text=PASSWORD)
+    assert s["kind"] == "diff", text
+    assert "[redacted]" in text
+
+    log_in = await agent.ref("log in button", "button", "Log in")
+    text, s = await agent.ok("click", ref=log_in)
+    assert s["navigated"] is True
+    assert f"Signed in as {USER}" in text
+    assert s["url"].endswith("/whoami")
+
+    # The login page is gone: its refs are stale, and never moved to a look-alike.
+    msg = await agent.error("click", "stale_ref", ref=log_in)
+    assert log_in in msg and "snapshot" in msg
+    await agent.error("click", "unknown_ref", ref="e99999")
+    await agent.error("click", "bad_ref", ref="button")
+
+    # Nothing changed since the last answer: one line.
+    text, s = await agent.ok("snapshot")
+    assert s["kind"] == "unchanged" and text.startswith("# no change since snapshot"), text
+
+
+async def test_form_select_radio_checkbox(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/form"))
+    await agent.ok("fill", ref=await agent.ref("full name", "textbox", "Full name"), text="Ada")
+    text, s = await agent.ok("select", ref=await agent.ref("language dropdown", "combobox", "Language"), values=["French"])
+    assert s["kind"] == "diff" and '"French"' in text, text
+    text, s = await agent.ok("check", ref=await agent.ref("plan pro", "radio", "Pro"))
+    assert s["kind"] == "diff" and "+checked" in text, text
+    await agent.ok("check", ref=await agent.ref("terms checkbox", "checkbox", "I accept the terms"))
+    text, s = await agent.ok("click", ref=await agent.ref("submit button", "button", "Submit"))
+    assert s["navigated"] is True
+    for line in ("name: Ada", "language: fr", "plan: pro", "terms: yes", "newsletter: (none)"):
+        assert line in text, text
+
+
+async def test_menu_opens_and_closes_as_diffs(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/menu"))
+    file_button = await agent.ref("file button", "button", "File")
+    text, s = await agent.ok("click", ref=file_button)
+    # On a page this small, the menu is most of the page: auto sends it whole.
+    assert (s["kind"], s["reason"]) == ("full", "diff_not_smaller"), text
+    assert 'menu "File"' in text and 'menuitem "Save"' in text, text
+    save = await agent.ref("save menu item", "menuitem", "Save")
+    text, s = await agent.ok("click", ref=save)
+    assert s["kind"] == "diff", text
+    assert "Chose: Save" in text
+    assert f'\n- e' in text and 'menu "File"' in text, "the closed menu is one removal"
+    assert 'menuitem "New"' not in text, "its items go with it, unsaid"
+    # Opened again, with the same button ref.
+    text, s = await agent.ok("click", ref=file_button)
+    assert 'menuitem "Save"' in text, text
+    text, s = await agent.ok("press", keys="Escape")
+    assert s["kind"] == "diff" and 'menu "File"' in text, text
+
+
+async def test_dialog_blocks_until_answered(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/dialog"))
+    delete = await agent.ref("delete everything button", "button", "Delete everything")
+    text, s = await agent.ok("click", ref=delete)
+    assert "Delete everything?" in s["dialog"], s
+    assert "dialog tool" in text.splitlines()[0], text
+    msg = await agent.error("click", "dialog_open", ref=delete)
+    assert "Delete everything?" in msg and "dialog" in msg
+    text, s = await agent.ok("dialog", accept=False)
+    assert "Answer: no" in text, text
+    await agent.error("dialog", "no_dialog", accept=True)
+    rename = await agent.ref("rename button", "button", "Rename")
+    await agent.ok("click", ref=rename)
+    text, s = await agent.ok("dialog", accept=True, prompt_text="report")
+    assert "Answer: name report" in text, text
+
+
+async def test_new_tab_select_and_close(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/tabs"))
+    link = await agent.ref("open help link", "link", "Open help in a new tab")
+    text, s = await agent.ok("click", ref=link)
+    assert s["new_tabs"][0]["url"].endswith("/help"), s
+    assert "opened tab 1" in text.splitlines()[0], text
+    # The answer is the new tab, where the click led.
+    assert (s["kind"], s["url"].endswith("/help")) == ("full", True), text
+    assert "This page opened in a new tab." in text
+    _, s = await agent.ok("tabs", action="list")
+    assert [t["current"] for t in s["tabs"]] == [False, True]
+    # A ref of the first tab is foreign to the second.
+    await agent.error("click", "foreign_ref", ref=link)
+    text, s = await agent.ok("tabs", action="select", index=0)
+    assert s["url"].endswith("/tabs")
+    text, s = await agent.ok("tabs", action="close", index=1)
+    assert len(s["tabs"]) == 1 and s["tabs"][0]["current"]
+    await agent.error("tabs", "tab_gone", action="select", index=5)
+
+
+async def test_navigation_between_pages_and_back(agent: Agent, site: Site) -> None:
+    text, s = await agent.ok("navigate", url=site.url("/pages/one"))
+    assert s["kind"] == "full"
+    two = await agent.ref("two link", "link", "Two")
+    text, s = await agent.ok("click", ref=two)
+    assert s["navigated"] is True and s["url"].endswith("/pages/two")
+    # The shared header, nav and footer are matched and not re-sent: the answer is a diff.
+    assert s["kind"] == "diff", text
+    assert 'heading "Page two"' in text
+    text, s = await agent.ok("back")
+    assert s["url"].endswith("/pages/one") and s["kind"] == "diff", text
+    text, s = await agent.ok("forward")
+    assert s["url"].endswith("/pages/two")
+    text, s = await agent.ok("reload")
+    assert s["kind"] in ("unchanged", "diff"), text
+    await agent.ok("wait_for", text="This is page two")
+    msg = await agent.error("wait_for", "timeout", text="never on this page", seconds=0.5)
+    assert "never on this page" in msg
+
+
+async def test_close_releases_the_context(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/pages/one"))
+    text, s = await agent.ok("close")
+    assert s["kind"] == "closed"
+    await agent.error("snapshot", "no_page")
+    text, s = await agent.ok("navigate", url=site.url("/pages/two"))
+    assert s["kind"] == "full" and 'heading "Page two"' in text
+
+
+async def test_screenshot_is_a_png(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/menu"))
+    r, s = await agent.call("screenshot")
+    images = [c for c in r.content if getattr(c, "type", None) == "image"]
+    assert len(images) == 1 and images[0].mime_type == "image/png"
+    import base64
+
+    assert base64.b64decode(images[0].data)[:8] == b"\x89PNG\r\n\x1a\n"
+    button = await agent.ref("file button", "button", "File")
+    r, s = await agent.call("screenshot", ref=button)
+    assert not r.is_error and s["bytes"] > 100
+
+
+async def test_local_and_odd_urls_are_refused(agent: Agent) -> None:
+    for url, code in [
+        ("file:///etc/passwd", "url_refused"),
+        ("chrome://crash", "url_refused"),
+        ("javascript:alert(1)", "url_refused"),
+        ("foo://bar/baz", "url_refused"),
+        ("data:text/html,hi", "url_refused"),
+    ]:
+        msg = await agent.error("navigate", code, url=url)
+        assert "refused" in msg or "unknown URL scheme" in msg, msg

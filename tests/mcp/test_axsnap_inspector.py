@@ -1,0 +1,49 @@
+"""The MCP Inspector's CLI (npm @modelcontextprotocol/inspector, pinned in tests/mcp/node)
+against `axsnap mcp`, over stdio and streamable HTTP: the server speaks to a client it was
+not written with."""
+
+from __future__ import annotations
+
+from conftest import Inspector, axsnap_stdio_command
+from fixture_site import Site
+
+TOOLS = {
+    "navigate", "back", "forward", "reload", "snapshot", "find", "click", "hover", "type",
+    "fill", "press", "select", "check", "scroll", "tabs", "wait_for", "dialog", "screenshot",
+    "close",
+}  # fmt: skip
+
+
+def test_inspector_lists_tools_over_stdio(inspector: Inspector, axsnap_bin) -> None:
+    listed = inspector("--method", "tools/list", target=axsnap_stdio_command(axsnap_bin))
+    tools = listed["tools"] if "tools" in listed else listed["result"]["tools"]
+    assert {t["name"] for t in tools} == TOOLS
+
+
+def _result(called: dict) -> dict:
+    return called.get("result", called)
+
+
+def test_inspector_navigates_over_http(inspector: Inspector, axsnap_http_server, site: Site) -> None:
+    called = _result(
+        inspector(
+            "--method", "tools/call", "--tool-name", "navigate",
+            "--tool-arg", f"url={site.url('/pages/three')}",
+            target=axsnap_http_server.url,
+        )  # fmt: skip
+    )
+    assert not called.get("isError"), called
+    text = "\n".join(c["text"] for c in called["content"] if c["type"] == "text")
+    assert 'heading "Page three"' in text
+    assert called["structuredContent"]["kind"] == "full"
+
+
+def test_inspector_reports_a_tool_error_over_stdio(inspector: Inspector, axsnap_bin) -> None:
+    called = _result(
+        inspector(
+            "--method", "tools/call", "--tool-name", "snapshot",
+            target=axsnap_stdio_command(axsnap_bin),
+        )  # fmt: skip
+    )
+    assert called.get("isError") is True
+    assert called["structuredContent"]["error"] == "no_page"
