@@ -58,6 +58,14 @@ pub enum BenchError {
         /// What the capture says is missing.
         reason: String,
     },
+    /// An MCP server did not start, answer the handshake or list its tools.
+    #[error("the MCP server `{command}`: {reason}")]
+    Mcp {
+        /// The command line that starts it.
+        command: String,
+        /// What failed (with the end of its stderr when it wrote one).
+        reason: String,
+    },
     /// An async runtime could not be started.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),

@@ -16,7 +16,8 @@
 //! - [`ours`]: axsnap's side through the library crates, as `axsnap snapshot URL` does it;
 //! - [`recall`]: how much of Playwright's snapshot ours holds (the rules are documented there);
 //! - [`cost`]: where a snapshot's tokens go;
-//! - [`compare`]: one side-by-side run; [`report`]: its markdown.
+//! - [`compare`]: one side-by-side run; [`report`]: its markdown;
+//! - [`tools_list`]: what an MCP server's `tools/list` costs in tokens (`tools-list-tokens`).
 
 #![warn(missing_docs)]
 
@@ -30,6 +31,7 @@ pub mod playwright;
 pub mod recall;
 pub mod report;
 pub mod serve;
+pub mod tools_list;
 
 pub use error::BenchError;
 

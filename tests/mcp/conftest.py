@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -123,10 +124,18 @@ def run_http_server(
     argv: list[str], port: int, log: Path, cwd: Path | None = None, path: str = "/mcp"
 ) -> Iterator[HttpServer]:
     """Starts `argv` (which must listen on 127.0.0.1:`port`), waits until it accepts
-    connections, yields it, then stops it. Its stdout and stderr go to `log`."""
+    connections, yields it, then stops it and everything it started. Its stdout and stderr go
+    to `log`."""
     with open(log, "wb") as out:
+        # Its own process group, so that the teardown reaches the server itself when argv is a
+        # launcher (npx runs the server as its child and does not pass signals on).
         process = subprocess.Popen(
-            argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     server = HttpServer(f"http://127.0.0.1:{port}{path}", process, log)
     try:
@@ -143,12 +152,25 @@ def run_http_server(
             time.sleep(0.1)
         yield server
     finally:
-        process.terminate()
+        stop_group(process)
+
+
+def stop_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the process group `process` leads, SIGKILL to what is left after 10 s."""
+    group = process.pid
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        process.poll()  # reap the leader, or it stays in the group as a zombie
         try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    process.wait()
 
 
 @pytest.fixture
