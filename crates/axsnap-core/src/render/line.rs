@@ -157,7 +157,7 @@ impl UrlParts {
 
 /// Whether a node shows its ref in the text form (see the module doc of `render`).
 /// `holds_more`: the node has a `… N more` marker child, so the agent may want to scope into it.
-pub(super) fn shows_ref(node: &Node, holds_more: bool) -> bool {
+pub(crate) fn shows_ref(node: &Node, holds_more: bool) -> bool {
     if node.ref_id.is_none() || matches!(node.role, Role::Text | Role::TextRun | Role::More) {
         return false;
     }

@@ -74,6 +74,8 @@ mod json;
 mod line;
 mod text;
 
+pub(crate) use line::shows_ref;
+
 use serde::{Deserialize, Serialize};
 
 use crate::diff::Diff;

@@ -35,11 +35,22 @@ fn print_hits(hits: &[Hit], query: &str, format: FormatArg) -> anyhow::Result<()
         FormatArg::Text if hits.is_empty() => println!("no element matches {query:?}"),
         FormatArg::Text => {
             for h in hits {
-                let path =
-                    if h.path.is_empty() { String::new() } else { format!("  (in {})", h.path.join(" > ")) };
-                println!("{} {} {:?}{}", h.r, h.role, h.name, path);
+                println!("{}", hit_line(h));
             }
         }
     }
     Ok(())
+}
+
+/// One hit as a line: `e72 radio "Pro"  (in form "Settings" > group "Plan")`, and the query
+/// words it does not answer, if any. Every piece of a hit is bounded by `find`, so the line is.
+fn hit_line(h: &Hit) -> String {
+    let mut line = format!("{} {} {:?}", h.r, h.role, h.name);
+    if !h.path.is_empty() {
+        line.push_str(&format!("  (in {})", h.path.join(" > ")));
+    }
+    if !h.missing.is_empty() {
+        line.push_str(&format!("  [no match for: {}]", h.missing.join(" ")));
+    }
+    line
 }
