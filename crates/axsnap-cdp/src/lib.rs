@@ -41,6 +41,7 @@ pub mod layout;
 pub mod locate;
 pub mod nav;
 pub mod page;
+mod secrets;
 pub mod settle;
 mod slow_ax;
 pub mod tabs;
