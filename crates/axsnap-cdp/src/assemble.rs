@@ -2,7 +2,7 @@
 //! down, each document's accessibility tree (or, when that missed the deadline, its DOM
 //! snapshot) placed under the iframe node that shows it, every node given its native id and
 //! its DOM facts (bounds in the top-level viewport, offscreen, obscured, developer id,
-//! password, click and scroll).
+//! secrets, click and scroll).
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -173,6 +173,15 @@ impl<'a> Assembler<'a> {
         Built { tree, dom_nodes, frames_stitched: stitched }
     }
 
+    /// The secret texts the sessions' DOM snapshots hold (see `secrets.rs`).
+    pub fn secret_texts(&self) -> Vec<String> {
+        self.sessions
+            .iter()
+            .filter_map(|s| s.snap.as_ref())
+            .flat_map(|s| s.secret_texts().iter().cloned())
+            .collect()
+    }
+
     fn scope(&self, frame: &str) -> String {
         let loader = self.meta.get(frame).map(|m| m.loader.as_str()).unwrap_or_default();
         format!("{frame}:{loader}")
@@ -318,7 +327,7 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    /// Applies the DOM facts of a node of `frame`: developer id, password, click, scroll,
+    /// Applies the DOM facts of a node of `frame`: developer id, secrets, click, scroll,
     /// bounds in the top-level viewport, offscreen, obscured.
     fn place(&self, node: &mut Node, frame: &str, facts: Option<&Facts>, snap: Option<&SnapIndex>) {
         let Some(f) = facts else {
@@ -330,9 +339,13 @@ impl<'a> Assembler<'a> {
             return;
         };
         node.dev_id = f.dev_id.clone();
-        if f.password {
-            node.value = None;
+        // The value stays for now: the core's redaction, run on the whole capture before it
+        // leaves the backend, reads it to cut it out of names that embed it.
+        if f.secret {
             node.states.set(State::Protected, true);
+        }
+        if f.embeds_secret {
+            node.flags.embeds_secret = true;
         }
         if f.clickable
             && !node.actions.contains(Action::Click)

@@ -173,10 +173,18 @@ pub async fn capture_with(
 
     let ax_nodes = sessions.iter().flat_map(|s| s.ax.values()).map(|d| d.nodes.len()).sum();
     let mut asm = Assembler::new(&mut sessions, page.target_id());
-    let built = asm.build(deadline, opts.dom_only, &mut notes);
+    let mut built = asm.build(deadline, opts.dom_only, &mut notes);
+    // Secrets never leave the backend: their values, the text inside them and every name
+    // that embeds them are redacted before the capture goes anywhere (the title too, which
+    // is the root's name).
+    axsnap_core::secret::redact(&mut built.tree, &asm.secret_texts());
+    let title = match (&asm.title, built.tree.root()) {
+        (Some(_), Some(root)) => Some(built.tree.node(root).name.clone()),
+        _ => None,
+    };
     let header = Header {
         url: asm.main_url.clone().filter(|u| !u.is_empty()),
-        title: asm.title.clone().filter(|t| !t.is_empty()),
+        title: title.filter(|t| !t.is_empty()),
     };
     let stats = CaptureStats {
         ax_nodes,

@@ -1,6 +1,6 @@
 //! The DOM snapshot side of a capture: one `DOMSnapshot.captureSnapshot` per renderer session,
 //! parsed leniently and indexed by backend node id, giving each AX node its bounds, developer
-//! id, password-ness, obscured mark, clickability and scrollability. The raw node tables stay
+//! id, secrets (`secrets.rs`), obscured mark, clickability and scrollability. The raw node tables stay
 //! readable ([`SnapIndex::doc`]) for the DOM fallback tree (`dom_tree`).
 
 use std::collections::HashMap;
@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use axsnap_core::Rect;
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::secrets::{self, DocSecrets};
 
 /// The attribute the capture script puts on covered elements (value: what covers them).
 pub const COVER_ATTR: &str = "data-axsnap-cover";
@@ -24,7 +26,10 @@ pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa"]
 const DEV_ID_COUNT: usize = 4;
 
 /// Computed styles the snapshot is asked for (indices into `LayoutData::styles`).
-pub const STYLES: &[&str] = &["overflow-x", "overflow-y"];
+pub const STYLES: &[&str] = &["overflow-x", "overflow-y", "-webkit-text-security"];
+
+/// The index of `-webkit-text-security` in [`STYLES`] (masked text is a secret).
+const MASK_STYLE: usize = 2;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -125,8 +130,12 @@ pub struct Facts {
     pub bounds: Option<Rect>,
     /// The developer id (`id`, else a test id).
     pub dev_id: Option<String>,
-    /// An `<input type=password>`.
-    pub password: bool,
+    /// A secret (see `secrets.rs`): a password field, a field whose autocomplete asks for a
+    /// password or a one-time code, text masked by CSS.
+    pub secret: bool,
+    /// Named or described from a secret (`aria-labelledby`, `aria-describedby`, a label
+    /// around one).
+    pub embeds_secret: bool,
     /// Marked as covered by another element at its centre.
     pub covered: bool,
     /// Responds to clicks (a listener or a natural click action).
@@ -165,6 +174,10 @@ pub struct SnapIndex {
     attr_ids: AttrIds,
     /// Per document: the capture script marked the elements that can scroll.
     scroll_checked: Vec<bool>,
+    /// Per document: its secrets.
+    secrets: Vec<DocSecrets>,
+    /// Texts of secrets (values, text inside, masked characters as rendered).
+    secret_texts: Vec<String>,
 }
 
 /// String-table indices of the names and values facts look for (`None`: not in the table,
@@ -172,9 +185,7 @@ pub struct SnapIndex {
 #[derive(Debug, Default)]
 pub(crate) struct AttrIds {
     dev: [Option<i64>; DEV_ID_COUNT],
-    type_: Option<i64>,
     cover: Option<i64>,
-    input: Option<i64>,
     scroll: Option<i64>,
     scroll_values: Vec<i64>,
 }
@@ -190,9 +201,7 @@ impl SnapIndex {
         }
         let attr_ids = AttrIds {
             dev,
-            type_: find("type"),
             cover: find(COVER_ATTR),
-            input: find("INPUT"),
             scroll: find(SCROLL_ATTR),
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
         };
@@ -203,6 +212,9 @@ impl SnapIndex {
         let (mut open, mut closed) = (0, 0);
         let checked_attr = find(SCROLL_CHECKED_ATTR);
         let mut scroll_checked = Vec::with_capacity(raw.documents.len());
+        let mut secrets = Vec::with_capacity(raw.documents.len());
+        let mut secret_texts = Vec::new();
+        let look = secrets::Lookup::new(&raw.strings, MASK_STYLE);
         let string =
             |i: i64| usize::try_from(i).ok().and_then(|i| raw.strings.get(i)).cloned().unwrap_or_default();
         for (d, doc) in raw.documents.iter().enumerate() {
@@ -222,6 +234,7 @@ impl SnapIndex {
                     doc.nodes.attributes.iter().any(|a| a.chunks_exact(2).any(|p| p[0] == c))
                 }),
             );
+            secrets.push(secrets::find(doc, &look, &mut secret_texts));
             for v in &doc.nodes.shadow_root_type.value {
                 match string(*v).as_str() {
                     "open" => open += 1,
@@ -244,7 +257,14 @@ impl SnapIndex {
             shadow_roots: (open, closed),
             attr_ids,
             scroll_checked,
+            secrets,
+            secret_texts,
         })
+    }
+
+    /// The secret texts of every document (for [`axsnap_core::secret::redact`]).
+    pub fn secret_texts(&self) -> &[String] {
+        &self.secret_texts
     }
 
     /// A string of the table.
@@ -291,7 +311,6 @@ impl SnapIndex {
         let ids = &self.attr_ids;
         if let Some(attrs) = doc.nodes.attributes.get(n) {
             let mut dev: [Option<&str>; DEV_ID_COUNT] = [None; DEV_ID_COUNT];
-            let mut is_password = false;
             for pair in attrs.chunks_exact(2) {
                 if Some(pair[0]) == ids.scroll {
                     f.scrollable = true;
@@ -299,15 +318,15 @@ impl SnapIndex {
                 let (k, v) = (Some(pair[0]), pair[1]);
                 if let Some(slot) = ids.dev.iter().position(|a| *a == k) {
                     dev[slot] = self.string(v).filter(|s| !s.is_empty());
-                } else if k == ids.type_ {
-                    is_password = self.string(v).is_some_and(|t| t.eq_ignore_ascii_case("password"));
                 } else if k == ids.cover {
                     f.covered = true;
                 }
             }
             f.dev_id = dev.into_iter().flatten().next().map(str::to_string);
-            let is_input = ids.input.is_some() && doc.nodes.node_name.get(n).copied() == ids.input;
-            f.password = is_password && is_input;
+        }
+        if let Some(s) = self.secrets.get(d) {
+            f.secret = s.is_secret(n);
+            f.embeds_secret = s.embeds(n);
         }
         f.clickable = doc.nodes.is_clickable.has(n);
         if let Some(k) = self.layout_index(d, n) {
@@ -374,10 +393,10 @@ mod tests {
         assert_eq!(idx.shadow_roots, (1, 0));
         let div = idx.facts(10).unwrap();
         assert_eq!(div.dev_id.as_deref(), Some("t1"));
-        assert!(div.covered && div.scrollable && !div.password && !div.clickable);
+        assert!(div.covered && div.scrollable && !div.secret && !div.clickable);
         assert_eq!(div.bounds, Some(Rect { x: 1.0, y: 2.0, w: 3.0, h: 4.0 }));
         let pw = idx.facts(11).unwrap();
-        assert!(pw.password && pw.clickable && !pw.scrollable);
+        assert!(pw.secret && pw.clickable && !pw.scrollable);
         assert_eq!(pw.dev_id.as_deref(), Some("pw"));
         assert_eq!(idx.facts(12).unwrap().bounds, None);
         assert!(idx.facts(99).is_none());

@@ -44,6 +44,7 @@ pub mod nav;
 pub mod page;
 pub mod page_log;
 pub mod screenshot;
+mod secrets;
 pub mod settle;
 mod slow_ax;
 pub mod tabs;

@@ -34,18 +34,26 @@ pub struct Element {
     pub hops: Vec<(String, i64)>,
 }
 
-/// Describes an element for error messages: tag, id, role, label or text.
+/// Describes an element for error messages: tag, id, role, label or text; never the text of a
+/// secret (a password or one-time-code field, text masked by CSS: see `secrets.rs`).
 pub(crate) const DESCRIBE_JS: &str = r#"function describe(el) {
+  const secret = (n) => {
+    const e = n && (n.nodeType === 1 ? n : n.parentElement);
+    if (!e) return false;
+    const ac = (e.getAttribute('autocomplete') || '').toLowerCase();
+    return (e.type || '').toLowerCase() === 'password' || /(^|\s)(current-password|new-password|one-time-code)(\s|$)/.test(ac) ||
+      ['disc', 'circle', 'square'].includes(getComputedStyle(e).webkitTextSecurity);
+  };
+  const text = (n) => secret(n) ? '' : (n.innerText || n.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
   if (!el || el.nodeType !== 1) {
-    const t = el && el.textContent ? el.textContent.trim().replace(/\s+/g, ' ').slice(0, 40) : '';
+    const t = el ? text(el) : '';
     return t ? 'text "' + t + '"' : 'a node';
   }
   let d = el.tagName.toLowerCase();
   if (el.id) d += '#' + el.id;
   const role = el.getAttribute('role');
   if (role) d += ' role=' + role;
-  const label = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt') ||
-    (el.innerText || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+  const label = el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt') || text(el);
   if (label) d += ' "' + label + '"';
   return d;
 }"#;

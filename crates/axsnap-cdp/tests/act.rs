@@ -61,6 +61,13 @@ fn covered_and_disabled_elements_are_refused() {
             }
             other => panic!("expected Covered, got {other:?}"),
         }
+        // A cover whose text is masked (a secret) is named without its text.
+        eval(&page, "overlay.style.webkitTextSecurity = 'disc'; overlay.textContent = 'cover-SECRET-1'; 1")
+            .await;
+        let e = act(&page, &c, &click()).await.unwrap_err();
+        assert!(matches!(&e, CdpError::Covered { cover, .. } if cover.contains("div#overlay")), "{e}");
+        assert!(!e.to_string().contains("SECRET"), "a secret's text in an error: {e}");
+        eval(&page, "overlay.style.webkitTextSecurity = ''; overlay.textContent = 'Cookie banner'; 1").await;
         let off = native(&page, "document.getElementById('off')").await;
         let e = act(&page, &off, &click()).await.unwrap_err();
         assert!(matches!(e, CdpError::NotActionable { .. }) && e.to_string().contains("disabled"), "{e}");

@@ -87,10 +87,12 @@ fn password_value_never_leaves_the_backend() {
         let t = tree_of(&page).await;
         let pw = must(&t, Role::TextBox, "Password");
         assert!(pw.states.contains(State::Protected));
-        assert_eq!(pw.value, None);
+        // Filled, and nothing more: not its characters, not their number.
+        assert_eq!(pw.value.as_deref(), Some(axsnap_core::secret::REDACTED));
         let all = dump(&t);
         assert!(!all.contains("SECRET"), "a password leaked into the capture");
         assert!(!all.contains("hunter2"));
+        assert!(!all.contains('•'), "the password's length leaked into the capture");
         page.close().await.unwrap();
     })
 }

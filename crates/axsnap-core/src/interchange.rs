@@ -183,6 +183,16 @@ pub fn read_tree(bytes: &[u8], limits: &ReadLimits) -> Result<RecordedTree, Tree
 /// Writes a tree in the JSON interchange form (pretty-printed, deterministic). File ids are the
 /// nodes' pre-order positions.
 pub fn write_tree(tree: &Tree, target: &TargetInfo) -> String {
+    // A recorded tree is output too: a secret still showing is redacted on a copy.
+    let redacted;
+    let tree = if crate::secret::needs_redaction(tree) {
+        let mut copy = tree.clone();
+        crate::secret::redact(&mut copy, &[]);
+        redacted = copy;
+        &redacted
+    } else {
+        tree
+    };
     let order: Vec<NodeId> = tree.preorder().map(|(id, _)| id).collect();
     let mut pos: HashMap<NodeId, u64> = HashMap::with_capacity(order.len());
     for (i, id) in order.iter().enumerate() {

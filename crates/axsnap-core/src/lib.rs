@@ -16,12 +16,15 @@
 //! - [`refs`]: durable refs and their lookup.
 //! - [`diff`]: diff and apply.
 //! - [`session`]: baselines and the auto / full / reset policy.
-//! - [`render`], [`tokens`], [`find`]: output, sizes, search.
+//! - [`render`], [`tokens`], [`find`]: output, sizes, search; [`caps`]: the longest text
+//!   any output shows.
+//! - [`secret`]: what never leaves a backend, and its redaction.
 //! - [`backend`]: the contract a backend fulfils.
 
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod caps;
 pub mod diff;
 pub mod error;
 pub mod find;
@@ -30,6 +33,7 @@ pub mod project;
 pub mod refs;
 pub mod render;
 pub mod role;
+pub mod secret;
 pub mod session;
 pub mod snapshot;
 pub mod state;

@@ -408,6 +408,9 @@ enum Auto {
 /// The full rendering, saying first when the capture is partial.
 fn full_text(snap: &Snapshot, format: Format, partial: Option<&str>) -> String {
     let text = render_snapshot(snap, format);
+    // The reason can quote the page (a dialog's message).
+    let partial = partial.map(|p| crate::caps::cap(p, crate::caps::TEXT_CHARS));
+    let partial = partial.as_deref();
     match partial {
         None => text,
         Some(why) => match format {
@@ -421,16 +424,22 @@ fn full_text(snap: &Snapshot, format: Format, partial: Option<&str>) -> String {
 fn with_header(text: String, header: &Header, format: Format) -> String {
     match format {
         Format::Text => {
-            let parts: Vec<&str> = [header.title.as_deref(), header.url.as_deref()]
-                .into_iter()
-                .flatten()
-                .filter(|s| !s.is_empty())
-                .collect();
+            let title = header.title.as_deref().map(|t| crate::caps::cap(t, crate::caps::TITLE_CHARS));
+            let url = header.url.as_deref().map(|u| crate::caps::cap(u, crate::caps::URL_CHARS));
+            let parts: Vec<&str> =
+                [title.as_deref(), url.as_deref()].into_iter().flatten().filter(|s| !s.is_empty()).collect();
             let shown = if parts.is_empty() { "(no title or URL)".to_string() } else { parts.join(" — ") };
             format!("# page: {}\n{text}", one_line(&shown))
         }
         Format::Json => {
-            let value = serde_json::to_value(header).unwrap_or(serde_json::Value::Null);
+            let capped = Header {
+                title: header
+                    .title
+                    .as_deref()
+                    .map(|t| crate::caps::cap(t, crate::caps::TITLE_CHARS).into_owned()),
+                url: header.url.as_deref().map(|u| crate::caps::cap(u, crate::caps::URL_CHARS).into_owned()),
+            };
+            let value = serde_json::to_value(&capped).unwrap_or(serde_json::Value::Null);
             json_lead(text, "header", &value)
         }
     }

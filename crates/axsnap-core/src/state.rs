@@ -162,7 +162,9 @@ flag_set! {
         Editable = 16 => "editable",
         /// Can take keyboard focus.
         Focusable = 17 => "focusable",
-        /// A password field: its value never leaves the backend.
+        /// A secret (see [`crate::secret`]): a password field, a field whose autocomplete
+        /// asks for a password or a one-time code, text masked by CSS. Its value, the text
+        /// inside it and its length never leave the backend.
         Protected = 18 => "protected",
         /// Multi-line text entry.
         Multiline = 19 => "multiline",

@@ -75,6 +75,11 @@ pub struct RawFlags {
     /// Not rendered (display:none, visibility:hidden, aria-hidden, zero size and no content).
     #[serde(default, skip_serializing_if = "is_false")]
     pub hidden: bool,
+    /// The node's name or description was computed from a secret's content (an
+    /// `aria-labelledby` or `aria-describedby` pointing at a password field, a label around
+    /// one): [`crate::secret::redact`] cuts the secret's text out of it whatever its length.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub embeds_secret: bool,
 }
 
 fn is_false(b: &bool) -> bool {

@@ -202,7 +202,8 @@ fn login_json() {
     // Deterministic, compact, and field order as documented.
     assert_eq!(json, render_snapshot(&s, Format::Json));
     assert!(json.starts_with(r#"{"target":"T1","seq":2,"header":"#));
-    assert!(json.contains(r#"{"ref":"e9","role":"textbox","name":"Email","value":"bob@","description":"#));
+    assert!(json.contains(r#","ref":"e9","role":"textbox","name":"Email","value":"bob@","description":"#));
+    assert!(json.contains(r#""root":0,"nodes":[{"id":0,"ref":"e1","role":"document""#), "{json}");
 }
 
 #[test]
@@ -282,7 +283,7 @@ fn scoped_and_missing_text() {
         stats: ProjectStats { scope_missing: true, ..Default::default() },
     };
     insta::assert_snapshot!("scope_missing", render_snapshot(&missing, Format::Text));
-    assert_eq!(render_snapshot(&missing, Format::Json).matches("\"tree\":null").count(), 1);
+    assert_eq!(render_snapshot(&missing, Format::Json).matches("\"root\":null,\"nodes\":[]").count(), 1);
 }
 
 fn node(r: u32, role: Role, name: &str, f: impl FnOnce(&mut Node)) -> Node {
@@ -417,6 +418,9 @@ fn deep_trees_render_without_recursion() {
     assert!(text.len() < 300 * depth as usize, "indentation must be capped: {} bytes", text.len());
     let json = render_snapshot(&s, Format::Json);
     assert_eq!(json.matches("\"children\":[").count(), depth as usize - 1);
+    // Flat: serde_json's default reader (128 levels at most) takes it.
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["nodes"][99_999]["parent"], 99_998);
     // A deep added subtree in a diff.
     let mut nodes: Vec<(u32, Node)> =
         (0..50_000).map(|i| (i, node(800_000 + i, Role::Group, "", none))).collect();
@@ -431,6 +435,7 @@ fn deep_trees_render_without_recursion() {
     assert_eq!(text.lines().count(), 50_001 + 2);
     let json = render_diff(&d, &t, &t, Format::Json);
     assert_eq!(json.matches("\"depth\":").count(), 50_001);
+    let _: serde_json::Value = serde_json::from_str(&json).unwrap();
 }
 
 // ---------------------------------------------------------------------------------------------

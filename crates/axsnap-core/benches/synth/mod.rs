@@ -46,7 +46,7 @@ impl Builder {
     fn wrapper(&mut self, parent: NodeId) -> NodeId {
         let mut n = self.node(Role::Generic, "");
         if self.rng.below(3) == 0 {
-            n.flags = RawFlags { ignored: true, hidden: false };
+            n.flags = RawFlags { ignored: true, hidden: false, ..RawFlags::default() };
         }
         self.tree.append(parent, n)
     }

@@ -4,9 +4,12 @@
 //! can say what each saved. Views (interactive-only, subtree scope, top surface, depth and node
 //! caps) cut content; a cut is always said in the output as a synthetic [`Role::More`] node
 //! whose name tells what was left out ("120 more items"), never silently.
-//! Password values are replaced with [`REDACTED`] whatever the backend sent and whatever the
-//! options (so is text inside a password field, which would show what the value hides); an
-//! empty password value stays empty, so the agent can tell the field still needs filling.
+//! Secrets are redacted whatever the backend sent and whatever the options: a raw tree that
+//! still shows a secret's content is redacted first ([`crate::secret::redact`], on a copy),
+//! and the walk replaces a secret's value and the text inside it with [`REDACTED`] again; an
+//! empty secret value stays empty, so the agent can tell the field still needs filling.
+//! Texts cut at [`ProjectOptions::max_text_chars`] end with the marker of [`crate::caps`]
+//! (`…+1,234 chars`), the marker counted in the limit.
 //!
 //! Layout: `rules` applies rules 1-4 and the text limits in one bottom-up walk; `views`
 //! (surface, interactive-only, viewport) and `cuts` (depth and node caps, final layout and
@@ -33,8 +36,7 @@ mod work;
 
 use work::{attach_marker, more_items, Pending, Work};
 
-/// What a password field's value becomes.
-pub const REDACTED: &str = "[redacted]";
+pub use crate::secret::REDACTED;
 
 /// The native scope of nodes projection makes up (cut markers).
 pub const SYNTHETIC_SCOPE: &str = "axsnap:synthetic";
@@ -60,7 +62,9 @@ pub struct ProjectOptions {
     pub keep_bounds: bool,
     /// Rule 5 (with `keep_bounds`): drop bounds of leaves that cannot be acted on.
     pub drop_leaf_bounds: bool,
-    /// Names, values and descriptions longer than this many characters are cut (with `…`).
+    /// Names, values and descriptions longer than this many characters are cut, ending with
+    /// the marker of [`crate::caps`] (`…+1,234 chars`, or a bare `…` when the limit is too
+    /// small for it), the marker included in the limit.
     pub max_text_chars: usize,
     /// The view.
     pub view: View,
@@ -82,7 +86,7 @@ impl Default for ProjectOptions {
 }
 
 impl ProjectOptions {
-    /// Every rule off: the raw tree as it came (passwords still redacted).
+    /// Every rule off: the raw tree as it came (secrets still redacted).
     pub fn raw() -> ProjectOptions {
         ProjectOptions {
             drop_hidden: false,
@@ -156,7 +160,7 @@ pub struct ProjectStats {
     pub leaf_bounds_dropped: usize,
     /// Texts cut at `max_text_chars`.
     pub texts_truncated: usize,
-    /// Password values redacted.
+    /// Secret values, texts inside secrets and texts embedding them, redacted.
     pub redacted: usize,
     /// Nodes left out by the views (interactive-only, scope, surface, viewport, caps). The
     /// scope counts the raw nodes outside it; the other views count the projected nodes they
@@ -184,6 +188,16 @@ pub struct Projection {
 /// bound the final output, markers of the other views included.
 pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
     let mut stats = ProjectStats::default();
+    // A backend that let a secret's content through: redact a copy (rare; the check is cheap).
+    let redacted;
+    let raw = if crate::secret::needs_redaction(raw) {
+        let mut copy = raw.clone();
+        stats.redacted += crate::secret::redact(&mut copy, &[]);
+        redacted = copy;
+        &redacted
+    } else {
+        raw
+    };
     let Some(raw_root) = raw.root().filter(|r| raw.get(*r).is_some()) else {
         return Projection { tree: Tree::new(), stats };
     };

@@ -513,28 +513,49 @@ impl Builder<'_> {
                 // Two redacted runs read as one: "[redacted] [redacted]" would be redacted again
                 // by a second projection.
                 let repeat = piece == REDACTED && head.name.ends_with(REDACTED);
-                if !r.full && !repeat {
-                    let s = &mut head.name;
-                    if text::needs_space(s, &piece) {
-                        s.push(' ');
-                        r.chars += 1;
-                    }
-                    s.push_str(&piece);
-                    r.chars += text::char_len(&piece);
-                    if r.chars > max {
-                        text::cut(s, max);
-                        self.stats.texts_truncated += 1;
-                        r.full = true;
+                if !repeat {
+                    // Past the limit, pieces are only counted, for the cut marker.
+                    let last: &str = if r.full { &r.last } else { &head.name };
+                    r.chars += usize::from(text::needs_space(last, &piece)) + text::char_len(&piece);
+                    if r.full {
+                        r.last = piece;
+                    } else {
+                        let s = &mut head.name;
+                        if text::needs_space(s, &piece) {
+                            s.push(' ');
+                        }
+                        s.push_str(&piece);
+                        if r.chars > max {
+                            r.full = true;
+                        }
                     }
                 }
                 continue;
             }
+            if let Some(r) = run.take() {
+                self.end_run(r, max);
+            }
             kids[kept] = k;
             kept += 1;
             let c = self.out.node(k);
-            run = is_joinable(c).then(|| RunState { head: k, chars: text::char_len(&c.name), full: false });
+            run = is_joinable(c).then(|| RunState {
+                head: k,
+                chars: text::char_len(&c.name),
+                full: false,
+                last: String::new(),
+            });
+        }
+        if let Some(r) = run {
+            self.end_run(r, max);
         }
         kids.truncate(kept);
+    }
+
+    /// Cuts a joined run that went past the limit, its marker counting the whole run.
+    fn end_run(&mut self, r: RunState, max: usize) {
+        if r.full && crate::caps::cut_counted(&mut self.out.node_mut(r.head).name, r.chars, max) {
+            self.stats.texts_truncated += 1;
+        }
     }
 }
 
@@ -585,9 +606,12 @@ fn plain_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
 /// The text run being joined.
 struct RunState {
     head: NodeId,
+    /// Characters of the whole run joined.
     chars: usize,
-    /// Already cut: later pieces are counted as joined but add nothing.
+    /// Past the limit: later pieces are counted but not appended.
     full: bool,
+    /// The last piece counted while full (whether a space goes before the next one).
+    last: String,
 }
 
 /// The rectangle covering both.

@@ -57,13 +57,23 @@ fn empty_tree_projects_to_empty() {
 fn drop_hidden_hoists_ignored_and_drops_hidden_subtrees() {
     let mut t = doc();
     let r = root(&t);
-    let ign =
-        t.append(r, Node { flags: RawFlags { ignored: true, hidden: false }, ..n(Role::Generic, "", "i") });
+    let ign = t.append(
+        r,
+        Node {
+            flags: RawFlags { ignored: true, hidden: false, ..RawFlags::default() },
+            ..n(Role::Generic, "", "i")
+        },
+    );
     t.append(ign, clickable(Role::Button, "Visible", "b1"));
     let pres = t.append(r, n(Role::None, "", "p"));
     t.append(pres, clickable(Role::Link, "Home", "l1"));
-    let hid =
-        t.append(r, Node { flags: RawFlags { ignored: false, hidden: true }, ..n(Role::Group, "G", "h") });
+    let hid = t.append(
+        r,
+        Node {
+            flags: RawFlags { ignored: false, hidden: true, ..RawFlags::default() },
+            ..n(Role::Group, "G", "h")
+        },
+    );
     t.append(hid, clickable(Role::Button, "Hidden", "b2"));
     let txt = t.append(r, n(Role::Text, "hello", "t"));
     t.append(txt, n(Role::TextRun, "hello", "tr"));
@@ -89,7 +99,13 @@ fn drop_hidden_hoists_ignored_and_drops_hidden_subtrees() {
 fn drop_hidden_off_keeps_everything_with_flags_cleared() {
     let mut t = doc();
     let r = root(&t);
-    t.append(r, Node { flags: RawFlags { ignored: true, hidden: true }, ..n(Role::Group, "G", "h") });
+    t.append(
+        r,
+        Node {
+            flags: RawFlags { ignored: true, hidden: true, ..RawFlags::default() },
+            ..n(Role::Group, "G", "h")
+        },
+    );
     let p = project(&t, &ProjectOptions::raw());
     assert_eq!(p.tree.len(), 2);
     assert!(p.tree.preorder().all(|(id, _)| p.tree.node(id).flags == RawFlags::default()));
@@ -99,7 +115,7 @@ fn drop_hidden_off_keeps_everything_with_flags_cleared() {
 #[test]
 fn root_stays_even_when_anonymous_or_hidden() {
     let raw = Tree::with_root(Node {
-        flags: RawFlags { ignored: true, hidden: true },
+        flags: RawFlags { ignored: true, hidden: true, ..RawFlags::default() },
         ..n(Role::Generic, "", "r")
     });
     let p = project(&raw, &ProjectOptions::default());
@@ -307,7 +323,7 @@ fn megabyte_names_are_cut() {
     let p = project(&t, &ProjectOptions::default());
     let para = find(&p.tree, "p").unwrap();
     assert_eq!(para.name.chars().count(), 2000);
-    assert!(para.name.ends_with('…'));
+    assert!(para.name.ends_with("…+1,046,593 chars"), "the marker says what was left out");
     assert_eq!(para.value.as_ref().unwrap().chars().count(), 2000);
     assert_eq!(find(&p.tree, "t").unwrap().name.chars().count(), 2000);
     assert_eq!(p.stats.texts_truncated, 3);
@@ -363,6 +379,34 @@ fn passwords_are_redacted_even_with_every_rule_off() {
     // Redaction survives a tiny text limit intact.
     let tiny = ProjectOptions { max_text_chars: 3, ..ProjectOptions::raw() };
     assert_eq!(find(&project(&t, &tiny).tree, "pw").unwrap().value.as_deref(), Some(REDACTED));
+}
+
+/// A backend that marks a secret but lets its text through (in its value, inside it and in a
+/// name computed from it) still shows none of it once projected, whatever the options.
+#[test]
+fn secrets_a_backend_let_through_are_redacted_everywhere() {
+    let mut t = doc();
+    let r = root(&t);
+    let pw = t.append(
+        r,
+        Node {
+            value: Some("••••••••".into()),
+            states: StateSet::EMPTY.with(State::Protected),
+            ..n(Role::TextBox, "Password", "pw")
+        },
+    );
+    let inner = t.append(pw, n(Role::Generic, "", "inner"));
+    t.append(inner, n(Role::Text, "••••••••", "bullets"));
+    let mut named = n(Role::Button, "Code ••••••••", "b");
+    named.flags.embeds_secret = true;
+    t.append(r, named);
+    for opts in [ProjectOptions::raw(), ProjectOptions::default()] {
+        let p = project(&t, &opts);
+        let all: String = p.tree.preorder().map(|(id, _)| format!("{:?}", p.tree.node(id))).collect();
+        assert!(!all.contains('•'), "{all}");
+        assert_eq!(find(&p.tree, "b").unwrap().name, "Code [redacted]");
+        assert!(p.stats.redacted >= 3);
+    }
 }
 
 #[test]

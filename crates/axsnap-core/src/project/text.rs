@@ -4,68 +4,57 @@
 //! Every helper is linear in what it reads and stops reading a long input as soon as the cut
 //! is known, so a megabyte name costs no more than `max` characters.
 
-/// What a cut text ends with.
-pub(super) const ELLIPSIS: char = '…';
+/// What a cut text ends with (then `+N chars`, see [`crate::caps`]).
+#[cfg(test)]
+pub(super) const ELLIPSIS: char = crate::caps::MARK;
 
 /// `s` with runs of whitespace made one space and the ends trimmed, cut to at most `max`
-/// characters (with [`ELLIPSIS`]). The flag says whether it was cut.
+/// characters, the cut marker included. The flag says whether it was cut. Past the limit the
+/// rest is only counted (for the marker), not copied.
 pub(super) fn normalized(s: &str, max: usize) -> (String, bool) {
     let mut out = String::with_capacity(s.len().min(max.saturating_add(1).saturating_mul(4)));
     let mut chars = 0usize;
     let mut pending_space = false;
+    let mut started = false;
     for c in s.chars() {
         if c.is_whitespace() {
-            pending_space = !out.is_empty();
+            pending_space = started;
             continue;
         }
+        started = true;
+        let full = chars > max;
         if pending_space {
-            out.push(' ');
+            if !full {
+                out.push(' ');
+            }
             chars += 1;
             pending_space = false;
         }
-        out.push(c);
-        chars += 1;
-        // One character past the limit is enough to know a cut is needed.
-        if chars > max {
-            break;
+        if !full {
+            out.push(c);
         }
+        chars += 1;
     }
-    let cut = cut(&mut out, max);
+    let cut = crate::caps::cut_counted(&mut out, chars, max);
     (out, cut)
 }
 
-/// `s` cut to at most `max` characters (with [`ELLIPSIS`]), whitespace kept as it is.
+/// `s` cut to at most `max` characters (marker included), whitespace kept as it is.
 pub(super) fn limited(s: &str, max: usize) -> (String, bool) {
-    if s.len() <= max {
-        return (s.to_string(), false);
-    }
-    match s.char_indices().nth(max) {
-        None => (s.to_string(), false),
-        Some(_) => {
-            let end = s.char_indices().nth(max.saturating_sub(1)).map_or(0, |(i, _)| i);
-            let end = if max == 0 { 0 } else { end };
-            let mut out = String::with_capacity(end + ELLIPSIS.len_utf8());
-            out.push_str(&s[..end]);
-            out.push(ELLIPSIS);
-            (out, true)
-        }
+    match crate::caps::cap(s, max) {
+        std::borrow::Cow::Borrowed(b) => (b.to_string(), false),
+        std::borrow::Cow::Owned(o) => (o, true),
     }
 }
 
-/// Cuts `s` in place to at most `max` characters: `max - 1` of its own and [`ELLIPSIS`].
-/// Returns whether it cut. A text of exactly `max` characters is left alone, so cutting is
-/// idempotent.
+/// Cuts `s` in place to at most `max` characters, marker included. Returns whether it cut. A
+/// text of at most `max` characters is left alone, so cutting is idempotent.
 pub(super) fn cut(s: &mut String, max: usize) -> bool {
     if s.len() <= max {
         return false;
     }
-    if s.char_indices().nth(max).is_none() {
-        return false;
-    }
-    let end = if max == 0 { 0 } else { s.char_indices().nth(max - 1).map_or(0, |(i, _)| i) };
-    s.truncate(end);
-    s.push(ELLIPSIS);
-    true
+    let total = s.chars().count();
+    crate::caps::cut_counted(s, total, max)
 }
 
 /// Number of characters of `s`.
@@ -130,15 +119,24 @@ mod tests {
         assert!(cut(&mut s, 4));
         assert_eq!(s, "日本語…");
         assert!(!cut(&mut s, 4), "cutting twice changes nothing");
+        // With room for it, the marker says how much was left out.
+        let mut s = "0123456789".repeat(5);
+        assert!(cut(&mut s, 20));
+        assert_eq!(s, "0123456789…+40 chars");
+        assert!(!cut(&mut s, 20));
     }
 
     #[test]
-    fn megabyte_text_reads_only_the_limit() {
+    fn megabyte_text_is_cut_with_its_whole_length_counted() {
         let big = "word ".repeat(200_000);
         let (s, was_cut) = normalized(&big, 50);
         assert!(was_cut);
         assert_eq!(char_len(&s), 50);
-        assert!(s.ends_with(ELLIPSIS));
+        // 999,999 characters once normalized (the trailing space goes), 35 kept.
+        assert!(s.ends_with("…+999,964 chars"), "{s}");
+        assert!(s.starts_with("word word"));
+        assert_eq!(normalized("  a  b  ", 50), ("a b".to_string(), false));
+        let _ = ELLIPSIS;
     }
 
     #[test]

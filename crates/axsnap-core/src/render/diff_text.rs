@@ -21,6 +21,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use super::bound;
 use super::line::{self, LineCtx, Subtree};
 use crate::diff::{Diff, FieldChange, Op};
 use crate::refs::Ref;
@@ -231,9 +232,9 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
                 if role != Role::Text {
                     s.push_str("name ");
                 }
-                line::push_quoted(&mut s, old);
+                line::push_quoted(&mut s, &bound::text(old));
                 s.push_str(" -> ");
-                line::push_quoted(&mut s, new);
+                line::push_quoted(&mut s, &bound::text(new));
             }
             FieldChange::Value { old, new } => push_opt_change(&mut s, "value", old, new),
             FieldChange::Description { old, new } => push_opt_change(&mut s, "desc", old, new),
@@ -243,9 +244,15 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
             }
             FieldChange::Url { old, new } if matches!(role, Role::Link | Role::Document) => {
                 s.push_str("url ");
-                s.push_str(old.as_deref().map(|u| ctx.short_url(u)).unwrap_or("none"));
+                line::push_tail(
+                    &mut s,
+                    &bound::url(old.as_deref().map(|u| ctx.short_url(u)).unwrap_or("none")),
+                );
                 s.push_str(" -> ");
-                s.push_str(new.as_deref().map(|u| ctx.short_url(u)).unwrap_or("none"));
+                line::push_tail(
+                    &mut s,
+                    &bound::url(new.as_deref().map(|u| ctx.short_url(u)).unwrap_or("none")),
+                );
             }
             FieldChange::Options { new, .. } => {
                 s.push_str("options now");
@@ -267,10 +274,12 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
     if parts.is_empty() {
         return;
     }
+    let start = out.len();
     out.push_str("~ ");
     push_node(out, r, p, n, if renamed { Detail::NoName } else { Detail::Full });
     out.push_str(": ");
     out.push_str(&parts.join("; "));
+    bound::end_line(out, start);
     out.push('\n');
 }
 
@@ -278,12 +287,12 @@ fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Opti
     s.push_str(field);
     s.push(' ');
     match old {
-        Some(o) => line::push_quoted(s, o),
+        Some(o) => line::push_quoted(s, &bound::text(o)),
         None => s.push_str("none"),
     }
     s.push_str(" -> ");
     match new {
-        Some(v) => line::push_quoted(s, v),
+        Some(v) => line::push_quoted(s, &bound::text(v)),
         None => s.push_str("none"),
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use super::bound;
 use crate::diff::NewSubtree;
 use crate::role::Role;
 use crate::state::State;
@@ -20,6 +21,11 @@ const MAX_OPTIONS: usize = 25;
 
 /// Longest name shown in a diff's context descriptor.
 const DESCRIPTOR_NAME_CHARS: usize = 60;
+
+/// Children drawn inline on their parent's line stop being drawn so (each gets its own line
+/// again) when the line's inline part would pass this many bytes: a paragraph of 100,000
+/// links is not one line.
+const INLINE_BYTES: usize = 8_000;
 
 /// A tree-shaped source of nodes: a snapshot's [`Tree`] or a diff's [`NewSubtree`].
 pub(super) trait Source<'a> {
@@ -239,8 +245,11 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
         if !out.is_empty() && !glued && !out.ends_with(['(', '[', '{']) {
             out.push(' ');
         }
+        if out.len() > INLINE_BYTES {
+            return None;
+        }
         match c.role {
-            Role::Text if grandkids.is_empty() => out.push_str(&c.name),
+            Role::Text if grandkids.is_empty() => out.push_str(&bound::text(&c.name)),
             // A code span is often an element around one text node.
             Role::Code if !shows_ref(c, false) => {
                 let text = match grandkids.as_slice() {
@@ -264,7 +273,7 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                     return None;
                 }
                 out.push('`');
-                out.push_str(text);
+                out.push_str(&bound::text(text));
                 out.push('`');
             }
             _ if !grandkids.is_empty() => return None,
@@ -272,13 +281,13 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                 // Brackets inside the name stay as they are: an escape would be doubled by the
                 // line's own escaping of `\`, and a reader pairs `[T]` inside fine.
                 out.push('[');
-                out.push_str(&c.name);
+                out.push_str(&bound::text(&c.name));
                 out.push(']');
                 match (c.ref_id, shows_ref(c, false)) {
                     (Some(r), true) => {
                         let _ = write!(out, "({r}");
                         if let Some(t) = title {
-                            let _ = write!(out, " \"{t}\"");
+                            let _ = write!(out, " \"{}\"", bound::text(t));
                         }
                         out.push(')');
                     }
@@ -287,14 +296,14 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                 }
                 if let Some(url) = shown_url(c, ctx) {
                     out.push_str(" (");
-                    out.push_str(url);
+                    out.push_str(&bound::url(url));
                     out.push(')');
                 }
             }
             _ => return None,
         }
     }
-    Some(out)
+    (out.len() <= INLINE_BYTES).then_some(out)
 }
 
 /// Writes the subtree at `root` as lines, the root at `depth`. Iterative.
@@ -328,6 +337,22 @@ pub(super) fn write_line(
     tail: Option<&str>,
     has_content: bool,
 ) {
+    let start = out.len();
+    write_line_body(out, n, depth, ctx, holds_more, tail, has_content);
+    bound::end_line(out, start);
+    out.push('\n');
+}
+
+/// [`write_line`] without the newline and the line cap.
+fn write_line_body(
+    out: &mut String,
+    n: &Node,
+    depth: usize,
+    ctx: &LineCtx,
+    holds_more: bool,
+    tail: Option<&str>,
+    has_content: bool,
+) {
     for _ in 0..depth.min(MAX_INDENT) {
         out.push_str("  ");
     }
@@ -337,15 +362,13 @@ pub(super) fn write_line(
     match n.role {
         Role::Text => {
             out.push_str("text: ");
-            push_tail(out, &n.name);
-            out.push('\n');
+            push_tail(out, &bound::text(&n.name));
             return;
         }
         Role::More => {
             let name = n.name.trim_start_matches(['…', '.', ' ']);
             out.push_str("… ");
-            push_tail(out, if name.is_empty() { "more items" } else { name });
-            out.push('\n');
+            push_tail(out, &bound::text(if name.is_empty() { "more items" } else { name }));
             return;
         }
         _ => {}
@@ -353,7 +376,7 @@ pub(super) fn write_line(
     push_role(out, &n.role);
     if !n.name.is_empty() {
         out.push(' ');
-        push_quoted(out, &n.name);
+        push_quoted(out, &bound::text(&n.name));
     }
     if let (Some(r), true) = (n.ref_id, shows_ref(n, holds_more)) {
         let _ = write!(out, " [{r}]");
@@ -366,7 +389,7 @@ pub(super) fn write_line(
     }
     if let Some(url) = shown_url(n, ctx) {
         out.push_str(" (");
-        push_tail(out, url);
+        push_tail(out, &bound::url(url));
         out.push(')');
     }
     if !n.options.is_empty() {
@@ -379,15 +402,22 @@ pub(super) fn write_line(
     let described = shows_ref(n, holds_more) || labels_itself;
     if let (Some(d), true) = (shown_description(n), described) {
         out.push_str(" [desc: ");
-        push_quoted(out, d);
+        push_quoted(out, &bound::text(d));
         out.push(']');
     }
     let value = n.value.as_deref().filter(|v| !v.is_empty());
-    if let Some(t) = value.or(tail) {
-        out.push_str(": ");
-        push_tail(out, t);
+    // The inline tail is bounded by `INLINE_BYTES` as it is built.
+    match (value, tail) {
+        (Some(v), _) => {
+            out.push_str(": ");
+            push_tail(out, &bound::text(v));
+        }
+        (None, Some(t)) => {
+            out.push_str(": ");
+            push_tail(out, t);
+        }
+        (None, None) => {}
     }
-    out.push('\n');
 }
 
 /// The description a line shows: not one that only adds to the name it contains (rustdoc's
@@ -414,7 +444,7 @@ pub(super) fn push_options(out: &mut String, options: &[String]) {
         if i > 0 {
             out.push_str(", ");
         }
-        push_quoted(out, o);
+        push_quoted(out, &bound::option(o));
     }
     if options.len() > MAX_OPTIONS {
         let _ = write!(out, ", … {} more", options.len() - MAX_OPTIONS);
@@ -425,7 +455,7 @@ pub(super) fn push_options(out: &mut String, options: &[String]) {
 /// A role's name, reduced to characters that cannot break the line (platform roles outside
 /// the vocabulary are kept verbatim by the model).
 pub(super) fn push_role(out: &mut String, role: &Role) {
-    let s = role.as_str();
+    let s = bound::id(role.as_str());
     if s.is_empty() {
         out.push_str("unknown");
         return;

@@ -61,14 +61,22 @@
 //!   `[options: "A", "B"]` (at most 25); cut markers `… N more items`.
 //! - Lines deeper than 60 levels are drawn at 60 with `[depth N]`, so output stays linear in
 //!   the number of nodes on any tree.
+//! - Every piece is capped ([`crate::caps`]): names, values, descriptions and text at 2,000
+//!   characters, the title at 500, URLs at 1,000, options at 200 each, each cut text ending
+//!   with `…+N chars` (what was left out); children drawn inline stop being inline past 8,000
+//!   bytes; and no line passes 16,000 characters (a backstop for escapes).
 //!
 //! # The JSON forms
 //!
-//! A snapshot is `{"target","seq","header","stats","tree"}` with nested nodes
+//! Flat, so Python's `json` and serde_json read them at any tree depth (see `json.rs`): a
+//! snapshot is `{"target","seq","header","stats","root","nodes"}`, its nodes listed in
+//! document order by id (their index), each with `parent` and `children` ids and its fields
 //! `{"ref","role","name","value","description","states","actions","level","url","options",
-//! "bounds","dev_id","native","children"}` (empty fields left out). A diff is the serde form
-//! of [`Diff`]. Both are written iteratively, so a deep tree cannot overflow the stack.
+//! "bounds","dev_id","native"}` (empty fields left out). A diff is the serde form of [`Diff`]
+//! (its subtrees are flat lists with depths). Texts are capped as in the text form. Both are
+//! written without recursion.
 
+mod bound;
 mod diff_text;
 mod json;
 mod line;

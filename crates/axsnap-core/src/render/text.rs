@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::bound;
 use super::line::{self, LineCtx};
 use crate::role::Role;
 use crate::snapshot::Snapshot;
@@ -20,20 +21,24 @@ pub(super) fn snapshot(snap: &Snapshot) -> String {
         .filter(|t| !t.is_empty())
         .or_else(|| elided_root.map(|r| tree.node(r).name.as_str()).filter(|t| !t.is_empty()));
     let url = snap.header.url.as_deref().filter(|u| !u.is_empty());
-    match (title, url) {
+    let (title, url_shown) = (title.map(bound::title), url.map(bound::url));
+    let start = out.len();
+    match (title, url_shown) {
         (Some(t), Some(u)) => {
             out.push_str("# ");
-            line::push_tail(&mut out, t);
+            line::push_tail(&mut out, &t);
             out.push_str(" — ");
-            line::push_tail(&mut out, u);
-            out.push('\n');
+            line::push_tail(&mut out, &u);
         }
         (Some(s), None) | (None, Some(s)) => {
             out.push_str("# ");
-            line::push_tail(&mut out, s);
-            out.push('\n');
+            line::push_tail(&mut out, &s);
         }
         (None, None) => {}
+    }
+    if out.len() > start {
+        bound::end_line(&mut out, start);
+        out.push('\n');
     }
     if let Some(r) = elided_root {
         // Page-wide states (busy while loading) would otherwise be lost with the root line.
