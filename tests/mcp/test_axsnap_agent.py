@@ -18,6 +18,12 @@ from fixture_site import PASSWORD, USER, Site
 pytestmark = pytest.mark.anyio
 
 
+def assert_auto(s: dict, text: str) -> None:
+    """An auto answer after a change: a diff, or the full page when the diff would not be
+    smaller (small pages)."""
+    assert s["kind"] == "diff" or (s["kind"], s.get("reason")) == ("full", "diff_not_smaller"), text
+
+
 class Agent:
     """Calls tools and checks what every answer must be."""
 
@@ -122,7 +128,7 @@ async def test_login_form_and_stale_refs(agent: Agent, site: Site) -> None:
 async def test_form_select_radio_checkbox(agent: Agent, site: Site) -> None:
     await agent.ok("navigate", url=site.url("/form"))
     await agent.ok("fill", ref=await agent.ref("full name", "textbox", "Full name"), text="Ada")
-    text, s = await agent.ok("select", ref=await agent.ref("language dropdown", "combobox", "Language"), values=["French"])
+    text, s = await agent.ok("select", ref=await agent.ref("language select", "combobox", "Language"), values=["French"])
     assert s["kind"] == "diff" and '"French"' in text, text
     text, s = await agent.ok("check", ref=await agent.ref("plan pro", "radio", "Pro"))
     assert s["kind"] == "diff" and "+checked" in text, text
@@ -142,15 +148,16 @@ async def test_menu_opens_and_closes_as_diffs(agent: Agent, site: Site) -> None:
     assert 'menu "File"' in text and 'menuitem "Save"' in text, text
     save = await agent.ref("save menu item", "menuitem", "Save")
     text, s = await agent.ok("click", ref=save)
-    assert s["kind"] == "diff", text
-    assert "Chose: Save" in text
-    assert f'\n- e' in text and 'menu "File"' in text, "the closed menu is one removal"
-    assert 'menuitem "New"' not in text, "its items go with it, unsaid"
+    assert_auto(s, text)
+    assert "Chose: Save" in text and 'menuitem "New"' not in text, text
+    if s["kind"] == "diff":
+        assert '\n- e' in text and 'menu "File"' in text, "the closed menu is one removal"
     # Opened again, with the same button ref.
     text, s = await agent.ok("click", ref=file_button)
     assert 'menuitem "Save"' in text, text
     text, s = await agent.ok("press", keys="Escape")
-    assert s["kind"] == "diff" and 'menu "File"' in text, text
+    assert_auto(s, text)
+    assert 'menuitem "Save"' not in text, text
 
 
 async def test_dialog_blocks_until_answered(agent: Agent, site: Site) -> None:

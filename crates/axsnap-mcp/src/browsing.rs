@@ -428,6 +428,9 @@ impl Browsing {
                 text.push_str(" in ");
                 text.push_str(&h.path.join(" > "));
             }
+            if !h.missing.is_empty() {
+                text.push_str(&format!(" [no match for: {}]", h.missing.join(" ")));
+            }
             text.push('\n');
         }
         let mut reply = Reply::message("find", text);
