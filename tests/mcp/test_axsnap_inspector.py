@@ -4,7 +4,10 @@ not written with."""
 
 from __future__ import annotations
 
-from conftest import Inspector, axsnap_stdio_command
+import json
+import subprocess
+
+from conftest import NODE_DIR, Inspector, axsnap_stdio_command
 from fixture_site import Site
 
 TOOLS = {
@@ -38,12 +41,16 @@ def test_inspector_navigates_over_http(inspector: Inspector, axsnap_http_server,
     assert called["structuredContent"]["kind"] == "full"
 
 
-def test_inspector_reports_a_tool_error_over_stdio(inspector: Inspector, axsnap_bin) -> None:
-    called = _result(
-        inspector(
-            "--method", "tools/call", "--tool-name", "snapshot",
-            target=axsnap_stdio_command(axsnap_bin),
-        )  # fmt: skip
-    )
+def test_inspector_reports_a_tool_error_over_stdio(axsnap_bin) -> None:
+    # The CLI exits 5 on a result with isError and prints the result: run it directly.
+    argv = [
+        "npx", "--no-install", "@modelcontextprotocol/inspector", "--cli",
+        "--protocol-era", "legacy", "--format", "json", "-q",
+        "--method", "tools/call", "--tool-name", "snapshot",
+        "--", *axsnap_stdio_command(axsnap_bin),
+    ]  # fmt: skip
+    done = subprocess.run(argv, cwd=NODE_DIR, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 5, (done.returncode, done.stdout, done.stderr)
+    called = _result(json.loads(done.stdout))
     assert called.get("isError") is True
     assert called["structuredContent"]["error"] == "no_page"

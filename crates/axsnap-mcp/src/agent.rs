@@ -80,6 +80,11 @@ impl<B: Backend> Agent<B> {
         &mut self.backend
     }
 
+    /// The backend, to read.
+    pub fn backend_ref(&self) -> &B {
+        &self.backend
+    }
+
     /// The current target.
     pub fn target(&self) -> Option<&TargetId> {
         self.target.as_ref()

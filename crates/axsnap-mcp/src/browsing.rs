@@ -54,6 +54,9 @@ pub struct Browsing {
     /// other tab the browser has (its start page, another client's tabs).
     tabs: Vec<TargetId>,
     last_used: Instant,
+    /// The DevTools address of the browser the last call used: a new one means the browser
+    /// died and was started again.
+    browser_ws: Option<String>,
     /// Why the browser context went, when it did (`close`, idle): said on the next call.
     released: Option<String>,
 }
@@ -70,6 +73,7 @@ impl Browsing {
             logs: HashMap::new(),
             tabs: Vec::new(),
             last_used: Instant::now(),
+            browser_ws: None,
             released: None,
         }
     }
@@ -105,8 +109,25 @@ impl Browsing {
     /// Runs one tool call.
     pub async fn call(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         self.last_used = Instant::now();
-        let result = self.dispatch(tool, args).await;
+        let mut result = self.dispatch(tool, args).await;
         self.last_used = Instant::now();
+        let ws = self.agent.as_ref().map(|a| a.backend_ref().browser().ws_url().to_string());
+        let restarted = matches!((&self.browser_ws, &ws), (Some(a), Some(b)) if a != b);
+        self.browser_ws = ws;
+        if restarted {
+            const LOST: &str = "the browser had stopped and was started again: tabs were reopened at their last \
+                                URLs, and their state (form input, scroll, script state) was lost";
+            match &mut result {
+                Ok(reply) => {
+                    reply.text = format!("# {LOST}\n{}", reply.text);
+                    reply.structured.insert("browser_restarted".into(), json!(true));
+                }
+                Err(Failure::Tool { code, message }) if *code != "browser_gone" => {
+                    *message = format!("{LOST}; then: {message}");
+                }
+                Err(_) => {}
+            }
+        }
         result
     }
 

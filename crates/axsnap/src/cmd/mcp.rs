@@ -8,6 +8,10 @@ use axsnap_mcp::{BrowserOptions, HttpOptions, ServerOptions, UrlPolicy};
 use crate::cli::McpArgs;
 
 pub fn run(a: &McpArgs) -> anyhow::Result<()> {
+    if !a.headless {
+        // The launcher always starts Chromium headless today; say so rather than ignore it.
+        anyhow::bail!("--headless false is not supported yet: axsnap launches Chromium headless; attach to a browser with a window through --cdp-endpoint instead");
+    }
     if !(a.idle_timeout > 0.0 && a.idle_timeout.is_finite()) {
         anyhow::bail!("--idle-timeout must be a positive number of minutes");
     }
