@@ -115,7 +115,8 @@ impl Browsing {
         let restarted = matches!((&self.browser_ws, &ws), (Some(a), Some(b)) if a != b);
         self.browser_ws = ws;
         if restarted {
-            const LOST: &str = "the browser had stopped and was started again: tabs were reopened at their last \
+            const LOST: &str =
+                "the browser had stopped and was started again: tabs were reopened at their last \
                                 URLs, and their state (form input, scroll, script state) was lost";
             match &mut result {
                 Ok(reply) => {
