@@ -595,14 +595,15 @@ fn hostile_pages() {
     let failures = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs {
-            s.spawn(|| loop {
-                let Some(case) = cases.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
-                match run_case(case, &server) {
-                    Ok(times) => eprintln!("ok   {} {:?}", case.name, times),
-                    Err(e) => {
-                        eprintln!("FAIL {}: {e}", case.name);
-                        if let Ok(mut f) = failures.lock() {
-                            f.push(format!("{}: {e}", case.name));
+            s.spawn(|| {
+                while let Some(case) = cases.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    match run_case(case, &server) {
+                        Ok(times) => eprintln!("ok   {} {:?}", case.name, times),
+                        Err(e) => {
+                            eprintln!("FAIL {}: {e}", case.name);
+                            if let Ok(mut f) = failures.lock() {
+                                f.push(format!("{}: {e}", case.name));
+                            }
                         }
                     }
                 }
