@@ -241,7 +241,7 @@ mod tests {
     fn token_is_required_when_set() {
         let g = Gate::new("127.0.0.1:9".parse().unwrap(), Some("s3cret".into()));
         let host = (header::HOST, "127.0.0.1:9");
-        assert_eq!(g.check(&headers(&[host.clone()])).unwrap_err().0, StatusCode::UNAUTHORIZED);
+        assert_eq!(g.check(&headers(std::slice::from_ref(&host))).unwrap_err().0, StatusCode::UNAUTHORIZED);
         let wrong = headers(&[host.clone(), (header::AUTHORIZATION, "Bearer nope")]);
         assert_eq!(g.check(&wrong).unwrap_err().0, StatusCode::UNAUTHORIZED);
         assert!(g.check(&headers(&[host, (header::AUTHORIZATION, "Bearer s3cret")])).is_ok());
