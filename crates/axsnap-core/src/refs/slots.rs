@@ -42,7 +42,7 @@ impl Slots {
 
     /// Appends a slot; its index is the old [`Slots::len`].
     pub(super) fn push(&mut self, slot: Slot) {
-        if self.len.is_multiple_of(CHUNK) {
+        if self.len % CHUNK == 0 {
             self.chunks.push(Some(Vec::with_capacity(CHUNK)));
             self.live.push(0);
         }
