@@ -201,7 +201,10 @@ mod tests {
     use serde_json::json;
 
     /// A snapshot document from a list of nodes `(parent, name, attributes, value)`.
-    fn doc(strings: &mut Vec<String>, nodes: &[(i64, &str, &[(&str, &str)], Option<&str>)]) -> RawDoc {
+    /// A test node: backend id, tag, attributes, text-security style.
+    type TestNode<'a> = (i64, &'a str, &'a [(&'a str, &'a str)], Option<&'a str>);
+
+    fn doc(strings: &mut Vec<String>, nodes: &[TestNode<'_>]) -> RawDoc {
         let mut s = |x: &str| -> i64 {
             match strings.iter().position(|y| y == x) {
                 Some(p) => p as i64,
