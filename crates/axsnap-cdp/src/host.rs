@@ -146,7 +146,14 @@ impl BrowserHost {
             drop(dead);
         }
         let browser = match &self.inner.source {
-            BrowserSource::Launch(opts) => Browser::launch(opts.clone()).await?,
+            BrowserSource::Launch(opts) => {
+                let browser = Browser::launch(opts.clone()).await?;
+                // A headed browser would exit with its last window.
+                if opts.headless {
+                    close_startup_tabs(&browser).await;
+                }
+                browser
+            }
             BrowserSource::Connect(endpoint) => Browser::connect(endpoint).await?,
         };
         let running = self.running_from(browser).await;
@@ -201,4 +208,13 @@ impl BrowserHost {
 async fn default_context(browser: &Browser) -> Option<String> {
     let v: Value = browser.raw().call(None, "Target.getBrowserContexts", json!({})).await.ok()?;
     str_field(&v, "defaultBrowserContextId").map(str::to_string)
+}
+
+/// Closes the tab a browser opens at start (`chrome://newtab/`), which no session asked for.
+/// A headless browser runs on with no tab at all.
+async fn close_startup_tabs(browser: &Browser) {
+    let Ok(tabs) = browser.page_targets().await else { return };
+    for (id, _, _) in tabs {
+        let _ = browser.raw().call(None, "Target.closeTarget", json!({"targetId": id})).await;
+    }
 }

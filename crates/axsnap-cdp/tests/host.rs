@@ -215,6 +215,8 @@ fn the_browser_starts_on_first_use_and_a_failed_start_is_retried() {
         assert_eq!(starts(&marker), ["failed", "started"]);
         assert!(host.is_running() && host.pid().is_some());
         assert!(text(&mut a, &tab).await.contains("Fixture index"));
+        // The tab the browser opens at start is closed: the default context starts empty.
+        assert!(s.targets().await.unwrap().is_empty());
         // Other backends use the same browser.
         let mut b = host.backend(Isolation::Context);
         b.open_target(&srv.url("index.html")).await.unwrap();
@@ -396,5 +398,53 @@ fn every_tab_in_every_context_gets_the_viewport() {
             assert_eq!(eval(&mut s, &ts, SIZE).await, want, "a default-context tab");
             host.shutdown().await;
         }
+    })
+}
+
+/// A measurement, not a gate: the raw connection parses every answer into JSON on its one
+/// pump task, so a big capture's answers (tens of MB) hold up the other sessions' answers for
+/// as long as that parse takes. Run with `-- --ignored --nocapture` to see how long.
+#[test]
+#[ignore]
+fn a_long_capture_in_one_session_holds_up_no_other() {
+    run(async {
+        let srv = Server::pages();
+        let host = host();
+        let mut big = host.backend(Isolation::Context);
+        let tb = big.open_target(&srv.url("index.html")).await.unwrap();
+        let n = eval(
+            &mut big,
+            &tb,
+            "document.body.innerHTML = Array.from({length: 5000}, (_, i) => \
+             `<p>row ${i} <a href='#${i}'>link ${i}</a> <input aria-label='field ${i}'></p>`).join(''); \
+             document.getElementsByTagName('*').length",
+        )
+        .await;
+        assert!(n.as_u64().unwrap() > 15_000, "{n}");
+        let mut other = host.backend(Isolation::Context);
+        let to = other.open_target(&srv.url("index.html")).await.unwrap();
+        text(&mut other, &to).await;
+
+        let capture = tokio::spawn(async move {
+            let t0 = Instant::now();
+            let out = big.capture_with_stats(&tb, Duration::from_secs(30)).await.unwrap();
+            (out.capture.tree.len(), t0.elapsed())
+        });
+        // One round trip of the other session at a time, for as long as the capture runs.
+        let mut slowest = Duration::ZERO;
+        let mut calls = 0;
+        while !capture.is_finished() {
+            let t0 = Instant::now();
+            other.changed(&to).await.unwrap();
+            slowest = slowest.max(t0.elapsed());
+            calls += 1;
+        }
+        let (nodes, took) = capture.await.unwrap();
+        eprintln!(
+            "a {nodes}-node capture took {took:?}; the other session's slowest of {calls} calls: {slowest:?}"
+        );
+        assert!(calls > 5, "{calls}");
+        assert!(slowest < Duration::from_millis(1000), "{slowest:?}");
+        host.shutdown().await;
     })
 }
