@@ -221,40 +221,89 @@ async def test_disconnect_mid_call_and_unsettled_page(axsnap_http_server, site: 
     await still_serves(url, site)
 
 
+def kill_server_browser(server) -> None:
+    """SIGKILLs the Chromium processes of one axsnap server (their profile names its pid)."""
+    pids = subprocess.run(["pgrep", "-f", "axsnap-chromium-"], capture_output=True, text=True).stdout.split()
+    mine = []
+    for p in pids:
+        try:
+            if f"axsnap-chromium-{server.process.pid}-" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace"):
+                mine.append(int(p))
+        except OSError:
+            pass
+    assert mine, "the server's browser is not running"
+    for p in mine:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 async def test_browser_killed_between_calls(axsnap_http_server, site: Site) -> None:
     url = axsnap_http_server.url
     async with connect(url) as c:
         await ok(c, "navigate", url=site.url("/pages/one"))
-        # Kill the browser between calls: the next call says the state was lost; the one after
-        # works on a new browser.
-        pids = subprocess.run(["pgrep", "-f", "axsnap-chromium-"], capture_output=True, text=True).stdout.split()
-        server_pid = axsnap_http_server.process.pid
-        mine = []
-        for p in pids:
-            try:
-                if f"axsnap-chromium-{server_pid}-" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace"):
-                    mine.append(int(p))
-            except OSError:
-                pass
-        assert mine, "the server's browser is not running"
-        for p in mine:
-            try:
-                os.kill(p, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        # Kill the browser between calls: the next call says the state was lost and its tab
+        # is back at its URL.
+        kill_server_browser(axsnap_http_server)
         await asyncio.sleep(1)
         # A full snapshot, so the reopened page shows itself whole (an auto one may rightly say
         # "0 changes": the page came back as it was).
         r = await c.call_tool("snapshot", {"mode": "full"})
         if r.is_error:
-            # The call that met the dead browser: the next one gets a new browser.
+            # The call met the dying browser and said so; the next one runs on a new browser.
             assert r.structured_content["error"] == "browser_gone", text_of(r)
             assert "lost" in text_of(r)
             r = await c.call_tool("snapshot", {"mode": "full"})
+        else:
+            assert r.structured_content.get("browser_restarted") is True, text_of(r)
+            first = text_of(r).splitlines()[0]
+            assert "state" in first and "lost" in first, first
         assert not r.is_error, text_of(r)
-        assert r.structured_content.get("browser_restarted") is True, text_of(r)
-        assert "state" in text_of(r).splitlines()[0] and "lost" in text_of(r).splitlines()[0]
         assert 'heading "Page one"' in text_of(r), "the tab was reopened at its URL"
         text, _ = await ok(c, "navigate", url=site.url("/pages/two"))
         assert 'heading "Page two"' in text
     await still_serves(url, site)
+
+
+async def test_action_after_restart_is_not_repeated_blindly(axsnap_http_server, site: Site) -> None:
+    url = axsnap_http_server.url
+    async with connect(url) as a, connect(url) as b:
+        await ok(a, "navigate", url=site.url("/login"))
+        await ok(b, "navigate", url=site.url("/pages/one"))
+        user = await find_ref(a, "user name")
+        kill_server_browser(axsnap_http_server)
+        await asyncio.sleep(1)
+        # b's look runs again on its reopened tab; a's action is refused with why, not replayed
+        # on a page whose state was lost.
+        text, s = await ok(b, "snapshot", mode="full")
+        assert s.get("browser_restarted") is True and 'heading "Page one"' in text
+        r = await a.call_tool("fill", {"ref": user, "text": USER})
+        assert r.is_error and r.structured_content["error"] in ("browser_restarted", "browser_gone"), text_of(r)
+        assert "snapshot" in text_of(r)
+        # The page is back at its URL: the ref (carried over structurally) works after a look.
+        text, _ = await ok(a, "snapshot", mode="full")
+        assert "Log in" in text
+        text, _ = await ok(a, "fill", ref=await find_ref(a, "user name"), text=USER)
+        assert USER in text
+
+
+async def test_viewport_option(axsnap_bin, tmp_path: Path, site: Site) -> None:
+    port = free_port()
+    argv = axsnap_http_command(axsnap_bin, port, "--viewport", "800x600", "--allow-eval")
+    with run_http_server(argv, port, tmp_path / "viewport.log") as server:
+        async with connect(server.url) as c:
+            await ok(c, "navigate", url=site.url("/pages/one"))
+            text, s = await ok(c, "evaluate", expression="[innerWidth, innerHeight]")
+            assert s["value"] == [800, 600], text
+            await ok(c, "tabs", action="new", url=site.url("/pages/two"))
+            text, s = await ok(c, "evaluate", expression="[innerWidth, innerHeight]")
+            assert s["value"] == [800, 600], "a second tab gets the viewport too: " + text
+
+
+def test_headed_without_a_display_is_refused(axsnap_bin) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    done = subprocess.run(
+        [str(axsnap_bin), "mcp", "--headless", "false"], capture_output=True, text=True, timeout=30, env=env
+    )
+    assert done.returncode != 0 and "display" in done.stderr, done.stderr

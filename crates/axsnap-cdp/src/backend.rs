@@ -1,6 +1,7 @@
-//! [`CdpBackend`]: the core's [`Backend`] over one browser.
+//! [`CdpBackend`]: the core's [`Backend`] over one session's share of a browser.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction, TargetSummary};
@@ -10,22 +11,41 @@ use crate::browser::{Browser, LaunchOptions};
 use crate::capture::{self, CaptureOutput, CaptureStats};
 use crate::change;
 use crate::error::CdpError;
+use crate::host::{BrowserHost, BrowserSource, Isolation};
 use crate::page::PageHandle;
 use crate::settle::SettleOptions;
-use crate::{dialogs, nav, tabs};
+use crate::tabs;
+use crate::{dialogs, nav};
+
+mod share;
+
+use share::Live;
 
 /// How often a running capture looks for a JavaScript dialog that opened meanwhile.
 const DIALOG_POLL: Duration = Duration::from_millis(20);
 
-/// The Chromium backend: a browser and the tabs it has attached to.
+/// The Chromium backend of one session: its tabs in a browser a [`BrowserHost`] shares.
+///
+/// With [`Isolation::Context`] the tabs live in a browser context of the backend's own, made
+/// on its first call that needs the browser: it lists only that context's tabs, opens tabs and
+/// receives popups there, and an id of another context's tab is [`CdpError::NoSuchTarget`].
+/// With [`Isolation::Shared`] it works in the browser's default context.
 ///
 /// Target ids are the CDP target ids of the tabs, with one exception that keeps them stable
-/// for the agent: when a browser this backend launched dies (killed, crashed), the next call
-/// starts a new one and reopens every tab it knew at its last URL, and the old ids go on naming
-/// the reopened tabs. (Refs then carry over structurally, as after a navigation.)
+/// for the agent: when the browser dies (killed, crashed) the host starts a new one on the next
+/// call, this backend reopens every tab it knew at its last URL (in a fresh context), and the
+/// old ids go on naming the reopened tabs. (Refs then carry over structurally, as after a
+/// navigation.) Page state (form input, cookies, storage) is lost; the backend says so once,
+/// with [`CdpError::Disconnected`] from the call the death interrupted or, when it was idle,
+/// with [`CdpError::BrowserRestarted`] from its first call after the restart.
+///
+/// Dropping a backend releases it as [`CdpBackend::release`] would, without waiting.
 #[derive(Debug)]
 pub struct CdpBackend {
-    browser: Browser,
+    host: BrowserHost,
+    isolation: Isolation,
+    /// Its share of the current browser; `None` before its first call and after a release.
+    live: Option<Live>,
     /// Attached tabs, by CDP target id.
     pages: HashMap<String, PageHandle>,
     /// The agent's id of the active tab.
@@ -37,39 +57,69 @@ pub struct CdpBackend {
     aliases: HashMap<String, String>,
     /// Agent id -> the last URL seen, for reopening after a browser restart.
     urls: HashMap<String, String>,
+    /// Agent ids of the tabs this backend opened (and their popups): what a release closes
+    /// in the shared context, where the other tabs are not this backend's to close.
+    opened: HashSet<String>,
+    /// A call returned [`CdpError::Disconnected`] since the browser was lost, so the loss has
+    /// been told and the restore after it need not tell it again.
+    loss_told: bool,
 }
 
 impl CdpBackend {
-    /// Launches a browser.
+    /// Launches a browser now and returns a backend alone on it, in its default context (the
+    /// single-owner use: the CLI, benches, tests). [`CdpBackend::close`] closes the browser.
     pub async fn launch(opts: LaunchOptions) -> Result<CdpBackend, CdpError> {
-        Ok(CdpBackend::with_browser(Browser::launch(opts).await?))
+        let host = BrowserHost::new(BrowserSource::Launch(opts));
+        host.browser().await?;
+        Ok(host.backend(Isolation::Shared))
     }
 
-    /// Connects to a running browser (`ws://...` or `http://host:port`).
+    /// Connects to a running browser now (`ws://...` or `http://host:port`) and returns a
+    /// backend alone on it, in its default context.
     pub async fn connect(endpoint: &str) -> Result<CdpBackend, CdpError> {
-        Ok(CdpBackend::with_browser(Browser::connect(endpoint).await?))
+        let host = BrowserHost::new(BrowserSource::Connect(endpoint.to_string()));
+        host.browser().await?;
+        Ok(host.backend(Isolation::Shared))
     }
 
-    /// Wraps a browser.
-    pub fn with_browser(browser: Browser) -> CdpBackend {
+    /// A backend alone on a running browser, in its default context.
+    pub async fn with_browser(browser: Browser) -> CdpBackend {
+        BrowserHost::with_browser(browser).await.backend(Isolation::Shared)
+    }
+
+    pub(crate) fn new(host: BrowserHost, isolation: Isolation) -> CdpBackend {
         CdpBackend {
-            browser,
+            host,
+            isolation,
+            live: None,
             pages: HashMap::new(),
             active: None,
             roots: HashMap::new(),
             aliases: HashMap::new(),
             urls: HashMap::new(),
+            opened: HashSet::new(),
+            loss_told: false,
         }
     }
 
-    /// The browser.
-    pub fn browser(&self) -> &Browser {
-        &self.browser
+    /// The host whose browser this backend uses.
+    pub fn host(&self) -> &BrowserHost {
+        &self.host
     }
 
-    /// The browser, mutably (its process id, for one).
-    pub fn browser_mut(&mut self) -> &mut Browser {
-        &mut self.browser
+    /// How this backend's tabs are kept apart from others'.
+    pub fn isolation(&self) -> Isolation {
+        self.isolation
+    }
+
+    /// The id of this backend's own browser context, once made ([`Isolation::Context`]).
+    pub fn context_id(&self) -> Option<&str> {
+        self.live.as_ref().and_then(|l| l.context.as_deref())
+    }
+
+    /// The running browser, if any (no browser is started).
+    pub fn browser(&self) -> Option<Arc<Browser>> {
+        self.host.browser_now()
     }
 
     /// Opens a new tab at `url`, makes it the active one and returns its id.
@@ -89,6 +139,31 @@ impl CdpBackend {
         Ok(())
     }
 
+    /// The handle of a tab of this backend, attaching to it on first use.
+    pub async fn page(&mut self, target: &TargetId) -> Result<PageHandle, CdpError> {
+        let r = self.page_inner(target).await;
+        self.told(r)
+    }
+
+    /// Captures with stats (what [`Backend::capture`] does, plus timings).
+    pub async fn capture_with_stats(
+        &mut self,
+        target: &TargetId,
+        deadline: Duration,
+    ) -> Result<CaptureOutput, CdpError> {
+        let r = self.capture_inner(target, deadline).await;
+        self.told(r)
+    }
+
+    /// Closes the browser (a connected one is left running) after disposing this backend's own
+    /// context, if it has one: the single-owner end of [`CdpBackend::launch`].
+    pub async fn close(mut self) -> Result<(), CdpError> {
+        let released = if self.isolation == Isolation::Context { self.release().await } else { Ok(()) };
+        self.forget();
+        self.host.shutdown().await;
+        released
+    }
+
     /// The CDP target id behind an agent's target id.
     fn cdp_id(&self, target: &TargetId) -> String {
         self.aliases.get(&target.0).cloned().unwrap_or_else(|| target.0.clone())
@@ -102,14 +177,14 @@ impl CdpBackend {
             .map_or_else(|| cdp.to_string(), |(a, _)| a.clone())
     }
 
-    /// The handle of a tab, attaching to it on first use.
-    pub async fn page(&mut self, target: &TargetId) -> Result<PageHandle, CdpError> {
-        self.revive().await?;
+    async fn page_inner(&mut self, target: &TargetId) -> Result<PageHandle, CdpError> {
+        let browser = self.ready().await?;
         let id = self.cdp_id(target);
         if let Some(p) = self.pages.get(&id) {
             return Ok(p.clone());
         }
-        let p = self.browser.attach_page(&id).await.map_err(|e| match e {
+        self.check_owned(&browser, &id, target).await?;
+        let p = browser.attach_page(&id).await.map_err(|e| match e {
             CdpError::NoSuchTarget(_) => CdpError::NoSuchTarget(target.0.clone()),
             e => e,
         })?;
@@ -117,47 +192,12 @@ impl CdpBackend {
         Ok(p)
     }
 
-    /// When the browser this backend launched has died, starts a new one and reopens the tabs
-    /// it knew at their last URLs (a tab whose URL no longer loads opens blank). A connected
-    /// browser is not ours to start: its loss stays [`CdpError::Disconnected`].
-    async fn revive(&mut self) -> Result<(), CdpError> {
-        if self.browser.is_open() {
-            return Ok(());
-        }
-        let Some(opts) = self.browser.launch_options().cloned() else { return Err(CdpError::Disconnected) };
-        tracing::warn!("the browser is gone; starting a new one and reopening {} tab(s)", self.urls.len());
-        let dead = std::mem::replace(&mut self.browser, Browser::launch(opts).await?);
-        // Reaps the old process and deletes its profile.
-        let _ = dead.close().await;
-        self.pages.clear();
-        self.roots.clear();
-        self.aliases.clear();
-        let mut tabs: Vec<(String, String)> = self.urls.drain().collect();
-        tabs.sort();
-        for (agent_id, url) in tabs {
-            let page = match tabs::open(&self.browser, &url).await {
-                Ok(p) => p,
-                Err(CdpError::Disconnected) => return Err(CdpError::Disconnected),
-                Err(e) => {
-                    tracing::warn!("reopening {url} failed ({e}); the tab opens blank");
-                    self.browser.new_page("about:blank").await?
-                }
-            };
-            let id = page.target_id().to_string();
-            self.pages.insert(id.clone(), page);
-            self.aliases.insert(agent_id.clone(), id);
-            self.urls.insert(agent_id, url);
-        }
-        Ok(())
-    }
-
-    /// Captures with stats (what [`Backend::capture`] does, plus timings).
-    pub async fn capture_with_stats(
+    async fn capture_inner(
         &mut self,
         target: &TargetId,
         deadline: Duration,
     ) -> Result<CaptureOutput, CdpError> {
-        let page = self.page(target).await?;
+        let page = self.page_inner(target).await?;
         if let Some(dialog) = page.watch().dialog() {
             let started = std::time::Instant::now();
             let capture = self.blocked(target, &dialog).await?;
@@ -200,9 +240,10 @@ impl CdpBackend {
 
     /// The capture of a tab a JavaScript dialog blocks (see [`dialogs::blocked_capture`]).
     async fn blocked(&mut self, target: &TargetId, dialog: &dialogs::Dialog) -> Result<Capture, CdpError> {
+        let browser = self.ready().await?;
         let id = self.cdp_id(target);
         // The browser answers for the tab while its renderer waits on the dialog.
-        let tabs = self.browser.page_targets().await?;
+        let tabs = browser.page_targets().await?;
         let (url, title) =
             tabs.into_iter().find(|(t, _, _)| *t == id).map(|(_, u, t)| (u, t)).unwrap_or_default();
         let header =
@@ -213,7 +254,7 @@ impl CdpBackend {
 
     /// The tab, unless a JavaScript dialog blocks it.
     async fn unblocked_page(&mut self, target: &TargetId) -> Result<PageHandle, CdpError> {
-        let page = self.page(target).await?;
+        let page = self.page_inner(target).await?;
         match page.watch().dialog() {
             Some(d) => Err(d.blocks()),
             None => Ok(page),
@@ -233,33 +274,36 @@ impl CdpBackend {
         }
     }
 
-    /// Attaches to the tabs an action opened (popups), so they can be captured at once, and
-    /// names them by the agent's ids.
+    /// Attaches to the tabs an action opened (popups, which open in the opener's context), so
+    /// they can be captured at once, and names them by the agent's ids.
     async fn adopt_opened(&mut self, outcome: &mut Outcome) {
         for t in &mut outcome.opened {
             // A popup that closed again before we attached is simply not adopted.
-            let _ = self.page(t).await;
+            if self.page_inner(t).await.is_ok() {
+                self.opened.insert(self.agent_id(&t.0));
+            }
             *t = TargetId(self.agent_id(&t.0));
         }
     }
 
-    /// Closes the browser (a connected one is left running).
-    pub async fn close(self) -> Result<(), CdpError> {
-        self.browser.close().await
-    }
-}
-
-impl Backend for CdpBackend {
-    type Error = CdpError;
-
-    async fn targets(&mut self) -> Result<Vec<TargetSummary>, CdpError> {
-        self.revive().await?;
+    async fn targets_inner(&mut self) -> Result<Vec<TargetSummary>, CdpError> {
+        // A backend that never opened a tab has none; asking must not start a browser.
+        let nothing_yet = self.live.is_none()
+            && match self.isolation {
+                Isolation::Context => true,
+                Isolation::Shared => {
+                    matches!(self.host.source(), BrowserSource::Launch(_)) && !self.host.is_running()
+                }
+            };
+        if nothing_yet {
+            return Ok(Vec::new());
+        }
+        let browser = self.ready().await?;
         let tabs: Vec<(String, String, String)> = self
-            .browser
-            .page_targets()
+            .own_tabs(&browser)
             .await?
             .into_iter()
-            .map(|(id, url, title)| (self.agent_id(&id), url, title))
+            .map(|t| (self.agent_id(&t.id), t.url, t.title))
             .collect();
         if self.active.as_ref().is_none_or(|a| !tabs.iter().any(|(id, _, _)| id == a)) {
             self.active = tabs.first().map(|(id, _, _)| id.clone());
@@ -282,11 +326,7 @@ impl Backend for CdpBackend {
             .collect())
     }
 
-    async fn capture(&mut self, target: &TargetId, deadline: Duration) -> Result<Capture, CdpError> {
-        Ok(self.capture_with_stats(target, deadline).await?.capture)
-    }
-
-    async fn act(
+    async fn act_inner(
         &mut self,
         target: &TargetId,
         element: &NativeId,
@@ -299,9 +339,15 @@ impl Backend for CdpBackend {
         Ok(outcome)
     }
 
-    async fn act_on_target(&mut self, target: &TargetId, action: &TargetAction) -> Result<Outcome, CdpError> {
+    async fn act_on_target_inner(
+        &mut self,
+        target: &TargetId,
+        action: &TargetAction,
+    ) -> Result<Outcome, CdpError> {
         let page = match action {
-            TargetAction::AcceptDialog { .. } | TargetAction::DismissDialog => self.page(target).await?,
+            TargetAction::AcceptDialog { .. } | TargetAction::DismissDialog => {
+                self.page_inner(target).await?
+            }
             _ => self.unblocked_page(target).await?,
         };
         let opts = SettleOptions::default();
@@ -322,20 +368,23 @@ impl Backend for CdpBackend {
         Ok(outcome)
     }
 
-    async fn open_target(&mut self, url: &str) -> Result<TargetId, CdpError> {
-        self.revive().await?;
-        let page = tabs::open(&self.browser, url).await?;
+    async fn open_target_inner(&mut self, url: &str) -> Result<TargetId, CdpError> {
+        let browser = self.ready().await?;
+        let context = self.live.as_ref().and_then(|l| l.context.clone());
+        let page = tabs::open_in(&browser, context.as_deref(), url).await?;
         let id = page.target_id().to_string();
         self.pages.insert(id.clone(), page);
         self.urls.insert(id.clone(), url.to_string());
+        self.opened.insert(id.clone());
         self.active = Some(id.clone());
         Ok(TargetId(id))
     }
 
-    async fn close_target(&mut self, target: &TargetId) -> Result<(), CdpError> {
-        self.revive().await?;
+    async fn close_target_inner(&mut self, target: &TargetId) -> Result<(), CdpError> {
+        let browser = self.ready().await?;
         let id = self.cdp_id(target);
-        tabs::close(&self.browser, &id).await.map_err(|e| match e {
+        self.check_owned(&browser, &id, target).await?;
+        tabs::close(&browser, &id).await.map_err(|e| match e {
             CdpError::NoSuchTarget(_) => CdpError::NoSuchTarget(target.0.clone()),
             e => e,
         })?;
@@ -343,10 +392,65 @@ impl Backend for CdpBackend {
         self.roots.remove(&id);
         self.aliases.remove(&target.0);
         self.urls.remove(&target.0);
+        self.opened.remove(&target.0);
         if self.active.as_deref() == Some(target.0.as_str()) {
             self.active = None;
         }
         Ok(())
+    }
+
+    async fn changed_inner(&mut self, target: &TargetId) -> Result<bool, CdpError> {
+        // The browser died or was started again since this backend last used it: everything
+        // changed, and the capture that follows restores the tabs and tells the caller (a
+        // change signal's error is not something a caller reports).
+        let current = self.host.browser_now().and(self.host.generation());
+        if self.live.as_ref().is_some_and(|l| Some(l.generation) != current) {
+            return Ok(true);
+        }
+        let page = self.page_inner(target).await?;
+        // A blocked page answers no script; its blocked capture is cheap and always current.
+        if page.watch().dialog().is_some() {
+            return Ok(true);
+        }
+        Ok(change::changed(&page).await)
+    }
+}
+
+impl Backend for CdpBackend {
+    type Error = CdpError;
+
+    async fn targets(&mut self) -> Result<Vec<TargetSummary>, CdpError> {
+        let r = self.targets_inner().await;
+        self.told(r)
+    }
+
+    async fn capture(&mut self, target: &TargetId, deadline: Duration) -> Result<Capture, CdpError> {
+        Ok(self.capture_with_stats(target, deadline).await?.capture)
+    }
+
+    async fn act(
+        &mut self,
+        target: &TargetId,
+        element: &NativeId,
+        action: &ElementAction,
+    ) -> Result<Outcome, CdpError> {
+        let r = self.act_inner(target, element, action).await;
+        self.told(r)
+    }
+
+    async fn act_on_target(&mut self, target: &TargetId, action: &TargetAction) -> Result<Outcome, CdpError> {
+        let r = self.act_on_target_inner(target, action).await;
+        self.told(r)
+    }
+
+    async fn open_target(&mut self, url: &str) -> Result<TargetId, CdpError> {
+        let r = self.open_target_inner(url).await;
+        self.told(r)
+    }
+
+    async fn close_target(&mut self, target: &TargetId) -> Result<(), CdpError> {
+        let r = self.close_target_inner(target).await;
+        self.told(r)
     }
 
     fn element_gone(error: &CdpError) -> bool {
@@ -354,11 +458,8 @@ impl Backend for CdpBackend {
     }
 
     async fn changed(&mut self, target: &TargetId) -> Result<bool, CdpError> {
-        let page = self.page(target).await?;
-        // A blocked page answers no script; its blocked capture is cheap and always current.
-        if page.watch().dialog().is_some() {
-            return Ok(true);
-        }
-        Ok(change::changed(&page).await)
+        // Not `told`: callers treat a failed signal as "changed" and report nothing, so a loss
+        // met here is still to be told by the capture that follows.
+        self.changed_inner(target).await
     }
 }

@@ -1,8 +1,10 @@
 //! Finding, launching and connecting to a browser.
 //!
-//! A launched browser is headless, runs on its own temporary profile (deleted on close) and
-//! gets flags that keep it off the network: no background networking, component updates, sync
-//! or QUIC. A connected browser (`ws://...` or `http://host:port`) is left running on close.
+//! A launched browser is headless (unless asked otherwise), runs on its own temporary profile
+//! (deleted on close) and gets flags that keep it off the network: no background networking,
+//! component updates, sync or QUIC. A connected browser (`ws://...` or `http://host:port`) is
+//! left running on close. Tabs open in the default browser context or in one made with
+//! [`Browser::create_context`] (own cookies, storage and cache).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,8 +37,8 @@ pub const BROWSER_PATHS: &[&str] = &[
     r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
 ];
 
-/// Flags every launched browser gets on top of chromiumoxide's defaults: headless, no GPU, and
-/// nothing that reaches out to the network on its own.
+/// Flags every launched browser gets on top of chromiumoxide's defaults: no GPU, and nothing
+/// that reaches out to the network on its own.
 pub const LAUNCH_FLAGS: &[&str] = &[
     "--disable-gpu",
     "--disable-quic",
@@ -49,12 +51,17 @@ pub const LAUNCH_FLAGS: &[&str] = &[
     "--no-default-browser-check",
 ];
 
+/// The viewport a launched browser's tabs get unless told otherwise.
+pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
+
 /// How to launch a browser.
 #[derive(Clone, Debug)]
 pub struct LaunchOptions {
     /// The executable; found with [`find_browser`] when `None`.
     pub executable: Option<PathBuf>,
-    /// Window (viewport) size in CSS pixels.
+    /// Run without a window (default). A headed browser needs a display.
+    pub headless: bool,
+    /// Viewport size in CSS pixels (default 1280x720): every tab, in every context, gets it.
     pub window: (u32, u32),
     /// Extra command-line flags.
     pub extra_args: Vec<String>,
@@ -66,7 +73,8 @@ impl Default for LaunchOptions {
     fn default() -> Self {
         LaunchOptions {
             executable: None,
-            window: (1280, 800),
+            headless: true,
+            window: DEFAULT_VIEWPORT,
             extra_args: Vec::new(),
             launch_timeout: Duration::from_secs(20),
         }
@@ -154,6 +162,8 @@ pub struct Browser {
     raw: RawCdp,
     ws_url: String,
     launched: bool,
+    /// The process id of a launched browser.
+    pid: Option<u32>,
     /// How it was launched (`None` when connected to): what a restart needs.
     options: Option<LaunchOptions>,
     // Declared last: dropped after the process is gone.
@@ -178,6 +188,9 @@ impl Browser {
             .viewport(None)
             .launch_timeout(opts.launch_timeout)
             .args(LAUNCH_FLAGS.iter().copied());
+        if !opts.headless {
+            builder = builder.with_head();
+        }
         // Chromium refuses to start sandboxed as root; a non-root user keeps the sandbox.
         if running_as_root() {
             builder = builder.no_sandbox();
@@ -186,15 +199,16 @@ impl Browser {
         let config =
             builder.build().map_err(|reason| CdpError::LaunchFailed { path: exe.clone(), reason })?;
         let options = Some(opts);
-        let (inner, handler) = chromiumoxide::Browser::launch(config)
+        let (mut inner, handler) = chromiumoxide::Browser::launch(config)
             .await
             .map_err(|e| CdpError::LaunchFailed { path: exe.clone(), reason: e.to_string() })?;
+        let pid = inner.get_mut_child().and_then(|c| c.as_mut_inner().id());
         let ws_url = inner.websocket_address().clone();
         let handler = spawn_handler(handler);
         quiet_oxide(&inner).await;
         let raw = RawCdp::connect(&ws_url).await?;
         let browser =
-            Browser { inner, handler, raw, ws_url, launched: true, options, profile: Some(profile) };
+            Browser { inner, handler, raw, ws_url, launched: true, pid, options, profile: Some(profile) };
         // Downloads never land on disk; a navigation to one fails instead.
         let _ = browser.raw.call(None, "Browser.setDownloadBehavior", json!({"behavior": "deny"})).await;
         Ok(browser)
@@ -219,7 +233,7 @@ impl Browser {
         let handler = spawn_handler(handler);
         quiet_oxide(&inner).await;
         let raw = RawCdp::connect(&ws_url).await?;
-        Ok(Browser { inner, handler, raw, ws_url, launched: false, options: None, profile: None })
+        Ok(Browser { inner, handler, raw, ws_url, launched: false, pid: None, options: None, profile: None })
     }
 
     /// The browser's DevTools WebSocket URL.
@@ -237,14 +251,20 @@ impl Browser {
         self.options.as_ref()
     }
 
+    /// The viewport every tab gets (a launched browser's; a connected browser's tabs keep the
+    /// size of their windows).
+    pub fn viewport(&self) -> Option<(u32, u32)> {
+        self.options.as_ref().map(|o| o.window)
+    }
+
     /// Whether the connection to the browser is still up.
     pub fn is_open(&self) -> bool {
         self.raw.is_open()
     }
 
     /// The process id of a launched browser (`None` for a connected one).
-    pub fn pid(&mut self) -> Option<u32> {
-        self.inner.get_mut_child().and_then(|c| c.as_mut_inner().id())
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
     }
 
     /// The temporary profile directory of a launched browser.
@@ -262,9 +282,18 @@ impl Browser {
         &self.inner
     }
 
-    /// Opens a new tab at `url` (use `about:blank` for an empty one).
+    /// Opens a new tab at `url` (use `about:blank` for an empty one) in the default context.
     pub async fn new_page(&self, url: &str) -> Result<PageHandle, CdpError> {
-        let created = self.raw.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
+        self.new_page_in(None, url).await
+    }
+
+    /// Opens a new tab at `url` in the browser context `context` (`None`: the default one).
+    pub async fn new_page_in(&self, context: Option<&str>, url: &str) -> Result<PageHandle, CdpError> {
+        let mut params = json!({"url": "about:blank"});
+        if let Some(c) = context {
+            params["browserContextId"] = json!(c);
+        }
+        let created = self.raw.call(None, "Target.createTarget", params).await?;
         let target_id = str_field(&created, "targetId")
             .ok_or_else(|| CdpError::BadResponse {
                 method: "Target.createTarget".into(),
@@ -276,6 +305,23 @@ impl Browser {
             page.goto(url).await?;
         }
         Ok(page)
+    }
+
+    /// Creates a browser context: its own cookies, storage and cache, like an incognito
+    /// profile. It is disposed when [`Browser::dispose_context`] is called or this connection
+    /// closes (so a connected browser never keeps the contexts of a client that went away).
+    pub async fn create_context(&self) -> Result<String, CdpError> {
+        let v = self.raw.call(None, "Target.createBrowserContext", json!({"disposeOnDetach": true})).await?;
+        str_field(&v, "browserContextId").map(str::to_string).ok_or_else(|| CdpError::BadResponse {
+            method: "Target.createBrowserContext".into(),
+            reason: "no browserContextId".into(),
+        })
+    }
+
+    /// Disposes a browser context, closing its tabs.
+    pub async fn dispose_context(&self, context: &str) -> Result<(), CdpError> {
+        self.raw.call(None, "Target.disposeBrowserContext", json!({"browserContextId": context})).await?;
+        Ok(())
     }
 
     /// The page targets (tabs) the browser has, as `(target id, url, title)`.
@@ -308,6 +354,8 @@ impl Browser {
             }
         }
         self.handler.abort();
+        // Tab handles share the raw connection; close it for them too.
+        self.raw.close();
         Ok(())
     }
 }
@@ -315,6 +363,7 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         self.handler.abort();
+        self.raw.close();
         if self.launched {
             // chromiumoxide's child is killed on drop; make it certain before the profile goes.
             if let Some(child) = self.inner.get_mut_child() {

@@ -69,6 +69,8 @@ struct Call {
 pub struct RawCdp {
     calls: mpsc::UnboundedSender<Call>,
     events: broadcast::Sender<Arc<RawEvent>>,
+    /// Tells the pump to close the connection (handles held elsewhere keep it otherwise).
+    close: Arc<tokio::sync::Notify>,
     _task: Arc<TaskGuard>,
 }
 
@@ -95,8 +97,9 @@ impl RawCdp {
             .map_err(|e| CdpError::ConnectFailed { endpoint: ws_url.to_string(), reason: e.to_string() })?;
         let (calls, rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(8192);
-        let task = tokio::spawn(pump(conn, rx, events.clone()));
-        Ok(RawCdp { calls, events, _task: Arc::new(TaskGuard(task)) })
+        let close = Arc::new(tokio::sync::Notify::new());
+        let task = tokio::spawn(pump(conn, rx, events.clone(), close.clone()));
+        Ok(RawCdp { calls, events, close, _task: Arc::new(TaskGuard(task)) })
     }
 
     /// Subscribes to every event from now on (all sessions).
@@ -150,6 +153,12 @@ impl RawCdp {
     pub fn is_open(&self) -> bool {
         !self.calls.is_closed()
     }
+
+    /// Closes the connection for every handle on it, after the calls queued so far are sent:
+    /// calls waiting for an answer then fail with [`CdpError::Disconnected`].
+    pub fn close(&self) {
+        self.close.notify_one();
+    }
 }
 
 type Pending = HashMap<CallId, (String, oneshot::Sender<Result<Value, CdpError>>)>;
@@ -158,6 +167,7 @@ async fn pump(
     mut conn: Connection<WireEvent>,
     mut calls: mpsc::UnboundedReceiver<Call>,
     events: broadcast::Sender<Arc<RawEvent>>,
+    close: Arc<tokio::sync::Notify>,
 ) {
     let mut pending: Pending = HashMap::new();
     loop {
@@ -207,7 +217,8 @@ async fn pump(
                     break;
                 }
                 None => break,
-            }
+            },
+            () = close.notified() => break,
         }
     }
     // Dropping the senders fails every waiting caller with `Disconnected`.

@@ -50,9 +50,23 @@ pub enum CdpError {
     /// The connection to the browser is gone (it exited, crashed or was killed).
     #[error(
         "the browser connection is closed (the browser exited, crashed or was killed); a browser axsnap \
-         launched is started again on the next call, a browser it connected to must be restarted"
+         launched is started again on the next call, with this session's tabs reopened at their last \
+         URLs but their page state (form input, cookies, storage) lost; a browser it connected to must \
+         be restarted by whoever started it (the next call connects again)"
     )]
     Disconnected,
+    /// The browser had died (or the connection to it was lost) and was started (or connected to)
+    /// again before this call, which did not run.
+    #[error(
+        "the browser was gone (it exited, crashed or was killed, or the connection to it was lost) and \
+         has been started or connected to again: this session's {tabs} tab(s) were reopened at their \
+         last URLs, but their page state (form input, cookies, storage, scroll positions) is lost; take \
+         a new snapshot, then repeat what is still needed"
+    )]
+    BrowserRestarted {
+        /// How many tabs were reopened.
+        tabs: usize,
+    },
     /// A CDP call failed.
     #[error("the browser refused {method}: {message}")]
     Protocol {

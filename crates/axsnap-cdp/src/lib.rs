@@ -1,7 +1,8 @@
 //! `axsnap-cdp`: the Chromium backend over the Chrome DevTools Protocol.
 //!
 //! - [`browser`]: find, launch (headless, temporary profile, off the network) or connect to a
-//!   browser; [`page`]: a handle on one tab, navigation with clear errors.
+//!   browser; [`host`]: one browser shared by many sessions, each in its own context, started
+//!   on first use; [`page`]: a handle on one tab, navigation with clear errors.
 //! - [`conn`]: the raw CDP client every capture call goes through (untyped JSON, any session).
 //! - [`frames`]: a tab's sessions (out-of-process iframes included), isolated-world contexts
 //!   and structural epoch; [`change`]: the change signal built on them.
@@ -36,6 +37,7 @@ pub mod dialogs;
 mod dom_tree;
 pub mod error;
 pub mod frames;
+pub mod host;
 pub mod input;
 mod json;
 pub mod layout;
@@ -55,6 +57,7 @@ pub use browser::{find_browser, Browser, LaunchOptions};
 pub use capture::{capture, capture_with, CaptureOptions, CaptureOutput, CaptureStats};
 pub use change::changed;
 pub use error::CdpError;
+pub use host::{BrowserHost, BrowserSource, Isolation};
 pub use page::{Navigation, PageHandle};
 pub use page_log::PageLog;
 pub use settle::SettleOptions;

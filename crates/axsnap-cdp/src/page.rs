@@ -64,7 +64,25 @@ impl PageHandle {
             baseline: Arc::new(Mutex::new(None)),
         };
         page.call("Page.setLifecycleEventsEnabled", json!({"enabled": true})).await?;
+        if let Some((width, height)) = browser.viewport() {
+            page.set_viewport(width, height).await;
+        }
         Ok(page)
+    }
+
+    /// Gives the tab a viewport of `width` x `height` CSS pixels (and a screen of that size),
+    /// for as long as this session is attached. A window's own size is no viewport: headless
+    /// Chromium 156 draws a window of 1280x720 with a viewport of 1280x577, and a popup opened
+    /// with window features gets its own size. A tab that does not take it keeps its size.
+    pub async fn set_viewport(&self, width: u32, height: u32) {
+        let params = json!({
+            "width": width, "height": height, "deviceScaleFactor": 0, "mobile": false,
+            "screenWidth": width, "screenHeight": height,
+        });
+        let r = self.call_within("Emulation.setDeviceMetricsOverride", params, Duration::from_secs(5)).await;
+        if let Err(e) = r {
+            tracing::debug!("setting the viewport of {} failed: {e}", self.target_id);
+        }
     }
 
     /// The tab's CDP target id.

@@ -21,6 +21,8 @@ pub struct Tab {
     pub title: String,
     /// The tab that opened it (a popup), if any.
     pub opener: Option<String>,
+    /// The browser context it lives in (the default context has an id too).
+    pub context: Option<String>,
 }
 
 /// The browser's tabs, in the browser's order.
@@ -35,6 +37,7 @@ pub async fn list(browser: &Browser) -> Result<Vec<Tab>, CdpError> {
             url: str_field(t, "url").unwrap_or_default().to_string(),
             title: str_field(t, "title").unwrap_or_default().to_string(),
             opener: str_field(t, "openerId").map(str::to_string),
+            context: str_field(t, "browserContextId").map(str::to_string),
         })
         .collect())
 }
@@ -51,7 +54,12 @@ pub async fn switch(browser: &Browser, id: &str) -> Result<(), CdpError> {
 /// Opens a new tab at `url` (with the errors of [`PageHandle::goto`]). On an error the new tab
 /// is closed again.
 pub async fn open(browser: &Browser, url: &str) -> Result<PageHandle, CdpError> {
-    let page = browser.new_page("about:blank").await?;
+    open_in(browser, None, url).await
+}
+
+/// [`open`] in the browser context `context` (`None`: the default one).
+pub async fn open_in(browser: &Browser, context: Option<&str>, url: &str) -> Result<PageHandle, CdpError> {
+    let page = browser.new_page_in(context, "about:blank").await?;
     if url != "about:blank" {
         if let Err(e) = page.goto(url).await {
             let _ = close(browser, page.target_id()).await;

@@ -24,7 +24,7 @@ struct Fixture {
 
 impl Fixture {
     async fn open(path: &str) -> Fixture {
-        Fixture::open_in(CdpBackend::with_browser(launch_browser().await), path).await
+        Fixture::open_in(CdpBackend::with_browser(launch_browser().await).await, path).await
     }
 
     async fn open_in(mut backend: CdpBackend, path: &str) -> Fixture {
@@ -209,7 +209,7 @@ fn a_browser_killed_mid_call_is_a_clear_error_and_the_next_call_starts_a_new_one
         let mut f = Fixture::open_in(backend, "act/leave.html").await;
         let first = f.snapshot().await;
         let save = f.ref_of(&first, Role::Button, "Save");
-        let pid = f.backend.browser_mut().pid().expect("a launched browser has a pid");
+        let pid = f.backend.host().pid().expect("a launched browser has a pid");
 
         // Kill it while a capture waits on a busy page.
         f.eval("setTimeout(() => { const t = Date.now(); while (Date.now() - t < 5000) {} }, 0); 1").await;
@@ -228,7 +228,7 @@ fn a_browser_killed_mid_call_is_a_clear_error_and_the_next_call_starts_a_new_one
         // refs carry over to it.
         let r = f.snapshot().await;
         assert!(r.partial.is_none(), "{}", r.text);
-        assert_ne!(f.backend.browser_mut().pid(), Some(pid));
+        assert_ne!(f.backend.host().pid(), Some(pid));
         assert_eq!(f.ref_of(&r, Role::Button, "Save"), save, "{}", r.text);
         f.act(save, ElementAction::Click { count: 1 }).await.unwrap();
         assert_eq!(f.eval("document.getElementById('state').textContent").await, json!("saved"));

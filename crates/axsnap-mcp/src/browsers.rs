@@ -1,49 +1,58 @@
 //! [`Browsers`]: where each MCP session gets its browser backend.
 //!
-//! Sessions share one browser; each gets its own browser context (cookies, storage and tabs
-//! apart) when isolated, or the browser's default context (stdio, where there is one session,
-//! and an attached `--cdp-endpoint` browser whose profile the user wants). Nothing is launched
-//! before a session's first call that needs a page.
+//! All sessions share one browser, held by a [`BrowserHost`] and started on the first call that
+//! needs a page. An isolated session (HTTP) gets a browser context of its own: its cookies,
+//! storage and tabs apart from every other session's. Stdio has one session, which works in
+//! the browser's default context, as does a session on an attached `--cdp-endpoint` browser
+//! served over stdio (the user attached it for its profile: logins, cookies).
+//!
+//! When the browser dies the host starts a new one on the next call, and each session's
+//! backend reopens its tabs at their last URLs (see [`axsnap_cdp::CdpBackend`]).
 
-use axsnap_cdp::{CdpBackend, CdpError};
+use axsnap_cdp::{BrowserHost, BrowserSource, CdpBackend, Isolation, LaunchOptions};
 
 use crate::options::BrowserOptions;
 
-/// Hands out one backend per session.
+/// Hands out one backend per session, all on one shared browser.
 #[derive(Clone, Debug)]
 pub struct Browsers {
-    options: BrowserOptions,
+    host: BrowserHost,
 }
 
 impl Browsers {
-    /// Browsers as `options` say.
+    /// Browsers as `options` say; nothing starts yet.
     pub fn new(options: BrowserOptions) -> Browsers {
-        Browsers { options }
+        let source = match options.cdp_endpoint {
+            Some(endpoint) => BrowserSource::Connect(endpoint),
+            None => BrowserSource::Launch(LaunchOptions {
+                executable: options.executable,
+                headless: options.headless,
+                window: options.viewport,
+                ..LaunchOptions::default()
+            }),
+        };
+        Browsers { host: BrowserHost::new(source) }
     }
 
-    /// A backend for a new session, with its browser running.
-    pub async fn backend(&self, isolated: bool) -> Result<CdpBackend, CdpError> {
-        let _ = isolated;
-        match &self.options.cdp_endpoint {
-            Some(endpoint) => CdpBackend::connect(endpoint).await,
-            None => {
-                let opts = axsnap_cdp::LaunchOptions {
-                    executable: self.options.executable.clone(),
-                    window: self.options.viewport,
-                    ..axsnap_cdp::LaunchOptions::default()
-                };
-                CdpBackend::launch(opts).await
-            }
+    /// A backend for a new session: cheap, no I/O. `isolated`: a browser context of its own.
+    pub fn backend(&self, isolated: bool) -> CdpBackend {
+        self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared })
+    }
+
+    /// The shared browser's host.
+    pub fn host(&self) -> &BrowserHost {
+        &self.host
+    }
+
+    /// Releases what a session's backend holds (its context and tabs; never the browser).
+    pub async fn release(&self, mut backend: CdpBackend) {
+        if let Err(e) = backend.release().await {
+            tracing::debug!("releasing a session's browser context: {e}");
         }
     }
 
-    /// Releases what a session's backend holds.
-    pub async fn release(&self, backend: CdpBackend) {
-        if let Err(e) = backend.close().await {
-            tracing::debug!("releasing a session's browser: {e}");
-        }
+    /// Closes a launched browser when the server stops (an attached one is left running).
+    pub async fn shutdown(&self) {
+        self.host.shutdown().await;
     }
-
-    /// Closes what the browsers hold when the server stops.
-    pub async fn shutdown(&self) {}
 }

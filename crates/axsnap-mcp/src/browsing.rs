@@ -31,6 +31,19 @@ fn auto_request() -> Request {
     Request { also_json: true, ..Request::default() }
 }
 
+/// The failure code of a call that found the browser started again (see [`Browsing::call`]).
+const RESTARTED: &str = "browser_restarted";
+
+/// What a reply after a browser restart says first.
+const LOST: &str = "the browser had stopped and was started again: this session's tabs were reopened at \
+                    their last URLs, and their state (form input, cookies, scroll, script state) was lost";
+
+/// Whether a call may run again after a browser restart without acting on a page whose state
+/// was lost: it only looks, or goes somewhere whole.
+fn repeatable(tool: &str) -> bool {
+    matches!(tool, "navigate" | "reload" | "snapshot" | "find" | "tabs" | "wait_for" | "screenshot")
+}
+
 /// Default scroll step in CSS pixels.
 const SCROLL_STEP: i64 = 600;
 /// Default `find` limit.
@@ -54,9 +67,6 @@ pub struct Browsing {
     /// other tab the browser has (its start page, another client's tabs).
     tabs: Vec<TargetId>,
     last_used: Instant,
-    /// The DevTools address of the browser the last call used: a new one means the browser
-    /// died and was started again.
-    browser_ws: Option<String>,
     /// Why the browser context went, when it did (`close`, idle): said on the next call.
     released: Option<String>,
 }
@@ -73,7 +83,6 @@ impl Browsing {
             logs: HashMap::new(),
             tabs: Vec::new(),
             last_used: Instant::now(),
-            browser_ws: None,
             released: None,
         }
     }
@@ -106,29 +115,25 @@ impl Browsing {
         self.agent.take().map(Agent::into_backend)
     }
 
-    /// Runs one tool call.
+    /// Runs one tool call. A call that finds the browser was started again since the last
+    /// one (it died while this session was idle) is run again on the reopened tabs when it
+    /// only looks or navigates, and its answer says the pages' state was lost; an action on
+    /// an element is not repeated blindly on a page that lost its state.
     pub async fn call(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         self.last_used = Instant::now();
         let mut result = self.dispatch(tool, args).await;
-        self.last_used = Instant::now();
-        let ws = self.agent.as_ref().map(|a| a.backend_ref().browser().ws_url().to_string());
-        let restarted = matches!((&self.browser_ws, &ws), (Some(a), Some(b)) if a != b);
-        self.browser_ws = ws;
-        if restarted {
-            const LOST: &str =
-                "the browser had stopped and was started again: tabs were reopened at their last \
-                                URLs, and their state (form input, scroll, script state) was lost";
+        if matches!(&result, Err(Failure::Tool { code: RESTARTED, .. })) && repeatable(tool) {
+            result = self.dispatch(tool, args).await;
             match &mut result {
                 Ok(reply) => {
                     reply.text = format!("# {LOST}\n{}", reply.text);
                     reply.structured.insert("browser_restarted".into(), json!(true));
                 }
-                Err(Failure::Tool { code, message }) if *code != "browser_gone" => {
-                    *message = format!("{LOST}; then: {message}");
-                }
+                Err(Failure::Tool { message, .. }) => *message = format!("{LOST}; then: {message}"),
                 Err(_) => {}
             }
         }
+        self.last_used = Instant::now();
         result
     }
 
@@ -257,7 +262,7 @@ impl Browsing {
     /// The agent, started on first use; a released session says why it starts afresh.
     async fn agent(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
         if self.agent.is_none() {
-            let backend = self.browsers.backend(self.isolated).await?;
+            let backend = self.browsers.backend(self.isolated);
             let options = AgentOptions {
                 after_action: auto_request(),
                 capture_deadline: self.options.capture_deadline,
@@ -302,14 +307,20 @@ impl Browsing {
         Ok(self.tabs.iter().filter_map(|t| all.iter().find(|s| &s.id == t).cloned()).collect())
     }
 
-    /// Starts listening to a tab's console and downloads, once.
-    async fn watch_tab(&mut self, target: &TargetId) {
+    /// Starts listening to a tab's console and downloads, once. A tab that cannot be reached
+    /// goes unwatched, but news of the browser's loss is passed on: it is the agent's to hear.
+    async fn watch_tab(&mut self, target: &TargetId) -> Result<(), Failure> {
         if self.logs.contains_key(target) {
-            return;
+            return Ok(());
         }
-        let Some(agent) = self.agent.as_mut() else { return };
-        if let Ok(page) = agent.backend().page(target).await {
-            self.logs.insert(target.clone(), PageLog::start(&page));
+        let Some(agent) = self.agent.as_mut() else { return Ok(()) };
+        match agent.backend().page(target).await {
+            Ok(page) => {
+                self.logs.insert(target.clone(), PageLog::start(&page));
+                Ok(())
+            }
+            Err(e @ (CdpError::BrowserRestarted { .. } | CdpError::Disconnected)) => Err(e.into()),
+            Err(_) => Ok(()),
         }
     }
 
@@ -326,7 +337,7 @@ impl Browsing {
         }
         let before = self.agent.as_ref().and_then(|a| a.target().cloned());
         if let Some(t) = &before {
-            self.watch_tab(t).await;
+            self.watch_tab(t).await?;
         }
         let counts = self.log_counts(before.as_ref());
         let agent = self.agent().await?;
@@ -400,7 +411,8 @@ impl Browsing {
                 }
             }
             for t in &opened {
-                self.watch_tab(t).await;
+                // After the action: a loss met here is told by the next call.
+                let _ = self.watch_tab(t).await;
             }
         }
         h
@@ -492,7 +504,7 @@ impl Browsing {
                 let agent = self.agent_with_page()?;
                 agent.backend().set_active(&id).await?;
                 agent.set_target(id.clone());
-                self.watch_tab(&id).await;
+                self.watch_tab(&id).await?;
                 let agent = self.agent_with_page()?;
                 let step = agent.snapshot(&auto_request()).await?;
                 let mut reply = Reply::step(

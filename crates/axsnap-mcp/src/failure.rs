@@ -91,9 +91,11 @@ fn from_cdp(e: CdpError) -> Failure {
     match e {
         CdpError::Disconnected => Failure::tool(
             "browser_gone",
-            "the browser is gone (it exited, crashed or was killed); it is started again on the next call, and \
-             this session's pages, form input and cookies were lost: navigate again",
+            "the browser is gone (it exited, crashed or was killed); it is started again on the next call, which \
+             reopens this session's tabs at their last URLs, but their state (form input, cookies) was lost: take a \
+             snapshot, then repeat what is still needed",
         ),
+        CdpError::BrowserRestarted { .. } => Failure::tool("browser_restarted", text),
         CdpError::DialogOpen { kind, message } => Failure::tool(
             "dialog_open",
             format!(

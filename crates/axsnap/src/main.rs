@@ -11,6 +11,7 @@ use clap::Parser;
 
 fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
+    init_logging();
     match cmd::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
@@ -18,4 +19,22 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Warnings (a browser restarted, a release that failed) and, when asked, more go to stderr:
+/// stdout carries the answers (and, for `axsnap mcp` over stdio, the protocol). `AXSNAP_LOG`
+/// (or `RUST_LOG`) takes a filter such as `axsnap_cdp=debug`; the default is `warn`.
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = std::env::var("AXSNAP_LOG")
+        .or_else(|_| std::env::var("RUST_LOG"))
+        .ok()
+        .and_then(|f| EnvFilter::try_new(f).ok())
+        .unwrap_or_else(|| EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(true)
+        .try_init();
 }

@@ -56,7 +56,8 @@ impl Server {
 }
 
 /// Serves one request. Special paths: `/__download` (an attachment), `/__hang` (never answers),
-/// `/__json` (application/json). Query strings are ignored for files; `{{PORT2}}` in an HTML
+/// `/__json` (application/json), `/__cookie` (a page that shows the request's cookies and
+/// localStorage; `?set=V` sets the cookie `who=V` and the storage item `who`). Query strings are ignored for files; `{{PORT2}}` in an HTML
 /// file is replaced by the `port2` query parameter, so a page can point an iframe at a second
 /// server.
 fn serve(mut stream: TcpStream, root: &Path, _port: u16) -> std::io::Result<()> {
@@ -64,10 +65,16 @@ fn serve(mut stream: TcpStream, root: &Path, _port: u16) -> std::io::Result<()> 
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     reader.read_line(&mut line)?;
+    let mut cookie = String::new();
     loop {
         let mut h = String::new();
         if reader.read_line(&mut h)? == 0 || h == "\r\n" || h == "\n" {
             break;
+        }
+        if let Some((name, value)) = h.split_once(':') {
+            if name.eq_ignore_ascii_case("cookie") {
+                cookie = value.trim().to_string();
+            }
         }
     }
     let target = line.split_whitespace().nth(1).unwrap_or("/").to_string();
@@ -91,6 +98,18 @@ fn serve(mut stream: TcpStream, root: &Path, _port: u16) -> std::io::Result<()> 
             )
         }
         "/__json" => return respond(&mut stream, "200 OK", "application/json", "", b"{\"a\":1}"),
+        "/__cookie" => {
+            let set = query.split('&').find_map(|kv| kv.strip_prefix("set="));
+            let header = set.map(|v| format!("Set-Cookie: who={v}; Path=/\r\n")).unwrap_or_default();
+            let store = set.map(|v| format!("localStorage.setItem('who', '{v}');")).unwrap_or_default();
+            let cookie = if cookie.is_empty() { "none".to_string() } else { cookie };
+            let body = format!(
+                "<!doctype html><title>Cookie</title><p>cookie: {cookie}</p><p id=storage></p>\
+                 <script>{store}document.getElementById('storage').textContent = \
+                 'storage: ' + (localStorage.getItem('who') || 'none');</script>"
+            );
+            return respond(&mut stream, "200 OK", "text/html; charset=utf-8", &header, body.as_bytes());
+        }
         "/__hang" => {
             std::thread::sleep(Duration::from_secs(120));
             return Ok(());

@@ -8,9 +8,13 @@ use axsnap_mcp::{BrowserOptions, HttpOptions, ServerOptions, UrlPolicy};
 use crate::cli::McpArgs;
 
 pub fn run(a: &McpArgs) -> anyhow::Result<()> {
-    if !a.headless {
-        // The launcher always starts Chromium headless today; say so rather than ignore it.
-        anyhow::bail!("--headless false is not supported yet: axsnap launches Chromium headless; attach to a browser with a window through --cdp-endpoint instead");
+    if !a.headless && a.cdp_endpoint.is_none() && !has_display() {
+        // Chromium with a window exits at once without a display; say why before any session
+        // meets it.
+        anyhow::bail!(
+            "--headless false needs a display (DISPLAY or WAYLAND_DISPLAY is not set); run under a desktop \
+             session or xvfb-run, or leave the browser headless"
+        );
     }
     if !(a.idle_timeout > 0.0 && a.idle_timeout.is_finite()) {
         anyhow::bail!("--idle-timeout must be a positive number of minutes");
@@ -46,4 +50,12 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             }
         }
     })
+}
+
+/// Whether a browser window could open here.
+fn has_display() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
