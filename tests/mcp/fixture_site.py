@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import secrets
 import threading
+import time
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -47,7 +48,16 @@ PAGES: dict[str, str] = {
     "/busy": "never settles: a timer rewrites a counter every 50 ms",
     "/crash": "a 'Crash' button whose script allocates until the renderer runs out of "
     "memory and dies (takes a few seconds)",
+    "/alert-on-load": "opens a JavaScript alert ('hello') while it loads; a button 'After the "
+    "alert' follows the script",
+    "/busy-on-load": "a script that loops forever while the page loads",
+    "/sync-xhr": "a synchronous request to /hang while the page loads: the page waits on the "
+    "network",
+    "/hang": "never answers (the connection is held, silent, for 60 s)",
 }
+
+# Pages a plain HTTP client cannot fetch whole (they never answer).
+SILENT_PAGES = ("/hang",)
 
 _STYLE = """
 body { font-family: sans-serif; margin: 0; }
@@ -254,6 +264,24 @@ document.getElementById('crash').addEventListener('click', () => {
     return _page("Crash", body, script)
 
 
+def _alert_on_load() -> bytes:
+    return _page("Alert on load", "<main><h1>Alert on load</h1></main>",
+                 "alert('hello');").replace(b"</body>", b"<button>After the alert</button></body>")
+
+
+def _busy_on_load() -> bytes:
+    return _page("Busy on load", "<main><h1>Busy on load</h1></main>", "for (;;) {}")
+
+
+def _sync_xhr() -> bytes:
+    script = """
+const x = new XMLHttpRequest();
+x.open('GET', '/hang', false);
+try { x.send(); } catch (e) {}
+"""
+    return _page("Waiting on the network", "<main><h1>Waiting</h1></main>", script)
+
+
 class Site:
     """The fixture site, serving on 127.0.0.1 at a random port until `close()`."""
 
@@ -352,7 +380,14 @@ class _Handler(BaseHTTPRequestHandler):
             "/help": _help,
             "/busy": _busy,
             "/crash": _crash,
+            "/alert-on-load": _alert_on_load,
+            "/busy-on-load": _busy_on_load,
+            "/sync-xhr": _sync_xhr,
         }.get(path)
+        if path == "/hang":
+            # Holds the request unanswered; the client gives up or the site closes first.
+            time.sleep(60)
+            return
         if page is not None:
             self._send(200, page())
         elif path == "/whoami":

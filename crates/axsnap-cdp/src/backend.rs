@@ -17,9 +17,13 @@ use crate::settle::SettleOptions;
 use crate::tabs;
 use crate::{dialogs, nav};
 
+mod replace;
 mod share;
 
 use share::Live;
+
+/// How long an action waits to attach to a popup it opened (a busy one does not answer).
+const ADOPT_WAIT: Duration = Duration::from_secs(2);
 
 /// How often a running capture looks for a JavaScript dialog that opened meanwhile.
 const DIALOG_POLL: Duration = Duration::from_millis(20);
@@ -63,6 +67,8 @@ pub struct CdpBackend {
     /// A call returned [`CdpError::Disconnected`] since the browser was lost, so the loss has
     /// been told and the restore after it need not tell it again.
     loss_told: bool,
+    /// How actions and navigations wait: settle quiet and cap, and the load wait.
+    settle: SettleOptions,
 }
 
 impl CdpBackend {
@@ -99,7 +105,19 @@ impl CdpBackend {
             urls: HashMap::new(),
             opened: HashSet::new(),
             loss_told: false,
+            settle: SettleOptions::default(),
         }
+    }
+
+    /// How actions and navigations wait for the page (see [`SettleOptions`]); a caller with a
+    /// deadline shortens the load wait to fit it.
+    pub fn set_settle_options(&mut self, opts: SettleOptions) {
+        self.settle = opts;
+    }
+
+    /// How actions and navigations wait for the page.
+    pub fn settle_options(&self) -> SettleOptions {
+        self.settle
     }
 
     /// The host whose browser this backend uses.
@@ -278,8 +296,10 @@ impl CdpBackend {
     /// they can be captured at once, and names them by the agent's ids.
     async fn adopt_opened(&mut self, outcome: &mut Outcome) {
         for t in &mut outcome.opened {
-            // A popup that closed again before we attached is simply not adopted.
-            if self.page_inner(t).await.is_ok() {
+            // A popup that closed again before we attached, or whose page is too busy to
+            // answer at once, is simply not adopted now (a later call attaches to it).
+            let attached = tokio::time::timeout(ADOPT_WAIT, self.page_inner(t)).await;
+            if matches!(attached, Ok(Ok(_))) {
                 self.opened.insert(self.agent_id(&t.0));
             }
             *t = TargetId(self.agent_id(&t.0));
@@ -333,7 +353,7 @@ impl CdpBackend {
         action: &ElementAction,
     ) -> Result<Outcome, CdpError> {
         let page = self.unblocked_page(target).await?;
-        let mut outcome = crate::act::act(&page, element, action).await?;
+        let mut outcome = crate::act::act_with(&page, element, action, &self.settle).await?;
         self.note_dialog(target, &outcome).await;
         self.adopt_opened(&mut outcome).await;
         Ok(outcome)
@@ -350,9 +370,22 @@ impl CdpBackend {
             }
             _ => self.unblocked_page(target).await?,
         };
-        let opts = SettleOptions::default();
+        let opts = self.settle;
+        // A navigation must not wait on a renderer that does not answer: such a tab is
+        // replaced first (see `replace.rs`).
+        let (page, replaced) = match action {
+            TargetAction::Navigate { .. } | TargetAction::Reload => {
+                self.responsive_page(target, page).await?
+            }
+            _ => (page, false),
+        };
+        let last_url = self.urls.get(&target.0).cloned();
         let mut outcome = match action {
             TargetAction::Navigate { url } => nav::navigate(&page, url, &opts).await?,
+            TargetAction::Reload if replaced => match last_url {
+                Some(url) => nav::navigate(&page, &url, &opts).await?,
+                None => nav::reload(&page, &opts).await?,
+            },
             TargetAction::Back => nav::back(&page, &opts).await?,
             TargetAction::Forward => nav::forward(&page, &opts).await?,
             TargetAction::Reload => nav::reload(&page, &opts).await?,
@@ -371,7 +404,7 @@ impl CdpBackend {
     async fn open_target_inner(&mut self, url: &str) -> Result<TargetId, CdpError> {
         let browser = self.ready().await?;
         let context = self.live.as_ref().and_then(|l| l.context.clone());
-        let page = tabs::open_in(&browser, context.as_deref(), url).await?;
+        let page = tabs::open_in(&browser, context.as_deref(), url, self.settle.load).await?;
         let id = page.target_id().to_string();
         self.pages.insert(id.clone(), page);
         self.urls.insert(id.clone(), url.to_string());

@@ -37,8 +37,13 @@ pub const BROWSER_PATHS: &[&str] = &[
     r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
 ];
 
-/// Flags every launched browser gets on top of chromiumoxide's defaults: no GPU, and nothing
-/// that reaches out to the network on its own.
+/// Flags every launched browser gets: no GPU, and nothing that reaches out to the network on
+/// its own.
+///
+/// They replace chromiumoxide's defaults (Puppeteer's), which also turn off Chromium's IPC
+/// flooding protection: with it off, a page that calls `history.pushState` 10,000 times
+/// keeps the browser process busy for tens of seconds (every call becomes a history entry),
+/// where Chromium would otherwise throttle the page.
 pub const LAUNCH_FLAGS: &[&str] = &[
     "--disable-gpu",
     "--disable-quic",
@@ -49,6 +54,23 @@ pub const LAUNCH_FLAGS: &[&str] = &[
     "--disable-default-apps",
     "--disable-domain-reliability",
     "--no-default-browser-check",
+    // Timers and rendering of pages not in front run as in front: an agent's tabs are all
+    // in use.
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+    "--disable-breakpad",
+    "--disable-client-side-phishing-detection",
+    "--disable-component-extensions-with-background-pages",
+    "--disable-dev-shm-usage",
+    // Popups open as tabs the agent is told about.
+    "--disable-popup-blocking",
+    "--disable-prompt-on-repost",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--force-color-profile=srgb",
+    "--lang=en-US",
 ];
 
 /// The viewport a launched browser's tabs get unless told otherwise.
@@ -187,6 +209,7 @@ impl Browser {
             .window_size(opts.window.0, opts.window.1)
             .viewport(None)
             .launch_timeout(opts.launch_timeout)
+            .disable_default_args()
             .args(LAUNCH_FLAGS.iter().copied());
         if !opts.headless {
             builder = builder.with_head();

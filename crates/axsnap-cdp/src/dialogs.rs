@@ -51,9 +51,10 @@ impl Dialog {
 
     /// One line for the agent: `confirm "Delete the file?" (answer with accept or dismiss)`.
     pub fn describe(&self) -> String {
-        let mut s = format!("{} {:?}", self.kind, self.message);
+        // The page writes the message: bounded like any text it writes.
+        let mut s = format!("{} {:?}", self.kind, axsnap_core::caps::cap(&self.message, 500));
         if let Some(d) = &self.default_prompt {
-            s.push_str(&format!(" (default text {d:?})"));
+            s.push_str(&format!(" (default text {:?})", axsnap_core::caps::cap(d, 200)));
         }
         s.push_str(" is open; the page waits until it is accepted or dismissed");
         s
@@ -106,8 +107,16 @@ pub enum Answer {
 pub async fn answer(page: &PageHandle, answer: &Answer, opts: &SettleOptions) -> Result<Outcome, CdpError> {
     let watcher = Watcher::start(page).await?;
     let mut params = json!({"accept": matches!(answer, Answer::Accept(_))});
-    if let Answer::Accept(Some(text)) = answer {
-        params["promptText"] = json!(text);
+    match answer {
+        Answer::Accept(Some(text)) => params["promptText"] = json!(text),
+        // Chromium would answer a prompt with an empty text: keep its default, as a person
+        // pressing OK would.
+        Answer::Accept(None) => {
+            if let Some(default) = page.watch().dialog().and_then(|d| d.default_prompt) {
+                params["promptText"] = json!(default);
+            }
+        }
+        Answer::Dismiss => {}
     }
     let sessions = page.watch().snapshot().sessions;
     let mut answered = false;

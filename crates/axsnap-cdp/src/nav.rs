@@ -13,7 +13,7 @@ pub async fn navigate(page: &PageHandle, url: &str, opts: &SettleOptions) -> Res
     let watcher = Watcher::start(page).await?;
     // A `beforeunload` dialog stops the navigation before it starts: then the tab has not
     // navigated (yet); accepting the dialog lets it go on.
-    let gone = watcher.run(page.goto(url)).await?.is_some();
+    let gone = watcher.run(page.goto_within(url, opts.load)).await?.is_some();
     let mut out = watcher.settle(opts, false).await?;
     out.navigated |= gone;
     Ok(out)

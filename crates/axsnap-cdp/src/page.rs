@@ -14,6 +14,9 @@ use crate::frames::FrameWatch;
 
 /// How long [`PageHandle::goto`] waits for the load event before returning anyway.
 pub const LOAD_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a navigation's questions to the page (ready state, content type) may take: a
+/// page that does not answer this quickly after its load wait is busy.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// One tab. Every call goes through the raw connection on this backend's own session, so it
 /// works the same for a launched and a connected browser.
@@ -128,10 +131,17 @@ impl PageHandle {
     /// Evaluates a JavaScript expression in the main frame's page world and returns its value
     /// as JSON.
     pub async fn eval(&self, expression: &str) -> Result<Value, CdpError> {
+        self.eval_within(expression, crate::conn::CALL_TIMEOUT).await
+    }
+
+    /// [`PageHandle::eval`], giving up with [`CdpError::Timeout`] after `timeout` (a busy page
+    /// does not answer).
+    pub async fn eval_within(&self, expression: &str, timeout: Duration) -> Result<Value, CdpError> {
         let r = self
-            .call(
+            .call_within(
                 "Runtime.evaluate",
                 json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+                timeout,
             )
             .await?;
         if let Some(ex) = r.get("exceptionDetails") {
@@ -201,17 +211,36 @@ impl PageHandle {
                                 && str_field(&ev.params, "loaderId") == Some(loader.as_str());
                         }
                         "Inspector.targetCrashed" => return Err(CdpError::Crashed),
+                        // The page is blocked until the dialog is answered: no load event,
+                        // no script answers. Report the navigation as it stands.
+                        "Page.javascriptDialogOpening" => {
+                            return Ok(Navigation { frame_id, loader_id: Some(loader), loaded: false });
+                        }
                         _ => {}
                     }
                 }
             }
         }
-        // The lifecycle event may have fired before we listened (fast pages); ask the page.
+        // The lifecycle event may have fired before we listened (fast pages); ask the page. A
+        // page whose scripts do not answer now is busy (or blocked in a synchronous request):
+        // it is captured as it is, within the caller's deadline, and the settle says why.
         if !loaded {
-            loaded = self.eval("document.readyState").await.ok().as_ref().and_then(Value::as_str)
-                == Some("complete");
+            match self.eval_within("document.readyState", PROBE_TIMEOUT).await {
+                Ok(v) => loaded = v.as_str() == Some("complete"),
+                Err(CdpError::Timeout { .. }) => {
+                    return Ok(Navigation { frame_id, loader_id: Some(loader), loaded: false });
+                }
+                Err(_) => {}
+            }
         }
-        let content_type = self.eval("document.contentType").await?;
+        let content_type = match self.eval_within("document.contentType", PROBE_TIMEOUT).await {
+            Ok(v) => v,
+            // Busy since the load event: a document with scripts, so a web page.
+            Err(CdpError::Timeout { .. }) => {
+                return Ok(Navigation { frame_id, loader_id: Some(loader), loaded });
+            }
+            Err(e) => return Err(e),
+        };
         let content_type = content_type.as_str().unwrap_or_default();
         if !is_html(content_type) {
             return Err(CdpError::NotHtml { url: url.to_string(), content_type: content_type.to_string() });

@@ -30,7 +30,7 @@ use tokio::sync::watch;
 use crate::conn::{str_field, RawEvent};
 use crate::dialogs::Dialog;
 use crate::error::CdpError;
-use crate::page::PageHandle;
+use crate::page::{PageHandle, LOAD_TIMEOUT};
 
 /// Default quiet period.
 pub const DEFAULT_QUIET: Duration = Duration::from_millis(100);
@@ -48,11 +48,14 @@ pub struct SettleOptions {
     pub quiet: Duration,
     /// The most to wait.
     pub cap: Duration,
+    /// The most a navigation waits for its load event (default [`LOAD_TIMEOUT`]); a page
+    /// that has not loaded by then is captured as it is.
+    pub load: Duration,
 }
 
 impl Default for SettleOptions {
     fn default() -> Self {
-        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP }
+        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP, load: LOAD_TIMEOUT }
     }
 }
 
@@ -64,6 +67,12 @@ static NETWORK_ON: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 struct Activity {
     /// Requests in flight: request id -> (frame id, loader id).
     inflight: std::collections::HashMap<String, (String, String)>,
+    /// The same requests but documents: request id -> (method and URL, when it was sent), for
+    /// saying which one the page waits on. (A document's own request reports its end only
+    /// once its renderer is free, so a busy page would seem to wait on it.)
+    requests: std::collections::HashMap<String, Request>,
+    /// How many times the main frame committed a new document.
+    documents: u32,
     /// Frames loading.
     loading: HashSet<String>,
     /// The last network or loading event.
@@ -73,6 +82,16 @@ struct Activity {
     crashed: bool,
     /// Sessions of the tab known so far.
     sessions: HashSet<String>,
+}
+
+/// A request in flight, for saying which one a page waits on.
+#[derive(Debug)]
+struct Request {
+    /// Method and (bounded) URL.
+    what: String,
+    sent: Instant,
+    /// Made by the page's scripts (XHR, fetch): a script may be blocked waiting on it.
+    scripted: bool,
 }
 
 /// Watches a tab from just before an action until it settles. Create it with
@@ -123,6 +142,8 @@ impl Watcher {
         let before = page_ids(&targets.await?);
         let state = Arc::new(Mutex::new(Activity {
             inflight: Default::default(),
+            requests: Default::default(),
+            documents: 0,
             loading: HashSet::new(),
             last: Instant::now(),
             navigated: false,
@@ -161,6 +182,8 @@ impl Watcher {
         let mut last_gens: Option<Vec<(String, u64)>> = None;
         let mut last_change = Instant::now();
         let mut first = true;
+        // Since when the page's scripts have not answered (a busy main thread).
+        let mut silent_since: Option<Instant> = None;
         let settled = loop {
             {
                 let st = lock(&self.state);
@@ -179,6 +202,13 @@ impl Watcher {
                 _ = self.dialog_opened() => continue,
             };
             let now = Instant::now();
+            match &gens {
+                None => {
+                    // Silent from the first read on: silent since the watch began.
+                    silent_since.get_or_insert(if first { self.start } else { now });
+                }
+                Some(_) => silent_since = None,
+            }
             if first || gens.is_none() || gens != last_gens {
                 last_change = now;
                 first = false;
@@ -204,14 +234,17 @@ impl Watcher {
             }
         };
         let elapsed = self.start.elapsed();
+        let silent = silent_since.map(|s| s.elapsed());
         let opened = self.popups().await;
         let st = lock(&self.state);
+        let unsettled = (!settled).then(|| why_unsettled(&st, silent));
         Ok(Outcome {
             settled,
             navigated: st.navigated,
             elapsed,
             dialog: st.dialog.as_ref().map(Dialog::describe),
             opened,
+            unsettled,
         })
     }
 
@@ -237,6 +270,46 @@ impl Watcher {
             .map(|id| TargetId(id.to_string()))
             .collect()
     }
+}
+
+/// Why a page did not settle, from what the watcher saw: `silent` is how long the page's
+/// scripts had not answered at the end (a main thread that is busy, or blocked in a
+/// synchronous request).
+fn why_unsettled(st: &Activity, silent: Option<Duration>) -> String {
+    // A busy renderer reports no request's end, so while its scripts are silent only a
+    // request they made (a synchronous XHR) explains the silence.
+    let oldest = st
+        .requests
+        .values()
+        .filter(|r| silent.is_none() || r.scripted)
+        .filter(|r| r.sent.elapsed() >= Duration::from_millis(500))
+        .min_by_key(|r| r.sent);
+    if let Some(r) = oldest {
+        let more = st.requests.len() - 1;
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let blocked = if silent.is_some() { "; the page's scripts wait on it" } else { "" };
+        return format!(
+            "waiting on the network: {}{more} got no answer in {:.1} s{blocked}",
+            r.what,
+            r.sent.elapsed().as_secs_f64()
+        );
+    }
+    if st.documents >= 2 {
+        return format!(
+            "the page kept loading new documents ({} while waiting): it reloads or redirects itself",
+            st.documents
+        );
+    }
+    if let Some(silent) = silent {
+        return format!(
+            "the page is busy: its scripts did not answer for {:.1} s (a long or endless script)",
+            silent.as_secs_f64()
+        );
+    }
+    if !st.loading.is_empty() {
+        return "a frame kept loading".to_string();
+    }
+    "the page kept changing (timers or animations)".to_string()
 }
 
 fn page_ids(v: &Value) -> HashSet<String> {
@@ -319,12 +392,20 @@ async fn track(
                     let frame = str_field(p, "frameId").unwrap_or_default().to_string();
                     let loader = str_field(p, "loaderId").unwrap_or_default().to_string();
                     st.inflight.insert(id.to_string(), (frame, loader));
+                    if str_field(p, "type") != Some("Document") {
+                        let method = p.pointer("/request/method").and_then(Value::as_str).unwrap_or("GET");
+                        let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
+                        let what = format!("{method} {}", axsnap_core::caps::cap(url, 200));
+                        let scripted = matches!(str_field(p, "type"), Some("XHR" | "Fetch"));
+                        st.requests.insert(id.to_string(), Request { what, sent: Instant::now(), scripted });
+                    }
                 }
                 st.last = Instant::now();
             }
             "Network.loadingFinished" | "Network.loadingFailed" => {
                 if let Some(id) = str_field(p, "requestId") {
                     st.inflight.remove(id);
+                    st.requests.remove(id);
                 }
                 st.last = Instant::now();
             }
@@ -344,6 +425,8 @@ async fn track(
                 if let Some(f) = str_field(p, "frameId") {
                     st.loading.remove(f);
                     st.inflight.retain(|_, (frame, _)| frame != f);
+                    let Activity { inflight, requests, .. } = &mut *st;
+                    requests.retain(|r, _| inflight.contains_key(r));
                 }
                 st.last = Instant::now();
             }
@@ -353,8 +436,11 @@ async fn track(
                 let loader = str_field(&frame, "loaderId").unwrap_or_default().to_string();
                 // Requests of the frame's old document will never report their end.
                 st.inflight.retain(|_, (f, l)| *f != id || *l == loader);
+                let Activity { inflight, requests, .. } = &mut *st;
+                requests.retain(|r, _| inflight.contains_key(r));
                 if session == tab && frame.get("parentId").is_none() {
                     st.navigated = true;
+                    st.documents += 1;
                 }
                 st.last = Instant::now();
             }

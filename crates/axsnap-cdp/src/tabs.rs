@@ -54,14 +54,20 @@ pub async fn switch(browser: &Browser, id: &str) -> Result<(), CdpError> {
 /// Opens a new tab at `url` (with the errors of [`PageHandle::goto`]). On an error the new tab
 /// is closed again.
 pub async fn open(browser: &Browser, url: &str) -> Result<PageHandle, CdpError> {
-    open_in(browser, None, url).await
+    open_in(browser, None, url, crate::page::LOAD_TIMEOUT).await
 }
 
-/// [`open`] in the browser context `context` (`None`: the default one).
-pub async fn open_in(browser: &Browser, context: Option<&str>, url: &str) -> Result<PageHandle, CdpError> {
+/// [`open`] in the browser context `context` (`None`: the default one), waiting at most `load`
+/// for the page's load event.
+pub async fn open_in(
+    browser: &Browser,
+    context: Option<&str>,
+    url: &str,
+    load: Duration,
+) -> Result<PageHandle, CdpError> {
     let page = browser.new_page_in(context, "about:blank").await?;
     if url != "about:blank" {
-        if let Err(e) = page.goto(url).await {
+        if let Err(e) = page.goto_within(url, load).await {
             let _ = close(browser, page.target_id()).await;
             return Err(e);
         }

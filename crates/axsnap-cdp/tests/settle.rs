@@ -26,7 +26,10 @@ async fn click(page: &PageHandle, id: &str, opts: &SettleOptions) -> axsnap_core
 fn defaults_are_documented_values() {
     assert_eq!(DEFAULT_QUIET, Duration::from_millis(100));
     assert_eq!(DEFAULT_CAP, Duration::from_secs(3));
-    assert_eq!(SettleOptions::default(), SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP });
+    assert_eq!(
+        SettleOptions::default(),
+        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP, load: axsnap_cdp::page::LOAD_TIMEOUT }
+    );
 }
 
 #[test]
@@ -61,7 +64,11 @@ fn quiet_and_busy_pages() {
 fn never_settling_pages_stop_at_the_cap() {
     run(async {
         let srv = Server::pages();
-        let opts = SettleOptions { quiet: Duration::from_millis(100), cap: Duration::from_millis(800) };
+        let opts = SettleOptions {
+            quiet: Duration::from_millis(100),
+            cap: Duration::from_millis(800),
+            ..SettleOptions::default()
+        };
         // A request that never answers.
         let page = open(&srv).await;
         let out = click(&page, "hang", &opts).await;

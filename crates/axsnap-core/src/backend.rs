@@ -164,6 +164,11 @@ pub struct Outcome {
     pub dialog: Option<String>,
     /// Targets the action opened (popups).
     pub opened: Vec<TargetId>,
+    /// When the page did not settle: what kept it from settling, in words (a script that
+    /// kept it busy, a request the network left pending, a page that kept changing or
+    /// navigating).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unsettled: Option<String>,
 }
 
 /// A backend.

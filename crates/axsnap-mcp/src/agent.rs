@@ -32,7 +32,7 @@ impl Default for AgentOptions {
 }
 
 /// One answer: what the action did (if there was one) and the snapshot response.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Step {
     /// The action's outcome (`None` for a plain snapshot).
     pub outcome: Option<Outcome>,
@@ -68,6 +68,12 @@ impl<B: Backend> Agent<B> {
             last: HashMap::new(),
             options,
         }
+    }
+
+    /// How this agent captures and answers, to change between calls (the request that
+    /// answers actions, the capture deadline).
+    pub fn options_mut(&mut self) -> &mut AgentOptions {
+        &mut self.options
     }
 
     /// Gives the backend back (to close it).
@@ -128,8 +134,14 @@ impl<B: Backend> Agent<B> {
     pub async fn act_on_target(&mut self, action: &TargetAction) -> Result<Step, AgentError<B::Error>> {
         let target = self.current()?;
         let outcome = self.backend.act_on_target(&target, action).await.map_err(AgentError::Backend)?;
-        if let Some(opened) = outcome.opened.last() {
-            // A popup becomes the current target: that is where the agent's action led.
+        let goes_somewhere = matches!(
+            action,
+            TargetAction::Navigate { .. } | TargetAction::Reload | TargetAction::Back | TargetAction::Forward
+        );
+        if let Some(opened) = outcome.opened.last().filter(|_| !goes_somewhere) {
+            // A popup becomes the current target: that is where the agent's action led (a key
+            // press on a link). A page that opens popups as it loads does not take the agent
+            // away from the page it asked for; the popups are reported as new tabs.
             self.target = Some(opened.clone());
         }
         let request = self.options.after_action.clone();

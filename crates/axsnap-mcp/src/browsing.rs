@@ -262,7 +262,12 @@ impl Browsing {
     /// The agent, started on first use; a released session says why it starts afresh.
     async fn agent(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
         if self.agent.is_none() {
-            let backend = self.browsers.backend(self.isolated);
+            let mut backend = self.browsers.backend(self.isolated);
+            // A navigation waits for its load half as long as a capture may take: a page that
+            // never loads (busy, blocked, waiting on the network) answers as it stands.
+            let settle = backend.settle_options();
+            let load = self.options.capture_deadline / 2;
+            backend.set_settle_options(axsnap_cdp::SettleOptions { load, ..settle });
             let options = AgentOptions {
                 after_action: auto_request(),
                 capture_deadline: self.options.capture_deadline,
@@ -402,6 +407,7 @@ impl Browsing {
             }
         }
         let opened = step.outcome.as_ref().map(|o| o.opened.clone()).unwrap_or_default();
+        h.switched = opened.last().is_some_and(|t| self.agent.as_ref().and_then(|a| a.target()) == Some(t));
         if !opened.is_empty() {
             if let Ok(tabs) = self.session_tabs().await {
                 for t in &opened {

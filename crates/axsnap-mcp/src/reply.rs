@@ -21,8 +21,11 @@ pub struct Reply {
 /// What else an action caused, beside the page's changes.
 #[derive(Debug, Default)]
 pub struct Happenings {
-    /// New tabs the action opened, as `(index, url)`; the last is now the current tab.
+    /// New tabs the action opened, as `(index, url)`.
     pub new_tabs: Vec<(usize, String)>,
+    /// The last new tab is now the current one (an action led there; a page that opened
+    /// popups as it loaded keeps the agent where it was).
+    pub switched: bool,
     /// New console errors: count and the first message kept.
     pub console_errors: Option<(u64, Option<String>)>,
     /// New downloads (refused): count and the first name.
@@ -77,7 +80,9 @@ impl Reply {
             if o.settled {
                 clauses.push(format!("settled in {ms} ms"));
             } else {
-                clauses.push(format!("did not settle within {ms} ms (the page kept changing or loading)"));
+                let why = o.unsettled.as_deref().unwrap_or("the page kept changing or loading");
+                s.insert("unsettled".into(), json!(why));
+                clauses.push(format!("did not settle within {ms} ms ({why})"));
             }
             if let Some(d) = &o.dialog {
                 s.insert("dialog".into(), json!(d));
@@ -89,7 +94,8 @@ impl Reply {
                 happened.new_tabs.iter().map(|(i, u)| json!({"index": i, "url": u})).collect();
             s.insert("new_tabs".into(), Value::Array(tabs));
             let (i, u) = &happened.new_tabs[happened.new_tabs.len() - 1];
-            clauses.push(format!("opened tab {i} ({}), now current", crate::failure::clip(u)));
+            let now = if happened.switched { "now current" } else { "select it with tabs to use it" };
+            clauses.push(format!("opened tab {i} ({}), {now}", crate::failure::clip(u)));
         }
         if let Some((n, first)) = &happened.console_errors {
             s.insert("console_errors".into(), json!({"count": n, "first": first}));

@@ -96,9 +96,24 @@ pub struct BrowserArgs {
     /// it is left running on exit.
     #[arg(long, value_name = "URL", conflicts_with = "browser")]
     pub cdp_endpoint: Option<String>,
-    /// Most seconds a capture may take before it returns a partial tree.
+    /// Most seconds for the page's load and its capture together: a page still loading,
+    /// busy in a script or waiting on the network is captured as it then stands (partial,
+    /// with a note saying why).
     #[arg(long, value_name = "SECS", default_value_t = 20)]
     pub capture_timeout: u64,
+    /// Answer the JavaScript dialogs (alert, confirm, prompt) the page opens while loading;
+    /// without it, an open dialog is reported with the page behind it.
+    #[arg(long, value_enum, value_name = "ANSWER")]
+    pub dialog: Option<DialogAnswer>,
+}
+
+/// How `--dialog` answers a JavaScript dialog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DialogAnswer {
+    /// OK (a prompt gets its default text).
+    Accept,
+    /// Cancel.
+    Dismiss,
 }
 
 /// `axsnap demo`.

@@ -23,14 +23,18 @@ fn main() -> std::process::ExitCode {
 
 /// Warnings (a browser restarted, a release that failed) and, when asked, more go to stderr:
 /// stdout carries the answers (and, for `axsnap mcp` over stdio, the protocol). `AXSNAP_LOG`
-/// (or `RUST_LOG`) takes a filter such as `axsnap_cdp=debug`; the default is `warn`.
+/// (or `RUST_LOG`) takes a filter such as `axsnap_cdp=debug`; the default is `warn`. The CDP
+/// client's raw message logs are never on: they carry page values.
 fn init_logging() {
     use tracing_subscriber::EnvFilter;
     let filter = std::env::var("AXSNAP_LOG")
         .or_else(|_| std::env::var("RUST_LOG"))
         .ok()
         .and_then(|f| EnvFilter::try_new(f).ok())
-        .unwrap_or_else(|| EnvFilter::new("warn"));
+        .unwrap_or_else(|| EnvFilter::new("warn"))
+        // The CDP client's own debug and trace logs print every message the browser sends,
+        // page values (passwords) included: they stay off whatever the filter says.
+        .add_directive("chromiumoxide=warn".parse().expect("a valid directive"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -33,6 +33,8 @@ struct Case {
     secs: u64,
     /// Most bytes one run may print on stdout.
     max_bytes: usize,
+    /// The runs must fail (exit non-zero) rather than succeed: a refusal with its reason.
+    fails: bool,
     check: fn(&[Run]) -> Result<(), String>,
 }
 
@@ -42,6 +44,8 @@ enum Input {
     Page(&'static str),
     /// Recorded trees written to temporary files, as `{tree}` and `{tree2}`.
     Trees(fn() -> Vec<String>),
+    /// A URL as it is, as `{url}` (schemes that are not pages).
+    Url(&'static str),
 }
 
 /// One finished run.
@@ -71,6 +75,12 @@ const SNAP_RECORD: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "
 const SNAP_JSON: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--format", "json"];
 /// The JSON form of what the previous run recorded (the same raw capture; no browser).
 const RECORD_JSON: &[&str] = &["snapshot", "--tree", "{record}", "--format", "json"];
+/// A short budget for the pages that never finish loading: their answer comes within it.
+const SNAP_SHORT: &[&str] = &["snapshot", "{url}", "--capture-timeout", "6"];
+const SNAP_ACCEPT: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--dialog", "accept"];
+const SNAP_DISMISS: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--dialog", "dismiss"];
+/// Most seconds a run with [`SNAP_SHORT`] may take: its budget, a launch and a close.
+const SHORT_SECS: u64 = 15;
 const KB: usize = 1024;
 /// Most seconds a run that drives a browser may take: a launch, one page, one capture, a
 /// close. A hang shows as this bound, not as a stuck suite.
@@ -83,6 +93,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["curr-SECRET-4242", "SECRET"])?;
             has(&r[0].stdout, "textbox \"Password\"", ": [redacted]")?;
@@ -98,6 +109,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["new-SECRET-5353", "SECRET"])?;
             has(&r[0].stdout, "textbox \"New password\"", ": [redacted]")?;
@@ -110,6 +122,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["739201"])?;
             has(&r[0].stdout, "textbox \"Code\"", ": [redacted]")?;
@@ -122,6 +135,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["css-SECRET-777", "note-SECRET-888", "SECRET", "••", "■■"])?;
             has(&r[0].stdout, "textbox \"PIN\"", ": [redacted]")?;
@@ -136,6 +150,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["hunter2", "•"])?;
             let record = r[0].record.as_deref().unwrap_or("");
@@ -155,6 +170,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, SNAP_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["abcdefgh", "zyxwvuts", "•"])?;
             has_str(&r[0].stdout, "button \"Code [redacted]\"")?;
@@ -168,6 +184,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["title-SECRET-99", "SECRET"])?;
             let first = r[0].stdout.lines().next().unwrap_or("");
@@ -183,6 +200,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             absent(r, &["shadow-SECRET-21", "frame-SECRET-31", "SECRET", "•"])?;
             has_str(&r[0].stdout, "button \"Key [redacted]\"")?;
@@ -195,6 +213,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 8 * KB,
+        fails: false,
         check: |r| {
             let first = r[0].stdout.lines().next().unwrap_or("");
             if first.chars().count() > 600 || !first.contains("…+499,5") {
@@ -215,6 +234,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
+        fails: false,
         check: |r| {
             let b = line_with(&r[0].stdout, "button \"LLL")?;
             if b.chars().count() > 2_100 || !b.contains("…+1,046,") {
@@ -235,6 +255,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 256 * KB,
+        fails: false,
         check: |r| {
             let i = line_with(&r[0].stdout, "textbox \"Line\"")?;
             if i.chars().count() > 2_100 || !i.contains("WWW…+298,") {
@@ -255,6 +276,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 256 * KB,
+        fails: false,
         check: |r| {
             let link = line_with(&r[0].stdout, "link [e")?;
             // Chromium itself keeps 10,000 characters of a URL.
@@ -276,6 +298,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP],
         secs: LIVE_SECS,
         max_bytes: 256 * KB,
+        fails: false,
         check: |r| {
             // Too long for one line: every link is still there, each on its own line.
             has_str(&r[0].stdout, "link \"link1499\" [e")?;
@@ -288,6 +311,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP],
         secs: LIVE_SECS,
         max_bytes: 8 * KB,
+        fails: false,
         check: |r| {
             let out = &r[0].stdout;
             has_str(out, r#"button "one two \u{1}three \"quoted\" \\ back""#)?;
@@ -309,6 +333,7 @@ const CASES: &[Case] = &[
         runs: &[SNAP_RECORD, RECORD_JSON],
         secs: LIVE_SECS,
         max_bytes: 2048 * KB,
+        fails: false,
         check: |r| {
             // Indentation stops at 60 levels; the depth is written out past it.
             let bottom = line_with(&r[0].stdout, "button \"Bottom\"")?;
@@ -333,6 +358,7 @@ const CASES: &[Case] = &[
         ],
         secs: 60,
         max_bytes: 32 * 1024 * KB,
+        fails: false,
         check: |r| {
             let v = parse(&r[0].stdout)?;
             let nodes = v["nodes"].as_array().map_or(0, Vec::len);
@@ -348,6 +374,169 @@ const CASES: &[Case] = &[
             }
             python_reads(&r[2].stdout)
         },
+    },
+    // The renderer blocked while the page loads, and pages that never settle: each answers
+    // within its budget and says why.
+    Case {
+        name: "alert_while_loading_is_reported",
+        input: Input::Page("alert_on_load.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| {
+            has_str(&r[0].stdout, "alertdialog \"hello\"")?;
+            has_str(&r[0].stdout, "--dialog accept")
+        },
+    },
+    Case {
+        name: "alert_while_loading_accepted",
+        input: Input::Page("alert_on_load.html"),
+        runs: &[SNAP_ACCEPT],
+        secs: LIVE_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| {
+            has_str(&r[0].stdout, "button \"After the alert\"")?;
+            no_str(&r[0].stdout, "alertdialog")
+        },
+    },
+    Case {
+        name: "confirm_while_loading_dismissed",
+        input: Input::Page("confirm_on_load.html"),
+        runs: &[SNAP_DISMISS],
+        secs: LIVE_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| has_str(&r[0].stdout, "paragraph: dismissed"),
+    },
+    Case {
+        name: "prompt_while_loading_accepted_with_its_default",
+        input: Input::Page("prompt_on_load.html"),
+        runs: &[SNAP_ACCEPT],
+        secs: LIVE_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| has_str(&r[0].stdout, "Hello guest"),
+    },
+    Case {
+        name: "alert_right_after_load_is_reported",
+        input: Input::Page("alert_after_load.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| has_str(&r[0].stdout, "alertdialog \"later on\""),
+    },
+    Case {
+        name: "endless_script_while_loading",
+        input: Input::Page("busy_on_load.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| {
+            has(&r[0].stdout, "did not settle", "the page is busy")?;
+            has_str(&r[0].stdout, "partial capture")
+        },
+    },
+    Case {
+        name: "endless_script_after_load",
+        input: Input::Page("busy_after_load.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| has(&r[0].stdout, "did not settle", "the page is busy"),
+    },
+    Case {
+        name: "synchronous_request_never_answered",
+        input: Input::Page("sync_xhr_hang.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| has(&r[0].stdout, "waiting on the network", "/hang/sync-request"),
+    },
+    Case {
+        name: "popup_running_an_endless_script",
+        input: Input::Page("popup_js_loop.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        // The popup runs in a renderer of its own: the opener is captured whole.
+        check: |r| has_str(&r[0].stdout, "heading \"Opener\""),
+    },
+    Case {
+        name: "page_that_reloads_itself_forever",
+        input: Input::Page("reload_forever.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| {
+            has(&r[0].stdout, "did not settle", "reloads or redirects itself")?;
+            has_str(&r[0].stdout, "heading \"Again\"")
+        },
+    },
+    Case {
+        name: "ten_thousand_push_states",
+        input: Input::Page("pushstate_10k.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| has_str(&r[0].stdout, "listitem: pushed 10000 states"),
+    },
+    Case {
+        name: "timer_that_never_stops",
+        input: Input::Page("timer_forever.html"),
+        runs: &[SNAP_SHORT],
+        secs: SHORT_SECS,
+        max_bytes: 4 * KB,
+        fails: false,
+        check: |r| {
+            has(&r[0].stdout, "did not settle", "kept changing")?;
+            has_str(&r[0].stdout, "heading \"Clock\"")
+        },
+    },
+    // Not pages: refused with the true reason, before any browser starts.
+    Case {
+        name: "unknown_scheme_refused",
+        input: Input::Url("foo://bar/baz"),
+        runs: &[SNAP],
+        secs: 10,
+        max_bytes: KB,
+        fails: true,
+        check: |r| has_str(&r[0].stderr, "unknown URL scheme \"foo\""),
+    },
+    Case {
+        name: "javascript_url_refused",
+        input: Input::Url("javascript:alert(1)"),
+        runs: &[SNAP],
+        secs: 10,
+        max_bytes: KB,
+        fails: true,
+        check: |r| has_str(&r[0].stderr, "javascript: URLs are scripts"),
+    },
+    Case {
+        name: "browser_internal_page_refused",
+        input: Input::Url("chrome://crash"),
+        runs: &[SNAP],
+        secs: 10,
+        max_bytes: KB,
+        fails: true,
+        check: |r| has_str(&r[0].stderr, "the browser's own pages"),
+    },
+    Case {
+        name: "data_url_is_a_page",
+        input: Input::Url("data:text/html,<title>Inline</title><h1>Inline page</h1>"),
+        runs: &[SNAP],
+        secs: LIVE_SECS,
+        max_bytes: KB,
+        fails: false,
+        check: |r| has_str(&r[0].stdout, "heading \"Inline page\""),
     },
 ];
 
@@ -366,6 +555,13 @@ fn absent(runs: &[Run], secrets: &[&str]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+fn no_str(text: &str, unwanted: &str) -> Result<(), String> {
+    match text.contains(unwanted) {
+        true => Err(format!("found {unwanted:?} in:\n{}", clip(text))),
+        false => Ok(()),
+    }
 }
 
 fn has_str(text: &str, want: &str) -> Result<(), String> {
@@ -539,6 +735,7 @@ fn run_case(case: &Case, server: &Server) -> Result<Vec<Duration>, String> {
     }
     let url = match &case.input {
         Input::Page(p) => server.url(p),
+        Input::Url(u) => u.to_string(),
         Input::Trees(_) => String::new(),
     };
     let mut runs = Vec::new();
@@ -559,8 +756,11 @@ fn run_case(case: &Case, server: &Server) -> Result<Vec<Duration>, String> {
             .collect();
         let run = run_bin(args, records.then_some(record.as_path()), case.secs)?;
         let line = run.args.join(" ");
-        if !run.ok {
+        if !run.ok && !case.fails {
             return Err(format!("`axsnap {line}` failed: {}", clip(&run.stderr)));
+        }
+        if run.ok && case.fails {
+            return Err(format!("`axsnap {line}` succeeded; it should refuse: {}", clip(&run.stdout)));
         }
         if run.stdout.len() > case.max_bytes {
             return Err(format!(
@@ -632,5 +832,5 @@ fn the_table_is_sound() {
         }
         assert!(!c.runs.is_empty() && c.secs > 0 && c.max_bytes > 0, "{}", c.name);
     }
-    assert!(CASES.len() >= 12);
+    assert!(CASES.len() >= 30);
 }

@@ -139,7 +139,7 @@ impl CdpBackend {
                 }
                 continue;
             }
-            let page = match tabs::open_in(browser, context.as_deref(), &url).await {
+            let page = match tabs::open_in(browser, context.as_deref(), &url, self.settle.load).await {
                 Ok(p) => p,
                 Err(CdpError::Disconnected) => return Err(CdpError::Disconnected),
                 Err(e) => {

@@ -63,7 +63,7 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<()> {
         if a.mcp {
             return super::demo_mcp::drive(&a.browser, &start, a.show).await;
         }
-        let mut live = Live::open(&a.browser, &start).await?;
+        let mut live = Live::open(&a.browser, &start, &Request::default()).await?;
         let result = drive(&mut live, a.show).await;
         let closed = live.close().await;
         result.and(closed)
@@ -72,7 +72,7 @@ pub fn run(a: &DemoArgs) -> anyhow::Result<()> {
 
 async fn drive(live: &mut Live, show: bool) -> anyhow::Result<()> {
     let mut totals = Totals::default();
-    let first = live.agent.snapshot(&Request::default()).await?;
+    let first = live.opened.clone();
     report(0, "first look at the page", &first, show, &mut totals);
     for (i, s) in script().into_iter().enumerate() {
         let hits = live.agent.find(s.query, 1).await?;

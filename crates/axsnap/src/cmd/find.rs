@@ -16,7 +16,10 @@ pub fn run(a: &FindArgs) -> anyhow::Result<()> {
             find(&snap.tree, query, a.limit)
         }
         (None, [url, query]) => live::runtime()?.block_on(async {
-            let mut live = Live::open(&a.browser, url).await?;
+            let mut live = Live::open(&a.browser, url, &Default::default()).await?;
+            for note in live.notes() {
+                eprintln!("axsnap: {}", note.trim_start_matches("# "));
+            }
             let hits = live.agent.find(query, a.limit).await.map_err(anyhow::Error::from);
             let closed = live.close().await;
             let hits = hits?;

@@ -21,9 +21,9 @@ pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
     let Some(url) = &a.url else { anyhow::bail!("give a URL or --tree FILE") };
     let request = Request { mode: Mode::Full, format: a.output.format.into(), options, ..Request::default() };
     live::runtime()?.block_on(async {
-        let mut live = Live::open(&a.browser, url).await?;
+        let live = Live::open(&a.browser, url, &request).await?;
         let result = async {
-            let step = live.agent.snapshot(&request).await?;
+            let step = &live.opened;
             if let Some(path) = &a.record {
                 let capture = live.agent.last_capture().context("no capture to record")?;
                 let info = TargetInfo {
@@ -35,7 +35,19 @@ pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
                 std::fs::write(path, write_tree(&capture.tree, &info))
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
-            output::emit(&step.response.text, a.output.stats);
+            let mut text = String::new();
+            if a.output.format == crate::cli::FormatArg::Text {
+                for note in live.notes() {
+                    text.push_str(&note);
+                    text.push('\n');
+                }
+            } else {
+                for note in live.notes() {
+                    eprintln!("axsnap: {}", note.trim_start_matches("# "));
+                }
+            }
+            text.push_str(&step.response.text);
+            output::emit(&text, a.output.stats);
             anyhow::Ok(())
         }
         .await;

@@ -1,10 +1,14 @@
 //! A tiny static file server on 127.0.0.1 for the hostile pages: one thread per connection,
-//! files from one directory, nothing else.
+//! files from one directory, and `/hang/...`, which never answers (a request the network
+//! leaves pending: the connection is held open, silent, for [`HANG`]).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// How long a `/hang/` request is held without an answer: longer than any case may run.
+const HANG: Duration = Duration::from_secs(120);
 
 /// A server on an ephemeral loopback port; it lives until the test process exits.
 pub struct Server {
@@ -46,6 +50,10 @@ fn serve(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     }
     let target = line.split_whitespace().nth(1).unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/").trim_start_matches('/');
+    if path.starts_with("hang/") {
+        std::thread::sleep(HANG);
+        return Ok(());
+    }
     let file = (!path.split('/').any(|s| s == "..")).then(|| root.join(path));
     let mut body = Vec::new();
     let found = file

@@ -1,0 +1,113 @@
+"""Hostile pages through the MCP server: a renderer blocked while the page loads (a dialog, an
+endless script, a request the network never answers) or crashed costs one bounded answer that
+says why, and the session (and every other session) goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from conftest import axsnap_http_command, connect, free_port, run_http_server, text_of
+from fixture_site import Site
+
+pytestmark = pytest.mark.anyio
+
+# The server's --capture-timeout: a blocked page answers within about twice this (the load
+# wait gets half of it, the capture all of it), plus the probes.
+CAPTURE_SECS = 6
+BOUND = 2 * CAPTURE_SECS + 5
+
+
+def serve(axsnap_bin, tmp_path, *extra: str):
+    port = free_port()
+    argv = axsnap_http_command(axsnap_bin, port, "--capture-timeout", str(CAPTURE_SECS), *extra)
+    return run_http_server(argv, port, tmp_path / "axsnap.log")
+
+
+async def timed(client, tool: str, **args):
+    t0 = time.monotonic()
+    r = await client.call_tool(tool, args)
+    return r, time.monotonic() - t0
+
+
+async def test_alert_while_loading_is_reported_then_answered(axsnap_bin, tmp_path, site: Site) -> None:
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as c:
+            r, secs = await timed(c, "navigate", url=site.url("/alert-on-load"))
+            assert not r.is_error, text_of(r)
+            assert secs < BOUND, f"a dialog while loading took {secs:.1f} s"
+            s = r.structured_content
+            assert "alert" in s.get("dialog", "") and "hello" in s["dialog"], s
+            assert 'alertdialog "hello"' in text_of(r)
+            r, _ = await timed(c, "dialog", accept=True)
+            assert not r.is_error, text_of(r)
+            assert 'button "After the alert"' in text_of(r)
+
+
+async def test_endless_script_answers_in_time_and_the_session_goes_on(
+    axsnap_bin, tmp_path, site: Site
+) -> None:
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as a, connect(server.url) as b:
+            await a.call_tool("navigate", {"url": site.url("/pages/two")})
+            busy = asyncio.ensure_future(timed(a, "tabs", action="new", url=site.url("/busy-on-load")))
+            # Another session is not held up by it.
+            await asyncio.sleep(1)
+            r, secs = await timed(b, "navigate", url=site.url("/pages/one"))
+            assert not r.is_error and 'heading "Page one"' in text_of(r), text_of(r)
+            assert secs < 8, f"another session waited {secs:.1f} s on a busy page"
+            r, secs = await busy
+            assert secs < BOUND, f"an endless script took {secs:.1f} s"
+            assert not r.is_error, text_of(r)
+            first = text_of(r).splitlines()[0]
+            assert "did not settle" in first and "busy" in first, first
+            assert r.structured_content.get("settled") is False
+            # The blocked tab closes without waiting on it, and the session goes on.
+            r, secs = await timed(a, "tabs", action="close")
+            assert not r.is_error, text_of(r)
+            assert secs < 8, f"closing a busy tab took {secs:.1f} s"
+            r, secs = await timed(a, "snapshot", mode="full")
+            assert not r.is_error and 'heading "Page two"' in text_of(r), text_of(r)
+
+
+async def test_busy_tab_navigates_away(axsnap_bin, tmp_path, site: Site) -> None:
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as c:
+            r, secs = await timed(c, "navigate", url=site.url("/busy-on-load"))
+            assert secs < BOUND and not r.is_error, text_of(r)
+            r, secs = await timed(c, "navigate", url=site.url("/pages/three"))
+            assert not r.is_error, text_of(r)
+            assert 'heading "Page three"' in text_of(r), text_of(r)
+            assert secs < BOUND, f"leaving a busy page took {secs:.1f} s"
+
+
+async def test_request_the_network_never_answers_is_named(axsnap_bin, tmp_path, site: Site) -> None:
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as c:
+            r, secs = await timed(c, "navigate", url=site.url("/sync-xhr"))
+            assert not r.is_error, text_of(r)
+            assert secs < BOUND, f"a hanging request took {secs:.1f} s"
+            first = text_of(r).splitlines()[0]
+            assert "waiting on the network" in first and "/hang" in first, first
+
+
+async def test_renderer_crash_then_a_new_page(axsnap_bin, tmp_path, site: Site) -> None:
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as c:
+            await c.call_tool("navigate", {"url": site.url("/crash")})
+            r = await c.call_tool("find", {"query": "crash button", "limit": 1})
+            ref = r.structured_content["hits"][0]["ref"]
+            r = await c.call_tool("click", {"ref": ref})
+            # The click answers before or after the renderer dies; then the page is gone.
+            deadline = time.monotonic() + 60
+            while True:
+                r = await c.call_tool("snapshot", {})
+                if r.is_error:
+                    break
+                assert time.monotonic() < deadline, "the renderer never crashed"
+                await asyncio.sleep(1)
+            assert r.structured_content["error"] == "crashed", text_of(r)
+            assert "reload or navigate" in text_of(r)
+            r = await c.call_tool("navigate", {"url": site.url("/pages/one")})
+            assert not r.is_error and 'heading "Page one"' in text_of(r), text_of(r)
