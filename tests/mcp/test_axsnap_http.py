@@ -92,6 +92,7 @@ async def test_sessions_have_their_own_cookies_and_pages(axsnap_http_server, sit
 async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
     url = axsnap_http_server.url
     latencies: list[float] = []
+    calls: list[tuple[float, str, int]] = []
     errors: list[str] = []
 
     async def session(i: int) -> None:
@@ -100,6 +101,7 @@ async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
                 t0 = time.perf_counter()
                 r = await c.call_tool(tool, args)
                 latencies.append(time.perf_counter() - t0)
+                calls.append((latencies[-1], tool, i))
                 if r.is_error:
                     errors.append(f"session {i} {tool}: {text_of(r)}")
                 return text_of(r), r.structured_content or {}
@@ -135,7 +137,20 @@ async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
     latencies.sort()
     p50 = statistics.median(latencies)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    figures = {"calls": len(latencies), "p50_ms": round(p50 * 1000), "p99_ms": round(p99 * 1000)}
+    by_tool = {}
+    for secs, tool, _ in calls:
+        by_tool.setdefault(tool, []).append(secs)
+    figures = {
+        "calls": len(latencies),
+        "p50_ms": round(p50 * 1000),
+        "p99_ms": round(p99 * 1000),
+        # Where the tail is: each tool's median and worst, and the slowest calls.
+        "tools": {
+            t: {"n": len(v), "p50_ms": round(statistics.median(v) * 1000), "max_ms": round(max(v) * 1000)}
+            for t, v in sorted(by_tool.items())
+        },
+        "slowest": [f"{tool} (session {i}): {secs * 1000:.0f} ms" for secs, tool, i in sorted(calls)[-5:]],
+    }
     print(f"\nload: 8 sessions x 50 steps: {figures}")
     (REPO / "target").mkdir(exist_ok=True)
     (REPO / "target" / "mcp-load.json").write_text(json.dumps(figures))

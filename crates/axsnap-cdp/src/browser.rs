@@ -73,6 +73,12 @@ pub const LAUNCH_FLAGS: &[&str] = &[
     "--lang=en-US",
 ];
 
+/// A command-line flag as chromiumoxide takes it: without its leading dashes, which it adds
+/// (given `--x` it would pass `----x`, which Chromium ignores).
+fn flag_key(flag: &str) -> &str {
+    flag.trim_start_matches('-')
+}
+
 /// The viewport a launched browser's tabs get unless told otherwise.
 pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
 
@@ -210,7 +216,7 @@ impl Browser {
             .viewport(None)
             .launch_timeout(opts.launch_timeout)
             .disable_default_args()
-            .args(LAUNCH_FLAGS.iter().copied());
+            .args(LAUNCH_FLAGS.iter().copied().map(flag_key));
         if !opts.headless {
             builder = builder.with_head();
         }
@@ -218,7 +224,7 @@ impl Browser {
         if running_as_root() {
             builder = builder.no_sandbox();
         }
-        let builder = builder.args(opts.extra_args.iter().map(String::as_str));
+        let builder = builder.args(opts.extra_args.iter().map(String::as_str).map(flag_key));
         let config =
             builder.build().map_err(|reason| CdpError::LaunchFailed { path: exe.clone(), reason })?;
         let options = Some(opts);

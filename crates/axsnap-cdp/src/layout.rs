@@ -26,10 +26,16 @@ pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa"]
 const DEV_ID_COUNT: usize = 4;
 
 /// Computed styles the snapshot is asked for (indices into `LayoutData::styles`).
-pub const STYLES: &[&str] = &["overflow-x", "overflow-y", "-webkit-text-security"];
+pub const STYLES: &[&str] = &["overflow-x", "overflow-y", "-webkit-text-security", "cursor"];
 
 /// The index of `-webkit-text-security` in [`STYLES`] (masked text is a secret).
 const MASK_STYLE: usize = 2;
+/// The index of `cursor` in [`STYLES`]: a pointer cursor of an element's own (not inherited
+/// from its parent) marks a click target that may have no role and no listener of its own.
+const CURSOR_STYLE: usize = 3;
+/// How far up [`SnapIndex::own_pointer`] looks for the nearest ancestor with a box (an
+/// element with `display: contents` has none, yet its children inherit its cursor).
+const CURSOR_ANCESTORS: usize = 8;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -188,6 +194,11 @@ pub(crate) struct AttrIds {
     cover: Option<i64>,
     scroll: Option<i64>,
     scroll_values: Vec<i64>,
+    /// `pointer` (a cursor value).
+    pointer: Option<i64>,
+    /// `draggable` and its value `true`.
+    draggable: Option<i64>,
+    true_value: Option<i64>,
 }
 
 impl SnapIndex {
@@ -204,6 +215,9 @@ impl SnapIndex {
             cover: find(COVER_ATTR),
             scroll: find(SCROLL_ATTR),
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
+            pointer: find("pointer"),
+            draggable: find("draggable"),
+            true_value: find("true"),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
         let mut by_backend = HashMap::with_capacity(total);
@@ -315,6 +329,10 @@ impl SnapIndex {
                 if Some(pair[0]) == ids.scroll {
                     f.scrollable = true;
                 }
+                // A drag source is something a user takes hold of: a target.
+                if Some(pair[0]) == ids.draggable && Some(pair[1]) == ids.true_value {
+                    f.clickable = true;
+                }
                 let (k, v) = (Some(pair[0]), pair[1]);
                 if let Some(slot) = ids.dev.iter().position(|a| *a == k) {
                     dev[slot] = self.string(v).filter(|s| !s.is_empty());
@@ -328,7 +346,7 @@ impl SnapIndex {
             f.secret = s.is_secret(n);
             f.embeds_secret = s.embeds(n);
         }
-        f.clickable = doc.nodes.is_clickable.has(n);
+        f.clickable |= doc.nodes.is_clickable.has(n) || self.own_pointer(d, n);
         if let Some(k) = self.layout_index(d, n) {
             if let Some(b) = doc.layout.bounds.get(k).filter(|b| b.len() >= 4) {
                 f.bounds = Some(Rect { x: b[0], y: b[1], w: b[2], h: b[3] });
@@ -341,6 +359,36 @@ impl SnapIndex {
             }
         }
         f
+    }
+
+    /// Whether element `n` of document `d` has a pointer cursor of its own: its computed
+    /// cursor is `pointer` and its nearest ancestor with a box does not have one (a link's
+    /// text and an icon inside a clickable card inherit theirs).
+    fn own_pointer(&self, d: usize, n: usize) -> bool {
+        let Some(pointer) = self.attr_ids.pointer else { return false };
+        let Some(doc) = self.docs.get(d) else { return false };
+        if doc.nodes.node_type.get(n) != Some(&ELEMENT_NODE) {
+            return false;
+        }
+        let cursor = |i: usize| {
+            self.layout_index(d, i)
+                .and_then(|k| doc.layout.styles.get(k))
+                .and_then(|st| st.get(CURSOR_STYLE).copied())
+        };
+        if cursor(n) != Some(pointer) {
+            return false;
+        }
+        let mut at = n;
+        for _ in 0..CURSOR_ANCESTORS {
+            let Some(parent) = doc.nodes.parent_index.get(at).and_then(|p| usize::try_from(*p).ok()) else {
+                return true;
+            };
+            if let Some(c) = cursor(parent) {
+                return c != pointer;
+            }
+            at = parent;
+        }
+        true
     }
 
     /// The document info of document `d`.

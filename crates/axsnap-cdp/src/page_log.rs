@@ -50,6 +50,7 @@ impl LogState {
 pub struct PageLog {
     state: Arc<Mutex<LogState>>,
     task: tokio::task::JoinHandle<()>,
+    session: String,
 }
 
 impl Drop for PageLog {
@@ -64,8 +65,13 @@ impl PageLog {
         let state = Arc::new(Mutex::new(LogState::default()));
         let events = page.raw().subscribe();
         let session = page.session_id().to_string();
-        let task = tokio::spawn(listen(events, session, state.clone()));
-        PageLog { state, task }
+        let task = tokio::spawn(listen(events, session.clone(), state.clone()));
+        PageLog { state, task, session }
+    }
+
+    /// The CDP session it listens to (a tab replaced under the same id has a new one).
+    pub fn session_id(&self) -> &str {
+        &self.session
     }
 
     /// What was seen so far.

@@ -312,16 +312,16 @@ impl Browsing {
         Ok(self.tabs.iter().filter_map(|t| all.iter().find(|s| &s.id == t).cloned()).collect())
     }
 
-    /// Starts listening to a tab's console and downloads, once. A tab that cannot be reached
+    /// Starts listening to a tab's console and downloads, once per page. A tab that cannot be reached
     /// goes unwatched, but news of the browser's loss is passed on: it is the agent's to hear.
     async fn watch_tab(&mut self, target: &TargetId) -> Result<(), Failure> {
-        if self.logs.contains_key(target) {
-            return Ok(());
-        }
         let Some(agent) = self.agent.as_mut() else { return Ok(()) };
         match agent.backend().page(target).await {
             Ok(page) => {
-                self.logs.insert(target.clone(), PageLog::start(&page));
+                // A tab replaced under the same id (its renderer was blocked) is a new session.
+                if self.logs.get(target).is_none_or(|l| l.session_id() != page.session_id()) {
+                    self.logs.insert(target.clone(), PageLog::start(&page));
+                }
                 Ok(())
             }
             Err(e @ (CdpError::BrowserRestarted { .. } | CdpError::Disconnected)) => Err(e.into()),

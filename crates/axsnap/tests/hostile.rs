@@ -375,6 +375,21 @@ const CASES: &[Case] = &[
             python_reads(&r[2].stdout)
         },
     },
+    Case {
+        name: "find_in_a_100k_deep_tree_prints_a_short_path",
+        input: Input::Trees(|| vec![deep_tree(100_000, "leaf")]),
+        runs: &[&["find", "--tree", "{tree}", "leaf", "--limit", "1"]],
+        secs: 60,
+        max_bytes: 2 * KB,
+        fails: false,
+        check: |r| {
+            let line = line_with(&r[0].stdout, "group \"leaf\"")?;
+            if !line.contains('…') {
+                return Err(format!("the ancestor path is not shortened: {}", clip(line)));
+            }
+            Ok(())
+        },
+    },
     // The renderer blocked while the page loads, and pages that never settle: each answers
     // within its budget and says why.
     Case {

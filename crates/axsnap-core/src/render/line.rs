@@ -9,7 +9,7 @@ use std::fmt::Write;
 use super::bound;
 use crate::diff::NewSubtree;
 use crate::role::Role;
-use crate::state::State;
+use crate::state::{Action, State};
 use crate::tree::{Node, NodeId, Tree};
 
 /// Deeper nodes are drawn at this indentation with their depth written out, so a
@@ -189,6 +189,22 @@ pub(crate) fn shows_ref(node: &Node, holds_more: bool) -> bool {
                 | Role::Document
                 | Role::Window
                 | Role::AlertDialog
+        )
+}
+
+/// Whether the line says the node can be clicked: it can, and its role does not say so (a
+/// `generic` or `listitem` that a page made a click target without a role, by a listener, a
+/// pointer cursor of its own or a popup it opens). The document root is never one, and an
+/// editable element says it is editable.
+pub(crate) fn says_clickable(node: &Node) -> bool {
+    node.actions.contains(Action::Click)
+        && node.ref_id.is_some()
+        && !node.role.is_widget()
+        && !node.states.contains(State::Editable)
+        // A role the engine does not know (`DisclosureTriangle`) may well say it already.
+        && !matches!(
+            node.role,
+            Role::Document | Role::Window | Role::Text | Role::TextRun | Role::More | Role::Other(_)
         )
 }
 
@@ -381,6 +397,9 @@ fn write_line_body(
     if let (Some(r), true) = (n.ref_id, shows_ref(n, holds_more)) {
         let _ = write!(out, " [{r}]");
     }
+    if says_clickable(n) {
+        out.push_str(" [clickable]");
+    }
     for s in shown_states(n) {
         let _ = write!(out, " [{s}]");
     }
@@ -534,6 +553,26 @@ mod tests {
         n.value = Some("a\nb\u{2028}c".into());
         assert_eq!(line(&n), "  button \"Say \\\"hi\\\"\\nthen \\\\ go\" [e3]: a\\nb\\u{2028}c\n");
         assert_eq!(line(&n).lines().count(), 1);
+    }
+
+    #[test]
+    fn clickable_is_said_only_where_the_role_does_not_say_it() {
+        let click = |role: Role| {
+            let mut n = Node::new(role, "", NativeId::new("d", "1"));
+            n.ref_id = Some(Ref(7));
+            n.actions = [Action::Click].into_iter().collect();
+            n
+        };
+        assert_eq!(line(&click(Role::Generic)), "  generic [e7] [clickable]\n");
+        assert_eq!(line(&click(Role::ListItem)), "  listitem [e7] [clickable]\n");
+        assert_eq!(line(&click(Role::Button)), "  button [e7]\n");
+        assert_eq!(line(&click(Role::Other("DisclosureTriangle".into()))), "  DisclosureTriangle [e7]\n");
+        let mut editable = click(Role::Generic);
+        editable.states.set(State::Editable, true);
+        assert_eq!(line(&editable), "  generic [e7] [editable]\n");
+        let mut no_ref = click(Role::Generic);
+        no_ref.ref_id = None;
+        assert!(!line(&no_ref).contains("clickable"));
     }
 
     #[test]
