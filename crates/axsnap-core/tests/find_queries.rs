@@ -85,7 +85,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("settings", "digest", r#"switch "Weekly digest""#),
     ("settings", "font", r#"slider "Font size""#),
     ("settings", "api tokens table", r#"table "API tokens""#),
-    ("settings", "date picker", r#"button "Show date picker Show date picker""#),
+    ("settings", "date picker", r#"button "Show date picker""#),
     // The login page.
     ("login", "email field", r#"textbox "Email""#),
     ("login", "password", r#"textbox "Password""#),

@@ -641,6 +641,13 @@ fn copy_node(raw: &Node, opts: &ProjectOptions, protected: bool, stats: &mut Pro
         t
     };
     let mut name = text(&raw.name);
+    // Only a name the platform computed from the node's content can repeat it by accident;
+    // text nodes are the page's own words.
+    if !matches!(raw.role, Role::Text | Role::TextRun) {
+        if let Some(once) = text::once(&name) {
+            name = once;
+        }
+    }
     let mut value = raw.value.as_deref().map(&mut text);
     let description = raw.description.as_deref().map(&mut text);
     if protected {

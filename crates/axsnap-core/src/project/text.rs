@@ -72,6 +72,21 @@ pub(super) fn is_blank_opt(s: &Option<String>) -> bool {
     s.as_deref().is_none_or(is_blank)
 }
 
+/// `s` said once when it is the same words twice over (a launcher card whose name is computed
+/// from its content and repeats its label: "Python 3 Python 3"). Halves of one short word are
+/// left alone: "Bora Bora" and "Walla Walla" are names, not repeats.
+pub(super) fn once(s: &str) -> Option<String> {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    if words.len() < 2 || words.len() % 2 != 0 {
+        return None;
+    }
+    let (a, b) = words.split_at(words.len() / 2);
+    if a != b || (a.len() == 1 && a[0].chars().count() < 6) {
+        return None;
+    }
+    Some(a.join(" "))
+}
+
 /// Whether `a` and `b` read the same: the same words in the same order.
 pub(super) fn same_words(a: &str, b: &str) -> bool {
     a.split_whitespace().eq(b.split_whitespace())
@@ -137,6 +152,16 @@ mod tests {
         assert!(s.starts_with("word word"));
         assert_eq!(normalized("  a  b  ", 50), ("a b".to_string(), false));
         let _ = ELLIPSIS;
+    }
+
+    #[test]
+    fn a_name_said_twice_is_said_once() {
+        assert_eq!(once("Python 3 Python 3").as_deref(), Some("Python 3"));
+        assert_eq!(once("Notebook  Notebook").as_deref(), Some("Notebook"));
+        assert_eq!(once("Bora Bora"), None);
+        assert_eq!(once("Save"), None);
+        assert_eq!(once("a b c"), None);
+        assert_eq!(once("New file New folder"), None);
     }
 
     #[test]

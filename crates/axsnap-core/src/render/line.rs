@@ -444,7 +444,10 @@ fn write_line_body(
 /// a page and tells the agent little it needs to act.
 fn shown_description(n: &Node) -> Option<&str> {
     let d = n.description.as_deref().filter(|d| !d.trim().is_empty())?;
-    (n.name.is_empty() || !d.contains(n.name.as_str())).then_some(d)
+    // Said once: a description that holds the name, or a name computed from content that
+    // holds the description (a card's button named "Notebook Python 3", described
+    // "Python 3"), is not said twice.
+    (n.name.is_empty() || !(d.contains(n.name.as_str()) || n.name.contains(d.trim()))).then_some(d)
 }
 
 /// The URL a link line shows, if any (see the module doc of `render`).
@@ -553,6 +556,17 @@ mod tests {
         n.value = Some("a\nb\u{2028}c".into());
         assert_eq!(line(&n), "  button \"Say \\\"hi\\\"\\nthen \\\\ go\" [e3]: a\\nb\\u{2028}c\n");
         assert_eq!(line(&n).lines().count(), 1);
+    }
+
+    #[test]
+    fn a_description_the_name_holds_is_not_said_again() {
+        let mut n = Node::new(Role::Button, "Notebook Python 3", NativeId::new("d", "1"));
+        n.ref_id = Some(Ref(4));
+        n.actions = [Action::Click].into_iter().collect();
+        n.description = Some("Python 3".into());
+        assert_eq!(line(&n), "  button \"Notebook Python 3\" [e4]\n");
+        n.description = Some("Opens a Python 3 notebook".into());
+        assert!(line(&n).contains("[desc: \"Opens a Python 3 notebook\"]"), "{}", line(&n));
     }
 
     #[test]
