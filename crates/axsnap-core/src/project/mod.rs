@@ -129,11 +129,13 @@ pub struct ProjectStats {
     pub output_nodes: usize,
     /// Rule 1: ignored, hidden, presentational and text-run nodes dropped.
     pub dropped_hidden: usize,
-    /// Rule 2: anonymous containers unwrapped.
+    /// Rule 2: anonymous containers unwrapped, and wrappers that only repeat the name of the
+    /// one control they hold.
     pub unwrapped: usize,
     /// Rule 2: names promoted from a wrapper onto its single child.
     pub names_promoted: usize,
-    /// Rule 2: containers left with no children and nothing of their own, dropped.
+    /// Rule 2: containers left with no children and nothing of their own, dropped, and a
+    /// control's decoration (icon spans with nothing of their own, whatever their listeners).
     pub empty_containers_dropped: usize,
     /// Rule 3: text nodes merged into a neighbour.
     pub text_joined: usize,

@@ -110,6 +110,36 @@ fn shown_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
     (plain_code && c.role == Role::Text && is_text_leaf(c)).then_some(c.name.as_str())
 }
 
+/// How deep [`is_decor`] looks: icon markup is shallow; anything deeper is content.
+const DECOR_DEPTH: usize = 4;
+
+/// Whether `id` is decoration inside a control: a generic, group or image with nothing of its
+/// own to say, whose children (at most `depth` levels) are decoration too.
+fn is_decor(tree: &Tree, id: NodeId, depth: usize) -> bool {
+    let n = tree.node(id);
+    matches!(n.role, Role::Generic | Role::Group | Role::Image)
+        && is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && is_blank_opt(&n.description)
+        && is_blank_opt(&n.dev_id)
+        && only_incidental(n.states)
+        && (n.children.is_empty() || depth > 0 && n.children.iter().all(|&c| is_decor(tree, c, depth - 1)))
+}
+
+/// A wrapper that only repeats the name of the one control it holds (a toolbar slot titled
+/// "New Folder" around button "New Folder"): drawn once, as the control.
+fn is_same_name_wrapper(tree: &Tree, n: &Node) -> bool {
+    let [only] = n.children.as_slice() else { return false };
+    let c = tree.node(*only);
+    matches!(n.role, Role::Generic | Role::Group)
+        && !is_blank(&n.name)
+        && c.role.is_widget()
+        && text::same_words(&n.name, &c.name)
+        && is_blank_opt(&n.value)
+        && n.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, &n.name))
+        && only_incidental(n.states)
+}
+
 /// A plain run of text that can be joined with its neighbour (rule 3).
 fn is_joinable(n: &Node) -> bool {
     n.role == Role::Text
@@ -282,6 +312,12 @@ impl Builder<'_> {
                 self.stats.empty_containers_dropped += 1;
                 return;
             }
+            if opts.drop_redundant && is_same_name_wrapper(&self.out, n) {
+                let child = n.children[0];
+                self.stats.unwrapped += 1;
+                self.done.push(child);
+                return;
+            }
             if is_name_wrapper(n) && n.children.len() == 1 {
                 let child = n.children[0];
                 let c = self.out.node(child);
@@ -321,6 +357,9 @@ impl Builder<'_> {
             self.join_runs(&mut kids);
         }
         let mut name = name;
+        if opts.drop_redundant && self.out.node(id).role.is_widget() {
+            self.drop_decor(&mut kids);
+        }
         if opts.drop_redundant {
             self.drop_repeats(&name, value.as_deref(), &mut kids);
             self.drop_spelled_name(&name, &mut kids);
@@ -419,6 +458,17 @@ impl Builder<'_> {
         });
         self.stats.repeated_labels_dropped += labels;
         self.stats.repeated_values_dropped += values;
+    }
+
+    /// Drops a control's decoration: children with nothing of their own to say (no name,
+    /// value, description, developer id or meaningful state) holding only more of the same
+    /// (icon spans, an unnamed svg). A click on one is a click on the control, so a click
+    /// listener does not keep one (apps put listeners on icon spans).
+    fn drop_decor(&mut self, kids: &mut Vec<NodeId>) {
+        let before = kids.len();
+        let out = &self.out;
+        kids.retain(|&k| !is_decor(out, k, DECOR_DEPTH));
+        self.stats.empty_containers_dropped += before - kids.len();
     }
 
     /// Drops image children without actions that only repeat `name` (a logo inside a link

@@ -999,3 +999,50 @@ fn drop_redundant_removes_code_spans_repeating_the_parent_name() {
     let again = project(&p.tree, &ProjectOptions::default());
     assert_eq!(outline(&again.tree), outline(&p.tree));
 }
+
+#[test]
+fn a_controls_icon_decoration_is_not_drawn_even_with_listeners() {
+    // toolbar slot "New Folder" > button "New Folder" > icon spans (clickable, empty) and an
+    // unnamed svg image.
+    let mut t = doc();
+    let r = root(&t);
+    let slot = t.append(
+        r,
+        Node { states: StateSet::EMPTY.with(State::Focusable), ..n(Role::Generic, "New Folder", "slot") },
+    );
+    let b = t.append(slot, clickable(Role::Button, "New Folder", "b"));
+    let icon = t.append(b, clickable(Role::Generic, "", "icon"));
+    t.append(icon, n(Role::Image, "", "svg"));
+    t.append(b, clickable(Role::Generic, "", "icon2"));
+    // A named child and a text stay: they say something.
+    let b2 = t.append(r, clickable(Role::Button, "", "b2"));
+    t.append(b2, n(Role::Image, "Upload", "img"));
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(
+        outline(&p.tree),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "button", "New Folder"),
+            line(1, "button", ""),
+            line(2, "image", "Upload")
+        ]
+    );
+    assert_eq!(p.stats.unwrapped, 1);
+    assert!(p.stats.empty_containers_dropped >= 2);
+    // Projecting the result again changes nothing.
+    let again = project(&p.tree, &ProjectOptions::default());
+    assert_eq!(outline(&again.tree), outline(&p.tree));
+}
+
+#[test]
+fn a_wrapper_with_another_name_or_more_content_stays() {
+    let mut t = doc();
+    let r = root(&t);
+    let slot = t.append(r, n(Role::Group, "Files", "slot"));
+    t.append(slot, clickable(Role::Button, "New Folder", "b"));
+    let slot2 = t.append(r, n(Role::Generic, "Save", "slot2"));
+    t.append(slot2, clickable(Role::Button, "Save", "b2"));
+    t.append(slot2, n(Role::Text, "Ctrl+S", "t"));
+    let p = project(&t, &ProjectOptions::default());
+    assert!(find(&p.tree, "slot").is_some() && find(&p.tree, "slot2").is_some(), "{:?}", outline(&p.tree));
+}
