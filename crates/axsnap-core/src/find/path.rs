@@ -1,5 +1,6 @@
 //! A hit's pieces, bounded: its ancestor path and every string in it.
 
+use crate::caps::thousands;
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
 
@@ -19,22 +20,9 @@ pub(super) fn cap(s: &str, max: usize) -> String {
         None => s.to_string(),
         Some((cut, _)) => {
             let rest = s[cut..].chars().count();
-            format!("{}…+{} chars", &s[..cut], thousands(rest))
+            format!("{}{}", &s[..cut], crate::caps::marker(rest))
         }
     }
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A role's name, bounded.
