@@ -376,6 +376,15 @@ impl<'a> Assembler<'a> {
         if f.covered && !node.actions.is_empty() {
             node.states.set(State::Obscured, true);
         }
+        // What covers others is said once, on it: it stays in the tree even when the platform
+        // found nothing in it worth keeping (a backdrop).
+        if f.covering && !matches!(node.role, Role::Document | Role::Text | Role::TextRun) {
+            node.states.set(State::Covering, true);
+            node.flags.ignored = false;
+            if node.role == Role::None {
+                node.role = Role::Generic;
+            }
+        }
     }
 }
 

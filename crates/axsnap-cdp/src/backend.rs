@@ -490,6 +490,10 @@ impl Backend for CdpBackend {
         matches!(error, CdpError::StaleElement { .. })
     }
 
+    fn element_covered(error: &CdpError) -> bool {
+        matches!(error, CdpError::Covered { .. })
+    }
+
     async fn changed(&mut self, target: &TargetId) -> Result<bool, CdpError> {
         // Not `told`: callers treat a failed signal as "changed" and report nothing, so a loss
         // met here is still to be told by the capture that follows.

@@ -14,6 +14,10 @@ use crate::secrets::{self, DocSecrets};
 /// The attribute the capture script puts on covered elements (value: what covers them).
 pub const COVER_ATTR: &str = "data-axsnap-cover";
 
+/// The attribute the capture script puts on what covers other elements: the top of the branch
+/// (or the positioned layer in it) that the hit test found over them.
+pub const COVERING_ATTR: &str = "data-axsnap-covering";
+
 /// The attribute the capture script puts on elements that can scroll now.
 pub const SCROLL_ATTR: &str = "data-axsnap-scroll";
 
@@ -144,6 +148,8 @@ pub struct Facts {
     pub embeds_secret: bool,
     /// Marked as covered by another element at its centre.
     pub covered: bool,
+    /// Marked as what covers other elements.
+    pub covering: bool,
     /// Responds to clicks (a listener or a natural click action).
     pub clickable: bool,
     /// An element that can scroll now: on an axis whose `overflow` is auto or scroll, its
@@ -192,6 +198,7 @@ pub struct SnapIndex {
 pub(crate) struct AttrIds {
     dev: [Option<i64>; DEV_ID_COUNT],
     cover: Option<i64>,
+    covering: Option<i64>,
     scroll: Option<i64>,
     scroll_values: Vec<i64>,
     /// `pointer` (a cursor value).
@@ -213,6 +220,7 @@ impl SnapIndex {
         let attr_ids = AttrIds {
             dev,
             cover: find(COVER_ATTR),
+            covering: find(COVERING_ATTR),
             scroll: find(SCROLL_ATTR),
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
             pointer: find("pointer"),
@@ -338,6 +346,8 @@ impl SnapIndex {
                     dev[slot] = self.string(v).filter(|s| !s.is_empty());
                 } else if k == ids.cover {
                     f.covered = true;
+                } else if k == ids.covering {
+                    f.covering = true;
                 }
             }
             f.dev_id = dev.into_iter().flatten().next().map(str::to_string);

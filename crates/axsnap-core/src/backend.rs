@@ -214,6 +214,14 @@ pub trait Backend {
         false
     }
 
+    /// Whether `error` means the element is covered by another one where an action would land
+    /// (a modal, an open menu), so the agent is told which cover to close. Backends that can
+    /// tell override this.
+    fn element_covered(error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
+
     /// Whether the target may have changed since its last capture. `false` must mean "certainly
     /// unchanged"; when in doubt, `true`.
     fn changed(&mut self, target: &TargetId) -> impl Future<Output = Result<bool, Self::Error>> + Send;

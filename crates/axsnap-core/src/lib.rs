@@ -18,13 +18,14 @@
 //! - [`session`]: baselines and the auto / full / reset policy.
 //! - [`render`], [`tokens`], [`find`]: output, sizes, search; [`caps`]: the longest text
 //!   any output shows.
-//! - [`secret`]: what never leaves a backend, and its redaction.
+//! - [`secret`]: what never leaves a backend, and its redaction; [`cover`]: what covers what.
 //! - [`backend`]: the contract a backend fulfils.
 
 #![warn(missing_docs)]
 
 pub mod backend;
 pub mod caps;
+pub mod cover;
 pub mod diff;
 pub mod error;
 pub mod find;

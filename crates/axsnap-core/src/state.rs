@@ -168,6 +168,9 @@ flag_set! {
         Protected = 18 => "protected",
         /// Multi-line text entry.
         Multiline = 19 => "multiline",
+        /// Drawn over other elements, covering them at their centre (an open menu, a modal's
+        /// backdrop): the elements it covers are `Obscured`.
+        Covering = 20 => "covering",
     }
 }
 

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction};
+use axsnap_core::cover::Covers;
 use axsnap_core::find::{find, Hit};
 use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
 use axsnap_core::{NativeId, Ref, Snapshot, TargetId};
@@ -119,6 +120,10 @@ impl<B: Backend> Agent<B> {
         let outcome = match self.backend.act(&target, &native, action).await {
             Ok(o) => o,
             Err(e) if B::element_gone(&e) => return Err(AgentError::Stale { r: r.to_string(), cause: e }),
+            Err(e) if B::element_covered(&e) => {
+                let cover = self.cover_of(&target, r);
+                return Err(AgentError::Covered { r: r.to_string(), cover, cause: e });
+            }
             Err(e) => return Err(AgentError::Backend(e)),
         };
         if let Some(opened) = outcome.opened.last() {
@@ -204,6 +209,20 @@ impl<B: Backend> Agent<B> {
             self.respond(None, &request).await?;
         }
         Ok(self.last.get(&target).map(|s| find(&s.tree, query, limit)).unwrap_or_default())
+    }
+
+    /// What covers `r` in the last snapshot of `target`: `e500 dialog "Settings"`.
+    fn cover_of(&self, target: &TargetId, r: Ref) -> Option<String> {
+        let tree = &self.last.get(target)?.tree;
+        let id = tree.preorder().map(|(id, _)| id).find(|id| tree.node(*id).ref_id == Some(r))?;
+        let c = tree.node(Covers::of(tree).cover_of(tree, id)?);
+        let mut s = format!("{} is covered by {}", r, c.ref_id?);
+        s.push(' ');
+        s.push_str(&c.role.to_string());
+        if !c.name.is_empty() {
+            s.push_str(&format!(" {:?}", axsnap_core::caps::cap(&c.name, 80)));
+        }
+        Some(s)
     }
 
     fn current(&self) -> Result<TargetId, AgentError<B::Error>> {

@@ -21,6 +21,17 @@ pub enum AgentError<E: std::error::Error + 'static> {
         /// What the backend said.
         cause: E,
     },
+    /// The element is covered where the action would land.
+    #[error("{cause}{}", cover.as_ref().map(|c| format!("; in your last view, {c}")).unwrap_or_default())]
+    Covered {
+        /// The ref.
+        r: String,
+        /// The cover as the last snapshot shows it (`e500 dialog "Settings"`), when it can be
+        /// told.
+        cover: Option<String>,
+        /// What the backend said.
+        cause: E,
+    },
     /// There is no target to work on.
     #[error("no page or window is open; navigate to a URL or open a target first")]
     NoTarget,

@@ -60,6 +60,16 @@ impl From<AgentError<CdpError>> for Failure {
                      never moved to a look-alike; take a snapshot and use a current ref"
                 ),
             ),
+            AgentError::Covered { cover, cause, .. } => match from_cdp(cause) {
+                Failure::Tool { code, message } => Failure::Tool {
+                    code,
+                    message: match cover {
+                        Some(c) => format!("{message}; in your last view, {c}"),
+                        None => message,
+                    },
+                },
+                other => other,
+            },
             AgentError::NoTarget => {
                 Failure::tool("no_page", "no page is open in this session; call navigate with a URL first")
             }

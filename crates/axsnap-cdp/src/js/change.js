@@ -7,6 +7,7 @@
   const MARK = 'data-axsnap-cover';
   const SCROLL = 'data-axsnap-scroll';
   const CHECKED = 'data-axsnap-scroll-checked';
+  const COVERING = 'data-axsnap-covering';
   const S = {
     token: Math.random().toString(36).slice(2) + ':' + performance.timeOrigin,
     gen: 0,
@@ -29,7 +30,7 @@
     for (const r of records) {
       // Our own marks (obscured, scrollable) are not changes.
       if (r.type === 'attributes' && (r.attributeName === MARK || r.attributeName === SCROLL ||
-        r.attributeName === CHECKED)) continue;
+        r.attributeName === CHECKED || r.attributeName === COVERING)) continue;
       S.gen++;
       if (r.type === 'childList') for (const n of r.addedNodes) scan(n);
     }
@@ -132,7 +133,25 @@
   const SEL = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[contenteditable=""],' +
     '[contenteditable="true"],[onclick]';
   const marked = [];
+  const covers = [];
+  // What covers `el` when `hit` is on top of it: going up from `hit` to just below the
+  // ancestor it shares with `el`, the outermost positioned layer (a dropdown, a modal's
+  // backdrop), else the top of that branch. One cover then stands for all it covers.
+  const coverOf = (hit, el, seen) => {
+    const known = seen.get(hit);
+    if (known && !known.contains(el)) return known;
+    let top = hit, layer = null;
+    for (let n = hit; n && n.nodeType === 1 && !n.contains(el); n = n.parentElement) {
+      top = n;
+      const pos = getComputedStyle(n).position;
+      if (pos === 'fixed' || pos === 'absolute' || pos === 'sticky') layer = n;
+    }
+    const c = layer || top;
+    seen.set(hit, c);
+    return c;
+  };
   const markIn = (root, vw, vh) => {
+    const seen = new Map();
     for (const el of root.querySelectorAll(SEL)) {
       const r = el.getBoundingClientRect();
       if (r.width <= 0 || r.height <= 0) continue;
@@ -148,6 +167,11 @@
       // The value only helps a person reading the DOM; capture reads the mark's presence.
       el.setAttribute(MARK, hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : ''));
       marked.push(el);
+      const c = coverOf(hit, el, seen);
+      if (!c.hasAttribute(COVERING)) {
+        c.setAttribute(COVERING, '');
+        covers.push(c);
+      }
     }
   };
   // Elements that can scroll now: overflow auto or scroll on an axis where the content is
@@ -207,6 +231,7 @@
   };
   S.unmark = () => {
     for (const el of marked.splice(0)) el.removeAttribute(MARK);
+    for (const el of covers.splice(0)) el.removeAttribute(COVERING);
     for (const el of scrollers.splice(0)) {
       el.removeAttribute(SCROLL);
       el.removeAttribute(CHECKED);

@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::bound;
+use super::diff_groups::Groups;
 use super::line::{self, LineCtx, Subtree};
 use crate::diff::{Diff, FieldChange, Op};
 use crate::refs::Ref;
@@ -35,9 +36,9 @@ const HINT_CHARS: usize = 30;
 const HINT_SEARCH_NODES: usize = 50;
 
 /// One side of the diff with a ref index.
-struct Side<'t> {
-    tree: &'t Tree,
-    by_ref: HashMap<Ref, NodeId>,
+pub(super) struct Side<'t> {
+    pub(super) tree: &'t Tree,
+    pub(super) by_ref: HashMap<Ref, NodeId>,
 }
 
 impl<'t> Side<'t> {
@@ -50,7 +51,7 @@ impl<'t> Side<'t> {
         self.tree.root() == Some(id) && self.tree.node(id).role == Role::Document
     }
 
-    fn shows_ref(&self, id: NodeId) -> bool {
+    pub(super) fn shows_ref(&self, id: NodeId) -> bool {
         let n = self.tree.node(id);
         let holds_more = n.children.iter().any(|c| self.tree.node(*c).role == Role::More);
         line::shows_ref(n, holds_more)
@@ -137,6 +138,11 @@ fn push_node(out: &mut String, r: Ref, first: &Side, second: &Side, detail: Deta
     }
 }
 
+/// `e12` (or how to find it when its ref is not shown), looked up in `first` then `second`.
+pub(super) fn push_node_position(out: &mut String, r: Ref, first: &Side, second: &Side) {
+    push_node(out, r, first, second, Detail::Position);
+}
+
 /// Renders `diff` between `prev` and `next` as text.
 pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let p = Side::new(prev);
@@ -145,7 +151,14 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let mut body = String::new();
     let mut shown = 0usize;
     let mut hidden_updates = 0usize;
-    for op in &diff.ops {
+    let groups = Groups::find(diff, &p, &n);
+    for (i, op) in diff.ops.iter().enumerate() {
+        if groups.is_member(i) {
+            continue;
+        }
+        if groups.led_by(i).is_some() {
+            continue;
+        }
         let before = body.len();
         match op {
             Op::Add { parent, after, subtree } => {
@@ -187,6 +200,12 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
             // bounds): unchanged, as far as the reader can tell.
             hidden_updates += 1;
         }
+    }
+    // After the ops, so that a cover is introduced (added, or its update shown) before what
+    // it covers is said.
+    for g in groups.iter() {
+        g.write(&mut body, &p, &n);
+        shown += g.len();
     }
     let mut out = String::with_capacity(body.len() + 64);
     let changes = if shown == 1 { "change" } else { "changes" };
@@ -298,7 +317,7 @@ fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Opti
 }
 
 /// `+checked -mixed`, over the states the text form shows.
-fn push_states(s: &mut String, node: Option<&Node>, old: StateSet, new: StateSet) {
+pub(super) fn push_states(s: &mut String, node: Option<&Node>, old: StateSet, new: StateSet) {
     let mut probe = node.cloned().unwrap_or_default();
     for (set, sign) in [(new, '+'), (old, '-')] {
         let other = if sign == '+' { old } else { new };

@@ -174,6 +174,7 @@ pub(crate) fn shows_ref(node: &Node, holds_more: bool) -> bool {
         || node.role.is_surface()
         || node.states.contains(State::Focusable)
         || node.states.contains(State::Editable)
+        || node.states.contains(State::Covering)
         || matches!(
             node.role,
             Role::List

@@ -77,6 +77,7 @@
 //! written without recursion.
 
 mod bound;
+mod diff_groups;
 mod diff_text;
 mod json;
 mod line;
