@@ -66,6 +66,10 @@ pub enum BenchError {
         /// What failed (with the end of its stderr when it wrote one).
         reason: String,
     },
+    /// A workflow step failed: the agent could not find what to act on, the action failed,
+    /// or its answer did not show what the step should have done.
+    #[error("workflow: {0}")]
+    Workflow(String),
     /// An async runtime could not be started.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),

@@ -17,7 +17,9 @@
 //! - [`recall`]: how much of Playwright's snapshot ours holds (the rules are documented there);
 //! - [`cost`]: where a snapshot's tokens go;
 //! - [`compare`]: one side-by-side run; [`report`]: its markdown;
-//! - [`tools_list`]: what an MCP server's `tools/list` costs in tokens (`tools-list-tokens`).
+//! - [`tools_list`]: what an MCP server's `tools/list` costs in tokens (`tools-list-tokens`);
+//! - [`webapp`]: an agent's workflow through a web app built without ARIA roles
+//!   (`webapp-workflow`), step by step beside Playwright's AI snapshot of the same page.
 
 #![warn(missing_docs)]
 
@@ -32,6 +34,7 @@ pub mod recall;
 pub mod report;
 pub mod serve;
 pub mod tools_list;
+pub mod webapp;
 
 pub use error::BenchError;
 

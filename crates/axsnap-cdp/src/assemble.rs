@@ -376,6 +376,18 @@ impl<'a> Assembler<'a> {
         if f.covered && !node.actions.is_empty() {
             node.states.set(State::Obscured, true);
         }
+        node.flags.block = f.block;
+        node.flags.pre = f.pre;
+        // A click target the platform found nothing in (a card `div` with a pointer cursor of
+        // its own, which Chromium leaves out as uninteresting) stays, so it gets a ref.
+        if f.pointer
+            && node.flags.ignored
+            && !node.flags.hidden
+            && matches!(node.role, Role::None | Role::Generic)
+        {
+            node.flags.ignored = false;
+            node.role = Role::Generic;
+        }
         // What covers others is said once, on it: it stays in the tree even when the platform
         // found nothing in it worth keeping (a backdrop).
         if f.covering && !matches!(node.role, Role::Document | Role::Text | Role::TextRun) {

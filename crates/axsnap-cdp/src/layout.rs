@@ -30,13 +30,34 @@ pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa"]
 const DEV_ID_COUNT: usize = 4;
 
 /// Computed styles the snapshot is asked for (indices into `LayoutData::styles`).
-pub const STYLES: &[&str] = &["overflow-x", "overflow-y", "-webkit-text-security", "cursor"];
+pub const STYLES: &[&str] =
+    &["overflow-x", "overflow-y", "-webkit-text-security", "cursor", "display", "white-space"];
 
 /// The index of `-webkit-text-security` in [`STYLES`] (masked text is a secret).
 const MASK_STYLE: usize = 2;
 /// The index of `cursor` in [`STYLES`]: a pointer cursor of an element's own (not inherited
 /// from its parent) marks a click target that may have no role and no listener of its own.
 const CURSOR_STYLE: usize = 3;
+/// The index of `display` in [`STYLES`]: a block-level box ends a run of inline text, so the
+/// text of two blocks is never joined into one.
+const DISPLAY_STYLE: usize = 4;
+/// The index of `white-space` in [`STYLES`]: preformatted text (code blocks, editors) keeps
+/// its spaces and line breaks.
+const WHITE_SPACE_STYLE: usize = 5;
+/// `display` values of inline-level boxes (and of no box): everything else starts a block.
+const INLINE_DISPLAYS: &[&str] = &[
+    "inline",
+    "inline-block",
+    "inline-flex",
+    "inline-grid",
+    "inline-table",
+    "contents",
+    "none",
+    "ruby",
+    "ruby-text",
+];
+/// `white-space` values that keep spaces and line breaks.
+const PRE_WHITE_SPACE: &[&str] = &["pre", "pre-wrap", "pre-line", "break-spaces"];
 /// How far up [`SnapIndex::own_pointer`] looks for the nearest ancestor with a box (an
 /// element with `display: contents` has none, yet its children inherit its cursor).
 const CURSOR_ANCESTORS: usize = 8;
@@ -150,8 +171,15 @@ pub struct Facts {
     pub covered: bool,
     /// Marked as what covers other elements.
     pub covering: bool,
+    /// An element laid out as a block-level box.
+    pub block: bool,
+    /// An element whose text keeps its spaces and line breaks (`white-space: pre` and kin).
+    pub pre: bool,
     /// Responds to clicks (a listener or a natural click action).
     pub clickable: bool,
+    /// Made a target by the page's own hand: a pointer cursor of its own, or a drag source
+    /// (not only a listener, which a label around a checkbox also has).
+    pub pointer: bool,
     /// An element that can scroll now: on an axis whose `overflow` is auto or scroll, its
     /// content is larger than its box (the capture script's mark; a document the script did
     /// not look at falls back to the style alone). A box that could scroll but whose content
@@ -205,6 +233,10 @@ pub(crate) struct AttrIds {
     pointer: Option<i64>,
     /// `draggable` and its value `true`.
     draggable: Option<i64>,
+    /// `display` values of inline-level boxes.
+    inline_displays: Vec<i64>,
+    /// `white-space` values that keep spaces and line breaks.
+    pre_values: Vec<i64>,
     true_value: Option<i64>,
 }
 
@@ -225,6 +257,8 @@ impl SnapIndex {
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
             pointer: find("pointer"),
             draggable: find("draggable"),
+            inline_displays: INLINE_DISPLAYS.iter().filter_map(|s| find(s)).collect(),
+            pre_values: PRE_WHITE_SPACE.iter().filter_map(|s| find(s)).collect(),
             true_value: find("true"),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
@@ -340,6 +374,7 @@ impl SnapIndex {
                 // A drag source is something a user takes hold of: a target.
                 if Some(pair[0]) == ids.draggable && Some(pair[1]) == ids.true_value {
                     f.clickable = true;
+                    f.pointer = true;
                 }
                 let (k, v) = (Some(pair[0]), pair[1]);
                 if let Some(slot) = ids.dev.iter().position(|a| *a == k) {
@@ -356,7 +391,8 @@ impl SnapIndex {
             f.secret = s.is_secret(n);
             f.embeds_secret = s.embeds(n);
         }
-        f.clickable |= doc.nodes.is_clickable.has(n) || self.own_pointer(d, n);
+        f.pointer |= self.own_pointer(d, n);
+        f.clickable |= doc.nodes.is_clickable.has(n) || f.pointer;
         if let Some(k) = self.layout_index(d, n) {
             if let Some(b) = doc.layout.bounds.get(k).filter(|b| b.len() >= 4) {
                 f.bounds = Some(Rect { x: b[0], y: b[1], w: b[2], h: b[3] });
@@ -364,8 +400,13 @@ impl SnapIndex {
             // Without the script's marks, the style alone: "could scroll".
             let checked = self.scroll_checked.get(d).copied().unwrap_or(false);
             let is_element = doc.nodes.node_type.get(n) == Some(&ELEMENT_NODE);
-            if let (false, true, Some(st)) = (checked, is_element, doc.layout.styles.get(k)) {
-                f.scrollable = st.iter().any(|s| ids.scroll_values.contains(s));
+            let styles = doc.layout.styles.get(k);
+            if let (false, true, Some(st)) = (checked, is_element, styles) {
+                f.scrollable = st.iter().take(2).any(|s| ids.scroll_values.contains(s));
+            }
+            if let (true, Some(st)) = (is_element, styles) {
+                f.block = st.get(DISPLAY_STYLE).is_some_and(|d| !ids.inline_displays.contains(d));
+                f.pre = st.get(WHITE_SPACE_STYLE).is_some_and(|w| ids.pre_values.contains(w));
             }
         }
         f

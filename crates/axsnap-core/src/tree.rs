@@ -65,8 +65,8 @@ impl Rect {
     }
 }
 
-/// Flags a backend sets on raw nodes that projection drops (rule 1). Projected trees never
-/// carry them set.
+/// Layout and accessibility facts a backend sets on raw nodes for projection. Projected trees
+/// keep only what the renderer reads: `pre` on text and `block` on other nodes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RawFlags {
     /// The platform marked the node ignored for accessibility.
@@ -80,6 +80,13 @@ pub struct RawFlags {
     /// one): [`crate::secret::redact`] cuts the secret's text out of it whatever its length.
     #[serde(default, skip_serializing_if = "is_false")]
     pub embeds_secret: bool,
+    /// Laid out as a block-level box: its text is never joined with text outside it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub block: bool,
+    /// Its text keeps its spaces and line breaks (a code block, a code editor): projection
+    /// joins the text under it exactly, without normalizing whitespace.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub pre: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -126,7 +133,7 @@ pub struct Node {
     /// The ref the refs stage gave this node (`None` in raw trees).
     #[serde(default, rename = "ref", skip_serializing_if = "Option::is_none")]
     pub ref_id: Option<Ref>,
-    /// Raw-only flags projection consumes.
+    /// Facts for projection (see [`RawFlags`]).
     #[serde(default, skip_serializing_if = "is_default_flags")]
     pub flags: RawFlags,
     /// Children, in document order. Maintained by [`Tree`]; do not edit directly.

@@ -265,7 +265,13 @@ impl<'a, 't> Plan<'a, 't> {
             }
             if !has_kept[j] {
                 let y = self.same_place(j as u32, np);
-                if y != NONE && !self.kept(y) && self.replaces[y as usize] == NONE {
+                // Only a node of the same kind stands in: a toolbar is not "replaced by" the
+                // text that appeared next to it.
+                if y != NONE
+                    && !self.kept(y)
+                    && self.replaces[y as usize] == NONE
+                    && self.next_node(y).role == p.tree.node(p.ids[j]).role
+                {
                     self.replaces[y as usize] = j as u32;
                     continue;
                 }

@@ -24,8 +24,8 @@
 //!
 //! A `Replace` is used in two cases:
 //! - *a removed node and a new node in the same place*: a removed node without surviving
-//!   descendants, and the new node that in `next` follows the same kept, unmoved sibling (or
-//!   is the first child) of the same parent. The op names the removed node; the subtree
+//!   descendants, and the new node of the same role that in `next` follows the same kept,
+//!   unmoved sibling (or is the first child) of the same parent. The op names the removed node; the subtree
 //!   brings the new node's ref.
 //! - *a kept node whose subtree mostly changed*: the node keeps its ref, no node crosses the
 //!   border of its subtree in either direction, some node was added or removed in it, and
@@ -165,7 +165,7 @@ pub enum FieldChange {
     DevId { old: Option<String>, new: Option<String> },
     /// Native identity changed (a ref carried across a scope churn). Not shown to models.
     Native { old: crate::NativeId, new: crate::NativeId },
-    /// Raw-only flags changed (never in projected trees; here so that any two trees diff
+    /// Layout flags changed (projected trees keep only `pre` and `block`; here so that any two trees diff
     /// exactly). Not shown to models.
     Flags { old: crate::RawFlags, new: crate::RawFlags },
 }

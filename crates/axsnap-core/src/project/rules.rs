@@ -9,6 +9,8 @@
 //! finishes, after its children did, so the result is stable: projecting it again changes
 //! nothing.
 
+use std::collections::HashSet;
+
 use crate::role::Role;
 use crate::state::{State, StateSet};
 use crate::tree::{Node, NodeId, Tree};
@@ -131,20 +133,24 @@ fn is_decor(tree: &Tree, id: NodeId, depth: usize) -> bool {
 fn is_same_name_wrapper(tree: &Tree, n: &Node) -> bool {
     let [only] = n.children.as_slice() else { return false };
     let c = tree.node(*only);
+    // Named, or only titled (`title` is a description when nothing else names the wrapper).
+    let said = if is_blank(&n.name) { n.description.as_deref().unwrap_or("") } else { n.name.as_str() };
     matches!(n.role, Role::Generic | Role::Group)
-        && !is_blank(&n.name)
+        && !is_blank(said)
         && c.role.is_widget()
-        && text::same_words(&n.name, &c.name)
+        && text::same_words(said, &c.name)
         && is_blank_opt(&n.value)
-        && n.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, &n.name))
+        && n.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, said))
+        && is_blank_opt(&n.dev_id)
+        && n.actions.is_empty()
         && only_incidental(n.states)
 }
 
-/// A plain run of text that can be joined with its neighbour (rule 3).
+/// A plain run of text that can be joined with its neighbour (rule 3). Text in an editor has
+/// the editor's actions; runs join only with runs of the same states and actions.
 fn is_joinable(n: &Node) -> bool {
     n.role == Role::Text
         && n.children.is_empty()
-        && n.actions.is_empty()
         && n.value.is_none()
         && n.description.is_none()
         && n.dev_id.is_none()
@@ -159,6 +165,8 @@ struct Frame {
     start: usize,
     /// Inside (or at) a password field.
     protected: bool,
+    /// Inside (or at) preformatted text: whitespace is the page's.
+    pre: bool,
 }
 
 /// The walk's state.
@@ -172,6 +180,11 @@ struct Builder<'a> {
     done: Vec<NodeId>,
     /// Raw nodes visited (the walk's share of `raw_nodes`).
     visited: usize,
+    /// Output nodes hoisted out of a block-level box that was not kept, as its first or last
+    /// piece: text is never joined across them (`Output` and `Launcher`, two captions, are two
+    /// texts), except in preformatted text, where a block is a line.
+    starts_block: HashSet<NodeId>,
+    ends_block: HashSet<NodeId>,
 }
 
 /// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
@@ -195,6 +208,8 @@ pub(super) fn build(
         seen: vec![false; raw.arena_len()],
         done: Vec::new(),
         visited: 0,
+        starts_block: HashSet::new(),
+        ends_block: HashSet::new(),
     };
     let Some(first) = raw.get(start) else { return (b.out, 0) };
     b.seen[start.index()] = true;
@@ -204,12 +219,13 @@ pub(super) fn build(
         next_child: 0,
         start: 0,
         protected: first.states.contains(State::Protected),
+        pre: first.flags.pre,
     }];
     while let Some(top) = stack.last_mut() {
         let node = raw.node(top.raw);
         if let Some(&child) = node.children.get(top.next_child) {
             top.next_child += 1;
-            let protected = top.protected;
+            let (protected, pre) = (top.protected, top.pre);
             // A child id outside the arena or seen before (a cycle, a shared child) is skipped:
             // every node is projected at most once.
             let Some(c) = raw.get(child) else { continue };
@@ -228,6 +244,7 @@ pub(super) fn build(
                 next_child: 0,
                 start: b.done.len(),
                 protected: protected || c.states.contains(State::Protected),
+                pre: pre || c.flags.pre,
             });
         } else if let Some(frame) = stack.pop() {
             let is_root = stack.is_empty();
@@ -243,10 +260,49 @@ pub(super) fn build(
 /// A copy of one raw node with no children, under the rules' text handling (the root of an
 /// output whose scope was not found).
 pub(super) fn shell(raw: &Node, opts: &ProjectOptions, stats: &mut ProjectStats) -> Node {
-    copy_node(raw, opts, raw.states.contains(State::Protected), stats)
+    copy_node(raw, opts, raw.states.contains(State::Protected), raw.flags.pre, stats)
 }
 
 impl Builder<'_> {
+    /// Whether `value` is an editor's text that the content under it shows line by line (a
+    /// `contenteditable` element's value is its text): the lines stay, the value goes. A
+    /// text field keeps its value, which is what typing sets.
+    fn is_spelled_editor_value(&self, id: NodeId, value: Option<&str>, kids: &[NodeId]) -> bool {
+        const MAX_TEXTS: usize = 5_000;
+        let n = self.out.node(id);
+        let Some(value) = value.filter(|v| !is_blank(v)) else { return false };
+        if !n.states.contains(State::Editable)
+            || matches!(n.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
+        {
+            return false;
+        }
+        let mut texts: Vec<&str> = Vec::new();
+        let mut stack: Vec<NodeId> = kids.iter().rev().copied().collect();
+        while let Some(k) = stack.pop() {
+            if texts.len() > MAX_TEXTS {
+                return false;
+            }
+            let c = self.out.node(k);
+            if c.role == Role::Text {
+                texts.push(&c.name);
+            }
+            stack.extend(c.children.iter().rev().copied());
+        }
+        !texts.is_empty() && text::parts_read_as(value, texts.iter().copied())
+    }
+
+    /// Remembers the edges of a block-level box whose pieces (from `start` on the value stack)
+    /// were hoisted into its parent.
+    fn mark_block(&mut self, raw: &Node, start: usize) {
+        if !raw.flags.block || start >= self.done.len() {
+            return;
+        }
+        self.starts_block.insert(self.done[start]);
+        if let Some(&last) = self.done.last() {
+            self.ends_block.insert(last);
+        }
+    }
+
     /// Marks a dropped subtree seen and counts its nodes below `id`.
     fn skip_subtree(&mut self, id: NodeId) -> usize {
         let mut count = 0;
@@ -272,14 +328,16 @@ impl Builder<'_> {
             if opts.drop_hidden && (raw.flags.ignored || raw.role == Role::None) {
                 // Its children stay where they are on the value stack: hoisted in place.
                 self.stats.dropped_hidden += 1;
+                self.mark_block(raw, frame.start);
                 return;
             }
             if opts.unwrap_anonymous && is_anonymous(raw) {
                 self.stats.unwrapped += 1;
+                self.mark_block(raw, frame.start);
                 return;
             }
         }
-        let node = copy_node(raw, opts, frame.protected, self.stats);
+        let node = copy_node(raw, opts, frame.protected, frame.pre, self.stats);
         let id = self.out.push(node);
         let kids: Vec<NodeId> = self.done.drain(frame.start..).collect();
         self.out.node_mut(id).children = kids;
@@ -298,10 +356,11 @@ impl Builder<'_> {
             self.stats.blank_images_dropped += 1;
             return;
         }
+        // Whitespace alone stays until its run is joined: it is what separates its neighbours.
         if opts.join_text
             && n.role == Role::Text
             && n.children.is_empty()
-            && is_blank(&n.name)
+            && n.name.is_empty()
             && is_blank_opt(&n.value)
         {
             self.stats.empty_text_dropped += 1;
@@ -357,6 +416,11 @@ impl Builder<'_> {
             self.join_runs(&mut kids);
         }
         let mut name = name;
+        let mut value = value;
+        if opts.drop_redundant && self.is_spelled_editor_value(id, value.as_deref(), &kids) {
+            value = None;
+            self.stats.repeated_values_dropped += 1;
+        }
         if opts.drop_redundant && self.out.node(id).role.is_widget() {
             self.drop_decor(&mut kids);
         }
@@ -540,24 +604,38 @@ impl Builder<'_> {
         }
     }
 
-    /// Joins each run of adjacent plain text siblings into its first node.
+    /// Joins each run of adjacent plain text siblings into its first node, with exactly the
+    /// whitespace the pieces carry (none between `"foo"` and `"bar"`), never across the edge of
+    /// a block (two captions stay two texts); in preformatted text a block edge is a line
+    /// break. Then a run's edge space goes where no inline neighbour needs it, and runs of
+    /// whitespace alone go.
     fn join_runs(&mut self, kids: &mut Vec<NodeId>) {
         let max = self.opts.max_text_chars;
         let mut kept = 0;
         let mut run: Option<RunState> = None;
+        // Each run's first and last piece.
+        let mut runs: Vec<(NodeId, NodeId)> = Vec::new();
         for i in 0..kids.len() {
             let k = kids[i];
             let joins = match &run {
                 Some(r) => {
                     let (head, c) = (self.out.node(r.head), self.out.node(k));
-                    is_joinable(c) && c.states == head.states
+                    let edge = self.ends_block.contains(&r.tail) || self.starts_block.contains(&k);
+                    is_joinable(c)
+                        && c.states == head.states
+                        && c.actions == head.actions
+                        && c.flags.pre == head.flags.pre
+                        && (!edge || c.flags.pre)
                 }
                 None => false,
             };
             if let (true, Some(r)) = (joins, run.as_mut()) {
                 self.stats.text_joined += 1;
-                let piece = std::mem::take(&mut self.out.node_mut(k).name);
+                let edge = self.ends_block.contains(&r.tail) || self.starts_block.contains(&k);
+                r.tail = k;
+                let mut piece = std::mem::take(&mut self.out.node_mut(k).name);
                 let bounds = self.out.node(k).bounds;
+                let pre = self.out.node(k).flags.pre;
                 let head = self.out.node_mut(r.head);
                 head.bounds = union(head.bounds, bounds);
                 // Two redacted runs read as one: "[redacted] [redacted]" would be redacted again
@@ -566,14 +644,20 @@ impl Builder<'_> {
                 if !repeat {
                     // Past the limit, pieces are only counted, for the cut marker.
                     let last: &str = if r.full { &r.last } else { &head.name };
-                    r.chars += usize::from(text::needs_space(last, &piece)) + text::char_len(&piece);
+                    let sep = if pre && edge && !last.ends_with('\n') && !piece.starts_with('\n') {
+                        "\n"
+                    } else {
+                        ""
+                    };
+                    if !pre && last.ends_with(' ') && piece.starts_with(' ') {
+                        piece.remove(0);
+                    }
+                    r.chars += sep.len() + text::char_len(&piece);
                     if r.full {
                         r.last = piece;
                     } else {
                         let s = &mut head.name;
-                        if text::needs_space(s, &piece) {
-                            s.push(' ');
-                        }
+                        s.push_str(sep);
                         s.push_str(&piece);
                         if r.chars > max {
                             r.full = true;
@@ -583,6 +667,7 @@ impl Builder<'_> {
                 continue;
             }
             if let Some(r) = run.take() {
+                runs.push((r.head, r.tail));
                 self.end_run(r, max);
             }
             kids[kept] = k;
@@ -590,15 +675,55 @@ impl Builder<'_> {
             let c = self.out.node(k);
             run = is_joinable(c).then(|| RunState {
                 head: k,
+                tail: k,
                 chars: text::char_len(&c.name),
                 full: false,
                 last: String::new(),
             });
         }
         if let Some(r) = run {
+            runs.push((r.head, r.tail));
             self.end_run(r, max);
         }
         kids.truncate(kept);
+        self.tidy_run_edges(kids, &runs);
+    }
+
+    /// Drops runs of whitespace alone and trims a run's edge space where nothing inline is on
+    /// that side: the first or last child, or the edge of a block. A space before a link
+    /// stays (the renderer draws the two inline).
+    fn tidy_run_edges(&mut self, kids: &mut Vec<NodeId>, runs: &[(NodeId, NodeId)]) {
+        let tails: std::collections::HashMap<NodeId, NodeId> = runs.iter().copied().collect();
+        let mut dropped = 0;
+        let n = kids.len();
+        let mut keep = vec![true; n];
+        for (i, &k) in kids.iter().enumerate() {
+            let Some(&tail) = tails.get(&k) else { continue };
+            let node = self.out.node_mut(k);
+            if is_blank(&node.name) {
+                keep[i] = false;
+                dropped += 1;
+                continue;
+            }
+            if node.flags.pre {
+                continue;
+            }
+            if i + 1 == n || self.ends_block.contains(&tail) {
+                let trimmed = node.name.trim_end_matches(' ').len();
+                node.name.truncate(trimmed);
+            }
+            if (i == 0 || self.starts_block.contains(&k)) && node.name.starts_with(' ') {
+                node.name.remove(0);
+            }
+        }
+        if dropped > 0 {
+            let mut i = 0;
+            kids.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            self.stats.empty_text_dropped += dropped;
+        }
     }
 
     /// Cuts a joined run that went past the limit, its marker counting the whole run.
@@ -656,6 +781,8 @@ fn plain_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
 /// The text run being joined.
 struct RunState {
     head: NodeId,
+    /// The last piece joined.
+    tail: NodeId,
     /// Characters of the whole run joined.
     chars: usize,
     /// Past the limit: later pieces are counted but not appended.
@@ -679,18 +806,33 @@ fn union(a: Option<crate::tree::Rect>, b: Option<crate::tree::Rect>) -> Option<c
 
 /// A raw node's content under the text rules, without children, refs or raw flags. Password
 /// values (and text inside a password field) are redacted whatever the options.
-fn copy_node(raw: &Node, opts: &ProjectOptions, protected: bool, stats: &mut ProjectStats) -> Node {
+///
+/// A text node's name is the page's characters: inside preformatted text exactly, elsewhere
+/// with whitespace runs made one space but its edges kept (see [`text::normalized_edges`]),
+/// so that joining pieces of running text adds no space the page does not have.
+fn copy_node(
+    raw: &Node,
+    opts: &ProjectOptions,
+    protected: bool,
+    pre: bool,
+    stats: &mut ProjectStats,
+) -> Node {
     let max = opts.max_text_chars;
-    let mut text = |s: &str| {
+    let is_text = matches!(raw.role, Role::Text | Role::TextRun);
+    let mut text = |s: &str, piece: bool| {
         // A redaction stays whole under any limit (a second projection sees it as plain text).
         if s == REDACTED {
             return s.to_string();
         }
-        let (t, was_cut) = if opts.join_text { text::normalized(s, max) } else { text::limited(s, max) };
+        let (t, was_cut) = match (opts.join_text, piece, pre) {
+            (true, true, false) => text::normalized_edges(s, max),
+            (true, false, _) => text::normalized(s, max),
+            (false, _, _) | (true, true, true) => text::limited(s, max),
+        };
         stats.texts_truncated += usize::from(was_cut);
         t
     };
-    let mut name = text(&raw.name);
+    let mut name = text(&raw.name, is_text);
     // Only a name the platform computed from the node's content can repeat it by accident;
     // text nodes are the page's own words.
     if !matches!(raw.role, Role::Text | Role::TextRun) {
@@ -698,8 +840,8 @@ fn copy_node(raw: &Node, opts: &ProjectOptions, protected: bool, stats: &mut Pro
             name = once;
         }
     }
-    let mut value = raw.value.as_deref().map(&mut text);
-    let description = raw.description.as_deref().map(&mut text);
+    let mut value = raw.value.as_deref().map(|v| text(v, false));
+    let description = raw.description.as_deref().map(|d| text(d, false));
     if protected {
         if value.as_deref().is_some_and(|v| !v.is_empty() && v != REDACTED) {
             value = Some(REDACTED.to_string());
@@ -725,7 +867,13 @@ fn copy_node(raw: &Node, opts: &ProjectOptions, protected: bool, stats: &mut Pro
         dev_id: raw.dev_id.clone(),
         native: raw.native.clone(),
         ref_id: None,
-        flags: Default::default(),
+        // What the renderer needs of the layout: preformatted text is drawn a line per line,
+        // and a block-level element drawn inline is set apart by spaces.
+        flags: crate::tree::RawFlags {
+            pre: pre && is_text,
+            block: raw.flags.block && !is_text,
+            ..Default::default()
+        },
         children: Vec::new(),
         parent: None,
     }

@@ -39,6 +39,29 @@ pub(super) fn normalized(s: &str, max: usize) -> (String, bool) {
     (out, cut)
 }
 
+/// [`normalized`], but a text that starts or ends with whitespace keeps one space there: a
+/// piece of running text, whose edges say whether a space separates it from its neighbours
+/// (`"Press the "` before a span `"“"`, none between `"foo"` and `"bar"`). Whitespace alone is
+/// one space.
+pub(super) fn normalized_edges(s: &str, max: usize) -> (String, bool) {
+    let (mut out, cut) = normalized(s, max);
+    let lead = s.starts_with(char::is_whitespace);
+    let trail = s.ends_with(char::is_whitespace);
+    if out.is_empty() {
+        if lead {
+            out.push(' ');
+        }
+        return (out, cut);
+    }
+    if lead {
+        out.insert(0, ' ');
+    }
+    if trail && !cut {
+        out.push(' ');
+    }
+    (out, cut)
+}
+
 /// `s` cut to at most `max` characters (marker included), whitespace kept as it is.
 pub(super) fn limited(s: &str, max: usize) -> (String, bool) {
     match crate::caps::cap(s, max) {

@@ -25,18 +25,21 @@ use crate::cover::Covers;
 use crate::diff::{Diff, FieldChange, Op};
 use crate::refs::Ref;
 use crate::role::Role;
+use crate::state::State;
 
 /// Fewest nodes flipping alike that are drawn as one line.
 pub(super) const GROUP_MIN: usize = 4;
 /// Covered elements named before the `…` and the last one.
 const COVERED_SHOWN: usize = 3;
 
-/// The groups of a diff: for each op index, whether it leads a group (drawn as the group's
-/// line) or is a member drawn by its leader (skipped).
+/// The groups of a diff: for each op index, whether it leads a group or is a member of one
+/// (drawn by the group's line), and whether only its `obscured` flip is (the rest of its
+/// changes, a focus that moved, are drawn as its own line).
 #[derive(Default)]
 pub(super) struct Groups {
     lead: HashMap<usize, Group>,
     member: Vec<bool>,
+    strip: Vec<bool>,
 }
 
 /// Nodes whose updates flip the same shown states.
@@ -62,9 +65,23 @@ impl Groups {
             let id = side.by_ref.get(r)?;
             covers.cover_of(side.tree, *id).and_then(|c| side.tree.node(c).ref_id)
         };
+        let mut partial = vec![false; diff.ops.len()];
         for (i, op) in diff.ops.iter().enumerate() {
             let Op::Update { r, changes } = op else { continue };
-            let Some(flip) = flip_only(*r, changes, p, n) else { continue };
+            // A covered element whose focus also moved: the cover says the one, its own line
+            // the other.
+            let flip = match (flip_only(*r, changes, p, n), obscured_flip(*r, changes, p, n)) {
+                (Some(f), Some(o)) if f != o => {
+                    partial[i] = true;
+                    o.to_string()
+                }
+                (Some(f), _) => f,
+                (None, Some(o)) => {
+                    partial[i] = true;
+                    o.to_string()
+                }
+                (None, None) => continue,
+            };
             let cover = match flip.as_str() {
                 "+obscured" => cover_ref(n, &covers_next, r),
                 "-obscured" => cover_ref(p, &covers_prev, r),
@@ -77,7 +94,11 @@ impl Groups {
             }
             slot.push(i);
         }
-        let mut groups = Groups { lead: HashMap::new(), member: vec![false; diff.ops.len()] };
+        let mut groups = Groups {
+            lead: HashMap::new(),
+            member: vec![false; diff.ops.len()],
+            strip: vec![false; diff.ops.len()],
+        };
         for key in order {
             let Some(ops) = by_key.remove(&key) else { continue };
             if ops.len() < GROUP_MIN {
@@ -89,22 +110,26 @@ impl Groups {
                 "-obscured" => Some(false),
                 _ => None,
             };
-            for i in &ops[1..] {
-                groups.member[*i] = true;
+            for i in &ops {
+                if partial[*i] {
+                    groups.strip[*i] = true;
+                } else {
+                    groups.member[*i] = true;
+                }
             }
             groups.lead.insert(ops[0], Group { flip: key.0, cover: key.1, covering, refs });
         }
         groups
     }
 
-    /// Whether op `i` is drawn by its group's leader.
+    /// Whether op `i` is drawn by its group's line.
     pub(super) fn is_member(&self, i: usize) -> bool {
         self.member.get(i).copied().unwrap_or(false)
     }
 
-    /// The group op `i` leads.
-    pub(super) fn led_by(&self, i: usize) -> Option<&Group> {
-        self.lead.get(&i)
+    /// Whether op `i`'s `obscured` flip is drawn by a group's line, the rest by its own.
+    pub(super) fn strips_obscured(&self, i: usize) -> bool {
+        self.strip.get(i).copied().unwrap_or(false)
     }
 
     /// The groups, in the order of their first ops.
@@ -173,6 +198,26 @@ fn push_all(out: &mut String, refs: &[Ref]) {
         }
         let _ = write!(out, "{r}");
     }
+}
+
+/// `+obscured` or `-obscured` when the update flips that state of a node whose ref the text
+/// form shows, along with other changes.
+fn obscured_flip(r: Ref, changes: &[FieldChange], p: &Side, n: &Side) -> Option<&'static str> {
+    let (side, id) = match p.by_ref.get(&r) {
+        Some(id) => (p, *id),
+        None => (n, *n.by_ref.get(&r)?),
+    };
+    if !side.shows_ref(id) {
+        return None;
+    }
+    changes.iter().find_map(|c| match c {
+        FieldChange::States { old, new }
+            if old.contains(State::Obscured) != new.contains(State::Obscured) =>
+        {
+            Some(if new.contains(State::Obscured) { "+obscured" } else { "-obscured" })
+        }
+        _ => None,
+    })
 }
 
 /// The shown flip of an update that changes nothing else the text form shows, on a node whose

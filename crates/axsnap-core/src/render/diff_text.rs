@@ -27,7 +27,7 @@ use super::line::{self, LineCtx, Subtree};
 use crate::diff::{Diff, FieldChange, Op};
 use crate::refs::Ref;
 use crate::role::Role;
-use crate::state::StateSet;
+use crate::state::{State, StateSet};
 use crate::tree::{Node, NodeId, Tree};
 
 /// Longest text shown to tell an unnamed node apart.
@@ -156,11 +156,23 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
         if groups.is_member(i) {
             continue;
         }
-        if groups.led_by(i).is_some() {
-            continue;
-        }
         let before = body.len();
         match op {
+            Op::Update { r, changes } if groups.strips_obscured(i) => {
+                let changes: Vec<FieldChange> = changes
+                    .iter()
+                    .cloned()
+                    .map(|c| match c {
+                        FieldChange::States { mut old, mut new } => {
+                            old.set(State::Obscured, false);
+                            new.set(State::Obscured, false);
+                            FieldChange::States { old, new }
+                        }
+                        c => c,
+                    })
+                    .collect();
+                push_update(&mut body, *r, &changes, &p, &n, &ctx);
+            }
             Op::Add { parent, after, subtree } => {
                 body.push_str("+ under ");
                 push_node(&mut body, *parent, &n, &p, Detail::Position);
@@ -184,6 +196,31 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 push_after(&mut body, *after, &n, &p);
                 body.push('\n');
             }
+            Op::Replace { r, subtree } if same_content(&p, *r, subtree) => {
+                // The element was made again with the same content (a re-render): only its
+                // ref is news, and only when the agent sees refs on it.
+                let new_ref = subtree.root().and_then(|n| n.ref_id);
+                if let (Some(nr), true) = (new_ref, p.by_ref.get(r).is_some_and(|id| p.shows_ref(*id))) {
+                    body.push_str("~ ");
+                    push_node(&mut body, *r, &p, &n, Detail::Full);
+                    let _ = writeln!(body, " is now {nr}");
+                }
+            }
+            Op::Replace { r, subtree } if leaf_for_leaf(&p, *r, subtree).is_some() => {
+                // A text made again with new words reads as the change of its words.
+                if let Some((old, new)) = leaf_for_leaf(&p, *r, subtree) {
+                    let start = body.len();
+                    body.push_str("~ ");
+                    push_node(&mut body, *r, &p, &n, Detail::NoName);
+                    body.push_str(": ");
+                    let (old, new) = short_change(old.trim(), new.trim());
+                    line::push_quoted(&mut body, &bound::text(&old));
+                    body.push_str(" -> ");
+                    line::push_quoted(&mut body, &bound::text(&new));
+                    bound::end_line(&mut body, start);
+                    body.push('\n');
+                }
+            }
             Op::Replace { r, subtree } => {
                 body.push_str("= ");
                 push_node(&mut body, *r, &p, &n, Detail::Full);
@@ -195,7 +232,7 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
         }
         if body.len() > before {
             shown += 1;
-        } else if matches!(op, Op::Update { .. }) {
+        } else if matches!(op, Op::Update { .. } | Op::Replace { .. }) {
             // Changed only in what the text never shows (a carried ref's new native id, its
             // bounds): unchanged, as far as the reader can tell.
             hidden_updates += 1;
@@ -251,9 +288,10 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
                 if role != Role::Text {
                     s.push_str("name ");
                 }
-                line::push_quoted(&mut s, &bound::text(old));
+                let (old, new) = short_change(old.trim(), new.trim());
+                line::push_quoted(&mut s, &bound::text(&old));
                 s.push_str(" -> ");
-                line::push_quoted(&mut s, &bound::text(new));
+                line::push_quoted(&mut s, &bound::text(&new));
             }
             FieldChange::Value { old, new } => push_opt_change(&mut s, "value", old, new),
             FieldChange::Description { old, new } => push_opt_change(&mut s, "desc", old, new),
@@ -300,6 +338,99 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
     out.push_str(&parts.join("; "));
     bound::end_line(out, start);
     out.push('\n');
+}
+
+/// Texts longer than this together are shown as their change with some context around it.
+const LONG_CHANGE_CHARS: usize = 120;
+/// Characters of unchanged context kept on each side of a change (to a word's edge).
+const CHANGE_CONTEXT_CHARS: usize = 24;
+
+/// `old` and `new` as shown in a change: whole when short, else the part that changed with up
+/// to [`CHANGE_CONTEXT_CHARS`] of context on each side, cut at word edges and marked with `…`
+/// (a long list item whose status word changed: `"…Status: open…" -> "…Status: closed…"`).
+fn short_change(old: &str, new: &str) -> (String, String) {
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    if o.len() + n.len() <= LONG_CHANGE_CHARS {
+        return (old.to_string(), new.to_string());
+    }
+    let prefix = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let max_suffix = o.len().min(n.len()) - prefix;
+    let suffix = o.iter().rev().zip(n.iter().rev()).take(max_suffix).take_while(|(a, b)| a == b).count();
+    // Context starts at a word edge at most CHANGE_CONTEXT_CHARS before the change.
+    let mut from = prefix.saturating_sub(CHANGE_CONTEXT_CHARS);
+    while from > 0 && from < prefix && !o[from - 1].is_whitespace() {
+        from += 1;
+    }
+    let cut = |s: &[char], end_keep: usize| -> String {
+        // `end_keep`: where the unchanged tail starts in `s`.
+        let mut to = (end_keep + CHANGE_CONTEXT_CHARS).min(s.len());
+        while to < s.len() && to > end_keep && !s[to].is_whitespace() {
+            to -= 1;
+        }
+        let mut t = String::new();
+        if from > 0 {
+            t.push('…');
+        }
+        t.extend(&s[from..to]);
+        if to < s.len() {
+            t.push('…');
+        }
+        t
+    };
+    let (so, sn) = (cut(&o, o.len() - suffix), cut(&n, n.len() - suffix));
+    // Not worth it when the change is most of the text.
+    if so.chars().count() + sn.chars().count() + LONG_CHANGE_CHARS / 2 > o.len() + n.len() {
+        return (old.to_string(), new.to_string());
+    }
+    (so, sn)
+}
+
+/// The old and new names when a replace puts one leaf without a shown ref for another of the
+/// same role (a text node the page made again with other words).
+fn leaf_for_leaf<'t>(
+    p: &Side<'t>,
+    r: Ref,
+    subtree: &'t crate::diff::NewSubtree,
+) -> Option<(&'t str, &'t str)> {
+    let id = *p.by_ref.get(&r)?;
+    let old = p.tree.node(id);
+    let [new] = subtree.nodes.as_slice() else { return None };
+    let new = &new.node;
+    let plain = old.children.is_empty()
+        && old.role == new.role
+        && !p.shows_ref(id)
+        && !line::shows_ref(new, false)
+        && old.value == new.value
+        && old.states == new.states
+        && old.name != new.name;
+    plain.then_some((old.name.as_str(), new.name.as_str()))
+}
+
+/// Whether a replace brings back the same content: the new subtree has the replaced node's
+/// shape and every node's fields but refs, native ids and bounds.
+fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree) -> bool {
+    let Some(&id) = p.by_ref.get(&r) else { return false };
+    let old = p.tree.subtree(id);
+    if old.len() != subtree.nodes.len() {
+        return false;
+    }
+    // Depths below `id`, from the parents' (pre-order puts a parent first): no walk up.
+    let mut depth: HashMap<NodeId, u32> = HashMap::with_capacity(old.len());
+    old.iter().zip(&subtree.nodes).all(|(o, nn)| {
+        let (a, b) = (p.tree.node(*o), &nn.node);
+        let d = if *o == id { 0 } else { a.parent.and_then(|q| depth.get(&q)).map_or(u32::MAX, |d| d + 1) };
+        depth.insert(*o, d);
+        d == nn.depth
+            && a.role == b.role
+            && a.name == b.name
+            && a.value == b.value
+            && a.description == b.description
+            && a.states == b.states
+            && a.actions == b.actions
+            && a.level == b.level
+            && a.url == b.url
+            && a.options == b.options
+    })
 }
 
 fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Option<String>) {

@@ -214,7 +214,8 @@ fn shows_state(node: &Node, s: State) -> bool {
     match s {
         // Implied by the role, by `[redacted]`, or true of most of a page.
         State::Focusable | State::Offscreen | State::Protected => false,
-        State::Editable => !matches!(node.role, Role::TextBox | Role::SearchBox),
+        // Text in an editor: the editor says it.
+        State::Editable => !matches!(node.role, Role::TextBox | Role::SearchBox | Role::Text),
         _ => true,
     }
 }
@@ -245,12 +246,25 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
         return None;
     }
     let mut out = String::new();
+    // Whether the piece before was text: text carries its own spaces (projection kept the
+    // page's), so only between two elements is a space put by rule.
+    let mut after_text = true;
+    // Whether the piece before was a block-level element (a link laid out as a block): the
+    // page breaks the line there, which one line draws as a space.
+    let mut after_block = false;
+    // A code line's indentation is the page's.
+    let leading_pre = kids.first().is_some_and(|k| src.node(*k).flags.pre);
     for &k in kids {
         let c = src.node(k);
         let grandkids = src.children(k);
         if c.value.is_some() || shown_states(c).next().is_some() {
             return None;
         }
+        // Code that keeps its line breaks is drawn a line per line.
+        if c.role == Role::Text && c.flags.pre && c.name.contains('\n') {
+            return None;
+        }
+        let is_text = c.role == Role::Text;
         // A link's description goes inline as its title: `[Vec<T>](e83 "struct std::vec::Vec")`.
         let title = shown_description(c);
         let titled_link = c.role == Role::Link && grandkids.is_empty() && c.ref_id.is_some();
@@ -258,10 +272,15 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
             return None;
         }
         // No space before closing punctuation or after an opening bracket: `u32`. not `u32` .
-        let glued = c.role == Role::Text && c.name.starts_with(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
-        if !out.is_empty() && !glued && !out.ends_with(['(', '[', '{']) {
+        let glued = c.name.starts_with(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
+        // Two texts side by side were not joined: a block's edge is between them.
+        let apart =
+            (!after_text && !is_text && !glued) || (after_text && is_text) || after_block || c.flags.block;
+        if !out.is_empty() && apart && !out.ends_with(['(', '[', '{', ' ']) && !c.name.starts_with(' ') {
             out.push(' ');
         }
+        after_text = is_text;
+        after_block = c.flags.block;
         if out.len() > INLINE_BYTES {
             return None;
         }
@@ -275,7 +294,12 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                         && src.node(*t).role == Role::Text
                         && src.children(*t).is_empty() =>
                     {
-                        src.node(*t).name.as_str()
+                        let t = src.node(*t);
+                        // A code block keeps its lines.
+                        if t.flags.pre && t.name.contains('\n') {
+                            return None;
+                        }
+                        t.name.as_str().trim()
                     }
                     // Code that holds links (rustdoc's `[len](e1) == [capacity](e2)`): its
                     // pieces inline, without backticks, which would make the links read as
@@ -292,6 +316,18 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                 out.push('`');
                 out.push_str(&bound::text(text));
                 out.push('`');
+            }
+            // A plain span around one text (a counter: "Refreshed `0` times" reads as one).
+            Role::Generic
+                if c.name.is_empty()
+                    && !shows_ref(c, false)
+                    && c.description.is_none()
+                    && matches!(grandkids.as_slice(), [t] if src.node(*t).role == Role::Text
+                        && src.children(*t).is_empty()
+                        && shown_states(src.node(*t)).next().is_none()
+                        && !(src.node(*t).flags.pre && src.node(*t).name.contains('\n'))) =>
+            {
+                out.push_str(&bound::text(&src.node(grandkids[0]).name));
             }
             _ if !grandkids.is_empty() => return None,
             Role::Link if !c.name.is_empty() => {
@@ -320,7 +356,8 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
             _ => return None,
         }
     }
-    (out.len() <= INLINE_BYTES).then_some(out)
+    let out = if leading_pre { out.trim_end() } else { out.trim() };
+    (!out.is_empty() && out.len() <= INLINE_BYTES).then(|| out.to_string())
 }
 
 /// Writes the subtree at `root` as lines, the root at `depth`. Iterative.
@@ -377,9 +414,31 @@ fn write_line_body(
         let _ = write!(out, "[depth {depth}] ");
     }
     match n.role {
+        Role::Text if n.flags.pre && n.name.contains('\n') => {
+            // Preformatted text (a code block, an editor's lines) a line per line, its
+            // indentation kept.
+            let text = bound::text(&n.name);
+            let lines: Vec<&str> = text.trim_end().lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                    for _ in 0..depth.min(MAX_INDENT) {
+                        out.push_str("  ");
+                    }
+                }
+                out.push_str("text:");
+                let l = l.trim_end();
+                if !l.is_empty() {
+                    out.push(' ');
+                    push_tail(out, l);
+                }
+            }
+            return;
+        }
         Role::Text => {
             out.push_str("text: ");
-            push_tail(out, &bound::text(&n.name));
+            let text = bound::text(&n.name);
+            push_tail(out, if n.flags.pre { text.trim_end() } else { text.trim() });
             return;
         }
         Role::More => {
@@ -529,7 +588,7 @@ pub(super) fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
 
 /// A short quoted name for a diff's context lines.
 pub(super) fn push_descriptor_name(out: &mut String, name: &str) {
-    push_quoted(out, &clip(name, DESCRIPTOR_NAME_CHARS));
+    push_quoted(out, &clip(name.trim(), DESCRIPTOR_NAME_CHARS));
 }
 
 #[cfg(test)]
@@ -652,10 +711,11 @@ mod tests {
     fn running_text_code_and_links_share_their_parents_line() {
         let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
         let p = t.root().unwrap();
-        t.append(p, nd(Role::Text, "The variable", "t1"));
+        // Text keeps the page's spaces at its edges (projection leaves them).
+        t.append(p, nd(Role::Text, "The variable ", "t1"));
         let code = t.append(p, nd(Role::Code, "", "c"));
         t.append(code, nd(Role::Text, "s", "ct"));
-        t.append(p, nd(Role::Text, ", see", "t2"));
+        t.append(p, nd(Role::Text, ", see ", "t2"));
         t.append(p, link("Deref<Target=[T]>", "l", 7));
         t.append(p, nd(Role::Text, ".", "t3"));
         assert_eq!(render(&t), "paragraph: The variable `s`, see [Deref<Target=[T]>](e7).\n");
@@ -738,10 +798,10 @@ mod tests {
     fn code_holding_links_goes_inline_without_backticks() {
         let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
         let p = t.root().unwrap();
-        t.append(p, nd(Role::Text, "reallocates if", "t1"));
+        t.append(p, nd(Role::Text, "reallocates if ", "t1"));
         let code = t.append(p, nd(Role::Code, "", "c"));
         t.append(code, link("len", "l1", 1));
-        t.append(code, nd(Role::Text, "==", "t2"));
+        t.append(code, nd(Role::Text, " == ", "t2"));
         t.append(code, link("capacity", "l2", 2));
         t.append(p, nd(Role::Text, ".", "t3"));
         assert_eq!(render(&t), "paragraph: reallocates if [len](e1) == [capacity](e2).\n");
