@@ -11,6 +11,12 @@
 //!   - list "Results" [e40]
 //! ```
 //!
+//! A replace that brings back the same content says only the new ref (`~ e12 button "Save" is
+//! now e40`), or nothing when the ref is not shown; one that puts a text for a text reads as
+//! the change of its words (`~ text in e9: "Ready" -> "Saved"`); a long name or text that
+//! changed shows the change with some context (`"…Status: open…" -> "…Status: closed…"`).
+//! Covers and states flipping on many nodes are said once (`diff_groups.rs`).
+//!
 //! Nodes are named by ref when the snapshot shows their ref, otherwise by role and name and
 //! the nearest shown ref around them (`text "Total: 5" in e40`), since a ref the agent never
 //! saw tells it nothing. Removed and updated nodes are described as they were in `prev`.
@@ -197,13 +203,18 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 body.push('\n');
             }
             Op::Replace { r, subtree } if same_content(&p, *r, subtree) => {
-                // The element was made again with the same content (a re-render): only its
-                // ref is news, and only when the agent sees refs on it.
-                let new_ref = subtree.root().and_then(|n| n.ref_id);
-                if let (Some(nr), true) = (new_ref, p.by_ref.get(r).is_some_and(|id| p.shows_ref(*id))) {
-                    body.push_str("~ ");
-                    push_node(&mut body, *r, &p, &n, Detail::Full);
-                    let _ = writeln!(body, " is now {nr}");
+                // Made again with the same content (a re-render): only new refs are news,
+                // and only those the agent sees.
+                let old = p.by_ref.get(r).map(|id| p.tree.subtree(*id)).unwrap_or_default();
+                for (o, nn) in old.iter().zip(&subtree.nodes) {
+                    let (or, nr) = (p.tree.node(*o).ref_id, nn.node.ref_id);
+                    if let (Some(or), Some(nr), true) = (or, nr, p.shows_ref(*o)) {
+                        if or != nr {
+                            body.push_str("~ ");
+                            push_node(&mut body, or, &p, &n, Detail::Full);
+                            let _ = writeln!(body, " is now {nr}");
+                        }
+                    }
                 }
             }
             Op::Replace { r, subtree } if leaf_for_leaf(&p, *r, subtree).is_some() => {

@@ -46,6 +46,10 @@
 //!   `1.0.0` badge, 5% of the `Vec` page). The JSON form keeps both. An inline link shows its
 //!   description as a title: `[Vec<T>](e83 "struct std::vec::Vec")`; code holding links is
 //!   drawn inline as its pieces, without backticks.
+//! - Inline pieces are joined with the page's own spaces (projection keeps them on the text);
+//!   only between two elements (two links) is a space put by rule, and around an element laid
+//!   out as a block. Preformatted text (a code block, an editor's line) is drawn a `text:` line
+//!   per line of code, its indentation kept, never inline.
 //! - Text is `text: ...`, unquoted: quoting it (`"..."`) saved 0.4% but would mix two styles
 //!   for content (`paragraph: ...` stays unquoted).
 //! - States each in their own brackets in canonical order (`[e9] [required]`); one shared
