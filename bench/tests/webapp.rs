@@ -48,7 +48,7 @@ fn the_ide_task_succeeds_by_the_names_shown() {
         assert!(first.text.contains("\n  button \"New Folder\" [e"), "{}", first.text);
         assert!(!first.text.lines().any(|l| l.trim() == "generic"), "bare wrappers:\n{}", first.text);
         // The editor's tokens are joined per line, its indentation kept.
-        assert!(first.text.contains("[editable]:     let s1 = String::from(\"hello\");"), "{}", first.text);
+        assert!(first.text.contains("\n  text:     let s1 = String::from(\"hello\");\n"), "{}", first.text);
         let mut total = first.cl100k;
         for s in IDE_WORKFLOW {
             let f = d.step(s).await.unwrap_or_else(|e| panic!("{e}"));
@@ -61,6 +61,9 @@ fn the_ide_task_succeeds_by_the_names_shown() {
             total += f.cl100k;
         }
         println!("13 steps: {total} cl100k tokens");
+        // A launcher card: a `div` with a pointer cursor of its own, clicked by its text.
+        let card = d.click(None, "Notebook Python 3").await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(card.text.contains("Launched Notebook"), "{}", card.text);
         d.close().await;
     });
 }

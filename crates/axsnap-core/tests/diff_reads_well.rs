@@ -76,3 +76,19 @@ fn a_long_name_that_changed_shows_the_change() {
     assert!(text.contains("Status: closed"), "{text}");
     assert!(!text.contains(&a) && !text.contains(&b), "not both names whole:\n{text}");
 }
+
+#[test]
+fn a_renamed_item_whose_text_was_made_again_reads_as_a_change_of_words() {
+    let item = |text: &str, native: &str| {
+        let mut t = page(&[(10, Role::Generic, "", "item", false)]);
+        let id = t.preorder().map(|(id, _)| id).find(|id| t.node(*id).ref_id == Some(Ref(10))).unwrap();
+        t.node_mut(id).states.set(axsnap_core::State::Focusable, true);
+        let mut n = Node::new(Role::Text, text, NativeId::new("d", native));
+        n.ref_id = Some(Ref(if native == "t1" { 11 } else { 12 }));
+        t.append(id, n);
+        t
+    };
+    let (text, _) = text_of(&item("untitled-1.rs", "t1"), &item("app.rs", "t2"));
+    insta::assert_snapshot!("renamed_item", text);
+    assert!(!text.contains("replaced by"), "{text}");
+}

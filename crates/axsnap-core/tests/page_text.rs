@@ -113,7 +113,7 @@ fn code_quotes_captions_and_an_editor() {
     assert!(text.contains("paragraph: Press the “Cancel” action, or use `Vec::new`, not this.\n"), "{text}");
     assert!(text.contains("paragraph: foobar baz!\n"), "{text}");
     assert!(text.contains("text: Output\ntext: Launcher\n"), "{text}");
-    assert!(text.contains("[editable]:     go();\n"), "{text}");
+    assert!(text.contains("\n  text:     go();\n"), "{text}");
     assert!(!text.contains("go(); }"), "the editor's value is not said again:\n{text}");
 }
 

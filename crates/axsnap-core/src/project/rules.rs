@@ -264,17 +264,61 @@ pub(super) fn shell(raw: &Node, opts: &ProjectOptions, stats: &mut ProjectStats)
 }
 
 impl Builder<'_> {
+    /// Drops a text field's inner editor: the editable element the browser puts inside a field
+    /// to hold its text (`generic [editable]` over the value's text), which only repeats the
+    /// field's value (or holds nothing when the field is empty).
+    fn drop_inner_editor(&mut self, id: NodeId, value: Option<&str>, kids: &mut Vec<NodeId>) {
+        const MAX_NODES: usize = 2_000;
+        if !matches!(self.out.node(id).role, Role::TextBox | Role::SearchBox | Role::ComboBox) {
+            return;
+        }
+        let out = &self.out;
+        let value = value.unwrap_or("");
+        let before = kids.len();
+        kids.retain(|&k| {
+            let c = out.node(k);
+            if c.role != Role::Generic || !c.states.contains(State::Editable) || !is_blank(&c.name) {
+                return true;
+            }
+            let mut texts: Vec<&str> = Vec::new();
+            let mut stack = vec![k];
+            let mut seen = 0;
+            while let Some(x) = stack.pop() {
+                seen += 1;
+                let n = out.node(x);
+                if seen > MAX_NODES || (x != k && n.role.is_widget()) {
+                    return true;
+                }
+                if n.role == Role::Text || (n.children.is_empty() && !is_blank(&n.name)) {
+                    texts.push(&n.name);
+                }
+                stack.extend(n.children.iter().rev().copied());
+            }
+            let repeats = if texts.is_empty() {
+                is_blank(value)
+            } else {
+                text::parts_read_as(value, texts.iter().copied())
+            };
+            !repeats
+        });
+        self.stats.repeated_values_dropped += before - kids.len();
+    }
+
     /// Whether `value` is an editor's text that the content under it shows line by line (a
     /// `contenteditable` element's value is its text): the lines stay, the value goes. A
     /// text field keeps its value, which is what typing sets.
     fn is_spelled_editor_value(&self, id: NodeId, value: Option<&str>, kids: &[NodeId]) -> bool {
         const MAX_TEXTS: usize = 5_000;
         let n = self.out.node(id);
-        let Some(value) = value.filter(|v| !is_blank(v)) else { return false };
         if !n.states.contains(State::Editable)
             || matches!(n.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
         {
             return false;
+        }
+        // An empty editor's value says nothing its emptiness does not.
+        let Some(value) = value else { return false };
+        if is_blank(value) {
+            return true;
         }
         let mut texts: Vec<&str> = Vec::new();
         let mut stack: Vec<NodeId> = kids.iter().rev().copied().collect();
@@ -289,6 +333,29 @@ impl Builder<'_> {
             stack.extend(c.children.iter().rev().copied());
         }
         !texts.is_empty() && text::parts_read_as(value, texts.iter().copied())
+    }
+
+    /// A wrapper inside an editor that is editable only because the editor is (a code
+    /// editor's line `div`s and token spans): nothing of its own, so its text joins the
+    /// editor's, a line per block in preformatted text.
+    fn is_editor_part(&self, raw: &Node) -> bool {
+        use crate::state::Action;
+        // Not in a text field: its inner editor repeats the field's value and goes whole
+        // (`drop_inner_editor`).
+        let in_editor = raw.parent.and_then(|p| self.raw.get(p)).is_some_and(|p| {
+            p.states.contains(State::Editable)
+                && !matches!(p.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
+        });
+        let mut states = raw.states;
+        states.set(State::Editable, false);
+        in_editor
+            && matches!(raw.role, Role::Generic | Role::Group)
+            && is_blank(&raw.name)
+            && is_blank_opt(&raw.value)
+            && is_blank_opt(&raw.description)
+            && is_blank_opt(&raw.dev_id)
+            && raw.actions.iter().all(|a| matches!(a, Action::Click | Action::SetValue | Action::Focus))
+            && only_incidental(states)
     }
 
     /// Remembers the edges of a block-level box whose pieces (from `start` on the value stack)
@@ -331,7 +398,7 @@ impl Builder<'_> {
                 self.mark_block(raw, frame.start);
                 return;
             }
-            if opts.unwrap_anonymous && is_anonymous(raw) {
+            if opts.unwrap_anonymous && (is_anonymous(raw) || self.is_editor_part(raw)) {
                 self.stats.unwrapped += 1;
                 self.mark_block(raw, frame.start);
                 return;
@@ -342,6 +409,16 @@ impl Builder<'_> {
         let kids: Vec<NodeId> = self.done.drain(frame.start..).collect();
         self.out.node_mut(id).children = kids;
         self.tidy_children(id);
+        // An empty editor's value ("") says nothing its emptiness does not.
+        let n = self.out.node(id);
+        if opts.drop_redundant
+            && n.children.is_empty()
+            && n.states.contains(State::Editable)
+            && !matches!(n.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
+            && n.value.as_deref().is_some_and(is_blank)
+        {
+            self.out.node_mut(id).value = None;
+        }
         if is_root {
             self.done.push(id);
             return;
@@ -417,6 +494,9 @@ impl Builder<'_> {
         }
         let mut name = name;
         let mut value = value;
+        if opts.drop_redundant {
+            self.drop_inner_editor(id, value.as_deref(), &mut kids);
+        }
         if opts.drop_redundant && self.is_spelled_editor_value(id, value.as_deref(), &kids) {
             value = None;
             self.stats.repeated_values_dropped += 1;
@@ -760,8 +840,11 @@ fn sibling_repeat(tree: &Tree, control: &Node, other: &Node) -> Option<SiblingRe
 /// The text a text-only element shows: its name as a leaf, or its single text child's as an
 /// unnamed wrapper (a `<label>` around its text). `None` for anything that does more.
 fn plain_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
+    // A label's click only focuses its control: it is still only text.
+    let only_label_actions = n.role == Role::Label
+        && n.actions.iter().all(|a| matches!(a, crate::state::Action::Click | crate::state::Action::Focus));
     if !matches!(n.role, Role::Text | Role::Label | Role::Generic | Role::Paragraph)
-        || !n.actions.is_empty()
+        || !(n.actions.is_empty() || only_label_actions)
         || !is_blank_opt(&n.value)
         || !is_blank_opt(&n.description)
         || !only_incidental(n.states)

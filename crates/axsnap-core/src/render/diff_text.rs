@@ -219,10 +219,10 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
             }
             Op::Replace { r, subtree } if leaf_for_leaf(&p, *r, subtree).is_some() => {
                 // A text made again with new words reads as the change of its words.
-                if let Some((old, new)) = leaf_for_leaf(&p, *r, subtree) {
+                if let Some((named, old, new)) = leaf_for_leaf(&p, *r, subtree) {
                     let start = body.len();
                     body.push_str("~ ");
-                    push_node(&mut body, *r, &p, &n, Detail::NoName);
+                    push_node(&mut body, named, &p, &n, Detail::NoName);
                     body.push_str(": ");
                     let (old, new) = short_change(old.trim(), new.trim());
                     line::push_quoted(&mut body, &bound::text(&old));
@@ -397,24 +397,47 @@ fn short_change(old: &str, new: &str) -> (String, String) {
 }
 
 /// The old and new names when a replace puts one leaf without a shown ref for another of the
-/// same role (a text node the page made again with other words).
+/// same role (a text node the page made again with other words), with the ref that names
+/// the old leaf; also when the replaced node itself is unchanged and only its one leaf child
+/// was made again (a file list item renamed).
 fn leaf_for_leaf<'t>(
     p: &Side<'t>,
     r: Ref,
     subtree: &'t crate::diff::NewSubtree,
-) -> Option<(&'t str, &'t str)> {
+) -> Option<(Ref, &'t str, &'t str)> {
     let id = *p.by_ref.get(&r)?;
-    let old = p.tree.node(id);
-    let [new] = subtree.nodes.as_slice() else { return None };
-    let new = &new.node;
+    let (old_id, new) = match subtree.nodes.as_slice() {
+        [new] => (id, &new.node),
+        [root, child] if child.depth == 1 => {
+            let old = p.tree.node(id);
+            let [c] = old.children.as_slice() else { return None };
+            let (a, b) = (old, &root.node);
+            // Being covered comes and goes with a cover, which says so itself.
+            let (mut sa, mut sb) = (a.states, b.states);
+            sa.set(State::Obscured, false);
+            sb.set(State::Obscured, false);
+            let same_root = a.ref_id == b.ref_id
+                && a.role == b.role
+                && a.name == b.name
+                && a.value == b.value
+                && sa == sb
+                && a.actions == b.actions;
+            if !same_root {
+                return None;
+            }
+            (*c, &child.node)
+        }
+        _ => return None,
+    };
+    let old = p.tree.node(old_id);
     let plain = old.children.is_empty()
         && old.role == new.role
-        && !p.shows_ref(id)
+        && !p.shows_ref(old_id)
         && !line::shows_ref(new, false)
         && old.value == new.value
         && old.states == new.states
         && old.name != new.name;
-    plain.then_some((old.name.as_str(), new.name.as_str()))
+    plain.then_some((old.ref_id?, old.name.as_str(), new.name.as_str()))
 }
 
 /// Whether a replace brings back the same content: the new subtree has the replaced node's

@@ -245,6 +245,8 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
     {
         return None;
     }
+    // An editor's lines stay lines: two texts side by side are two blocks.
+    let editor = n.states.contains(State::Editable);
     let mut out = String::new();
     // Whether the piece before was text: text carries its own spaces (projection kept the
     // page's), so only between two elements is a space put by rule.
@@ -274,6 +276,9 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
         // No space before closing punctuation or after an opening bracket: `u32`. not `u32` .
         let glued = c.name.starts_with(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
         // Two texts side by side were not joined: a block's edge is between them.
+        if editor && after_text && is_text && !out.is_empty() {
+            return None;
+        }
         let apart =
             (!after_text && !is_text && !glued) || (after_text && is_text) || after_block || c.flags.block;
         if !out.is_empty() && apart && !out.ends_with(['(', '[', '{', ' ']) && !c.name.starts_with(' ') {
