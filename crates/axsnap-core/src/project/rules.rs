@@ -509,8 +509,12 @@ impl Builder<'_> {
             self.drop_spelled_name(&name, &mut kids);
             self.drop_repeated_images(&name, &mut kids);
             self.drop_sibling_repeats(&mut kids);
-            // The interactive-only view cuts the content and keeps headings for their names.
-            if !opts.view.interactive_only && self.content_spells_name(id, &name, value.as_deref(), &kids) {
+            // The interactive-only view cuts the content, so headings and widgets keep their
+            // names there; a container's name that is only its content is no name there
+            // either (a scrollable chapter wrapper "named" by its 2,000 characters).
+            let role = &self.out.node(id).role;
+            let keeps = opts.view.interactive_only && (*role == Role::Heading || role.is_widget());
+            if !keeps && self.content_spells_name(id, &name, value.as_deref(), &kids) {
                 name.clear();
                 self.stats.content_names_dropped += 1;
             }
@@ -536,23 +540,26 @@ impl Builder<'_> {
         if is_blank(name)
             || kids.is_empty()
             || value.is_some_and(|v| !is_blank(v))
-            // Without its name a generic or group would be an anonymous wrapper, which a second
-            // projection would unwrap: projecting twice must change nothing.
-            || matches!(
-                role,
-                Role::Document
-                    | Role::Window
-                    | Role::Dialog
-                    | Role::AlertDialog
-                    | Role::Generic
-                    | Role::Group
-                    | Role::Other(_)
-            )
+            || matches!(role, Role::Document | Role::Window | Role::Dialog | Role::AlertDialog | Role::Other(_))
+            // Without its name a generic or group with nothing else of its own would be an
+            // anonymous wrapper, which a second projection would unwrap: projecting twice
+            // must change nothing. One that scrolls or can be acted on stays.
+            || (matches!(role, Role::Generic | Role::Group) && {
+                let n = out.node(id);
+                n.actions.is_empty() && only_incidental(n.states) && is_blank_opt(&n.dev_id) && is_blank_opt(&n.description)
+            })
             || kids.iter().all(|&k| is_text_leaf(out.node(k)))
         {
             return false;
         }
-        let want: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
+        // A name cut at the text limit spells the start of the content: what it shows must
+        // match, and the content may go on past it.
+        let cut = crate::caps::is_cut(name);
+        let shown = if cut { name.rfind(crate::caps::MARK).map_or(name, |i| &name[..i]) } else { name };
+        let want: Vec<char> = shown.chars().filter(|c| !c.is_whitespace()).collect();
+        if want.is_empty() {
+            return false;
+        }
         let mut budget = 4 * want.len() + 64;
         let mut read = 0;
         let mut holds_widget = false;
@@ -569,6 +576,9 @@ impl Builder<'_> {
                 continue;
             }
             for ch in c.name.chars().filter(|c| !c.is_whitespace()) {
+                if cut && read == want.len() {
+                    return holds_widget || !role.is_widget();
+                }
                 if want.get(read) != Some(&ch) {
                     return false;
                 }

@@ -961,7 +961,7 @@ fn drop_redundant_removes_a_name_that_only_spells_the_content() {
     let again = project(&p.tree, &ProjectOptions::default());
     assert_eq!(outline(&again.tree), outline(&p.tree), "projecting twice changes nothing");
 
-    // The interactive-only view cuts the content, so the names stay.
+    // The interactive-only view cuts the content, so headings and widgets keep their names.
     let p = project(&t, &opts_with(View { interactive_only: true, ..View::default() }));
     assert_eq!(p.stats.content_names_dropped, 0);
     assert_eq!(find(&p.tree, "h").unwrap().name, "What Is Ownership?");

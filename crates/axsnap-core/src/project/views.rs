@@ -65,7 +65,12 @@ pub(super) fn interactive_only(mut work: Work, max_text: usize, stats: &mut Proj
     while let Some((old, parent, collector)) = stack.pop() {
         let n = work.tree.node(old);
         if parent.is_none() || keeps_interactive(n) {
-            let actionable = !n.actions.is_empty() || n.role.is_widget();
+            // Scrolling and focus say nothing of what a node does: a scroller's text is its
+            // content (a chapter, a compiler's output), not its name.
+            let actionable = n.role.is_widget()
+                || n.actions
+                    .iter()
+                    .any(|a| !matches!(a, crate::state::Action::Scroll | crate::state::Action::Focus));
             let unnamed = text::is_blank(&n.name);
             let (new, kids) = work.move_node(old, &mut out, parent);
             let collector = (actionable && unnamed && parent.is_some()).then_some(new);
@@ -90,7 +95,17 @@ pub(super) fn interactive_only(mut work: Work, max_text: usize, stats: &mut Proj
         stack.extend(kids.iter().rev().map(|&k| (k, parent, collector)));
     }
     for id in named_from_text {
-        stats.texts_truncated += usize::from(text::cut(&mut out.tree.node_mut(id).name, max_text));
+        // A node that holds other things to act on is a region of the page (a chapter's
+        // wrapper with a click listener), not a button made of text: its text is content.
+        if !out.tree.node(id).children.is_empty() {
+            out.tree.node_mut(id).name.clear();
+            continue;
+        }
+        // Pieces keep the page's edge spaces; the name does not start or end with one.
+        let name = &mut out.tree.node_mut(id).name;
+        let trimmed = name.trim().to_string();
+        *name = trimmed;
+        stats.texts_truncated += usize::from(text::cut(name, max_text));
     }
     out
 }

@@ -1,0 +1,86 @@
+//! The leaner text form (issue 10, item 4), through the real pipeline on raw trees built the
+//! way Chromium reports pages: what only repeats something already said is not said again.
+
+use axsnap_core::project::{project, ProjectOptions, View};
+use axsnap_core::refs::RefSpace;
+use axsnap_core::render::{render_snapshot, Format};
+use axsnap_core::{Action, Header, NativeId, Node, NodeId, Role, Snapshot, State, TargetId, Tree};
+
+struct Page {
+    tree: Tree,
+    next: u32,
+}
+
+impl Page {
+    fn new() -> Page {
+        Page { tree: Tree::with_root(Node::new(Role::Document, "Page", NativeId::new("d", "0"))), next: 1 }
+    }
+
+    fn root(&self) -> NodeId {
+        self.tree.root().unwrap()
+    }
+
+    fn add(&mut self, parent: NodeId, role: Role, name: &str, f: impl FnOnce(&mut Node)) -> NodeId {
+        let mut n = Node::new(role, name, NativeId::new("d", self.next.to_string()));
+        self.next += 1;
+        f(&mut n);
+        self.tree.append(parent, n)
+    }
+
+    fn render(&self, opts: &ProjectOptions) -> String {
+        let mut p = project(&self.tree, opts);
+        let target = TargetId("T".into());
+        RefSpace::new().refresh(&target, &self.tree, &mut p.tree);
+        let snap = Snapshot { target, seq: 1, header: Header::default(), tree: p.tree, stats: p.stats };
+        render_snapshot(&snap, Format::Text)
+    }
+}
+
+/// A chapter's scrollable wrapper whose platform name is its content, as Chromium names a
+/// focusable scroller (all its text, the button's too): not a name, in the full view or the
+/// interactive one; nor when the name was cut at the text limit.
+#[test]
+fn a_containers_content_is_not_its_name() {
+    let content = "The issue with the tuple code is that we have to return the String to the caller. Copy";
+    let mut page = Page::new();
+    let root = page.root();
+    let main = page.add(root, Role::Generic, content, |n| {
+        n.actions.set(Action::Scroll, true);
+        n.states.set(State::Focusable, true);
+    });
+    let p = page.add(main, Role::Paragraph, "", |_| {});
+    page.add(p, Role::Text, "The issue with the tuple code is that we have to return the ", |_| {});
+    page.add(p, Role::Code, "", |_| {});
+    let code = page.tree.node(p).children[1];
+    page.add(code, Role::Text, "String", |_| {});
+    page.add(p, Role::Text, " to the caller.", |_| {});
+    page.add(main, Role::Button, "Copy", |n| n.actions.set(Action::Click, true));
+    // The same wrapper with a click listener (mdBook's page wrapper) holds a button: its text
+    // is its content, not what it does.
+    let mut clickable = page.tree.clone();
+    let id =
+        clickable.preorder().map(|(id, _)| id).find(|id| clickable.node(*id).role == Role::Generic).unwrap();
+    clickable.node_mut(id).actions.set(Action::Click, true);
+    clickable.node_mut(id).name.clear();
+    let full = page.render(&ProjectOptions::default());
+    let interactive = page.render(&ProjectOptions {
+        view: View { interactive_only: true, ..View::default() },
+        ..ProjectOptions::default()
+    });
+    insta::assert_snapshot!("content_is_not_a_name_full", full);
+    insta::assert_snapshot!("content_is_not_a_name_interactive", interactive);
+    for text in [&full, &interactive] {
+        assert!(!text.contains(&format!("\"{content}\"")), "{text}");
+        assert!(text.contains("button \"Copy\""), "{text}");
+    }
+    let clicked = Page { tree: clickable, next: 0 }.render(&ProjectOptions {
+        view: View { interactive_only: true, ..View::default() },
+        ..ProjectOptions::default()
+    });
+    assert!(clicked.contains("\ngeneric [e2] [clickable]\n"), "{clicked}");
+    // Cut at the limit (here 20 characters): the start still spells the content.
+    let short = ProjectOptions { max_text_chars: 40, ..ProjectOptions::default() };
+    let cut =
+        page.render(&ProjectOptions { view: View { interactive_only: true, ..View::default() }, ..short });
+    assert!(cut.starts_with("# Page\n# partial view") && cut.contains("\ngeneric [e"), "{cut}");
+}
