@@ -84,3 +84,40 @@ fn a_containers_content_is_not_its_name() {
         page.render(&ProjectOptions { view: View { interactive_only: true, ..View::default() }, ..short });
     assert!(cut.starts_with("# Page\n# partial view") && cut.contains("\ngeneric [e"), "{cut}");
 }
+
+/// A text field as Chromium reports it: the browser's inner editor inside it repeats the
+/// value, and a `<label for>` beside it (clickable: it focuses the field) repeats its name. An
+/// inline counter in a span stays on its sentence's line.
+#[test]
+fn a_field_its_inner_editor_its_label_and_an_inline_run() {
+    let mut page = Page::new();
+    let root = page.root();
+    let form = page.add(root, Role::Group, "Rename", |_| {});
+    let label = page.add(form, Role::Label, "", |n| n.actions.set(Action::Click, true));
+    page.add(label, Role::Text, "New name", |_| {});
+    let field = page.add(form, Role::TextBox, "New name", |n| {
+        n.value = Some("untitled-1.rs".into());
+        n.states.set(State::Editable, true);
+        n.states.set(State::Focusable, true);
+        n.actions.set(Action::SetValue, true);
+    });
+    let inner = page.add(field, Role::Generic, "", |n| n.states.set(State::Editable, true));
+    page.add(inner, Role::Text, "untitled-1.rs", |n| n.states.set(State::Editable, true));
+    // An empty field's inner editor holds nothing.
+    let empty = page.add(form, Role::TextBox, "Note", |n| {
+        n.value = Some(String::new());
+        n.states.set(State::Editable, true);
+    });
+    page.add(empty, Role::Generic, "", |n| n.states.set(State::Editable, true));
+    let p = page.add(root, Role::Paragraph, "", |_| {});
+    page.add(p, Role::Text, "Refreshed ", |_| {});
+    let counter = page.add(p, Role::Generic, "", |n| n.dev_id = Some("n".into()));
+    page.add(counter, Role::Text, "0", |_| {});
+    page.add(p, Role::Text, " times", |_| {});
+    let text = page.render(&ProjectOptions::default());
+    insta::assert_snapshot!("field_label_inline_run", text);
+    assert_eq!(text.matches("New name").count(), 1, "{text}");
+    assert_eq!(text.matches("untitled-1.rs").count(), 1, "{text}");
+    assert!(text.contains("paragraph: Refreshed 0 times\n"), "{text}");
+    assert!(!text.contains("[editable]"), "no inner editor:\n{text}");
+}
