@@ -182,7 +182,16 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
             Op::Add { parent, after, subtree } => {
                 body.push_str("+ under ");
                 push_node(&mut body, *parent, &n, &p, Detail::Position);
-                push_after(&mut body, *after, &n, &p);
+                // Where among its siblings only when it is not the last: "after" is for a
+                // reader, the op holds the place exactly.
+                let last =
+                    subtree.root().and_then(|r| r.ref_id).and_then(|r| n.by_ref.get(&r)).is_some_and(|id| {
+                        let t = n.tree;
+                        t.node(*id).parent.is_some_and(|par| t.node(par).children.last() == Some(id))
+                    });
+                if !last {
+                    push_after(&mut body, *after, &n, &p);
+                }
                 body.push_str(":\n");
                 if !subtree.nodes.is_empty() {
                     line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
