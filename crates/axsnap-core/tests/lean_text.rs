@@ -1,40 +1,12 @@
 //! The leaner text form (issue 10, item 4), through the real pipeline on raw trees built the
 //! way Chromium reports pages: what only repeats something already said is not said again.
 
-use axsnap_core::project::{project, ProjectOptions, View};
-use axsnap_core::refs::RefSpace;
-use axsnap_core::render::{render_snapshot, Format};
-use axsnap_core::{Action, Header, NativeId, Node, NodeId, Role, Snapshot, State, TargetId, Tree};
+use axsnap_core::project::{ProjectOptions, View};
+use axsnap_core::{Action, Role, State};
 
-struct Page {
-    tree: Tree,
-    next: u32,
-}
-
-impl Page {
-    fn new() -> Page {
-        Page { tree: Tree::with_root(Node::new(Role::Document, "Page", NativeId::new("d", "0"))), next: 1 }
-    }
-
-    fn root(&self) -> NodeId {
-        self.tree.root().unwrap()
-    }
-
-    fn add(&mut self, parent: NodeId, role: Role, name: &str, f: impl FnOnce(&mut Node)) -> NodeId {
-        let mut n = Node::new(role, name, NativeId::new("d", self.next.to_string()));
-        self.next += 1;
-        f(&mut n);
-        self.tree.append(parent, n)
-    }
-
-    fn render(&self, opts: &ProjectOptions) -> String {
-        let mut p = project(&self.tree, opts);
-        let target = TargetId("T".into());
-        RefSpace::new().refresh(&target, &self.tree, &mut p.tree);
-        let snap = Snapshot { target, seq: 1, header: Header::default(), tree: p.tree, stats: p.stats };
-        render_snapshot(&snap, Format::Text)
-    }
-}
+#[path = "common/page.rs"]
+mod page;
+use page::Page;
 
 /// A chapter's scrollable wrapper whose platform name is its content, as Chromium names a
 /// focusable scroller (all its text, the button's too): not a name, in the full view or the
@@ -42,7 +14,7 @@ impl Page {
 #[test]
 fn a_containers_content_is_not_its_name() {
     let content = "The issue with the tuple code is that we have to return the String to the caller. Copy";
-    let mut page = Page::new();
+    let mut page = Page::new("Page");
     let root = page.root();
     let main = page.add(root, Role::Generic, content, |n| {
         n.actions.set(Action::Scroll, true);
@@ -90,7 +62,7 @@ fn a_containers_content_is_not_its_name() {
 /// inline counter in a span stays on its sentence's line.
 #[test]
 fn a_field_its_inner_editor_its_label_and_an_inline_run() {
-    let mut page = Page::new();
+    let mut page = Page::new("Page");
     let root = page.root();
     let form = page.add(root, Role::Group, "Rename", |_| {});
     let label = page.add(form, Role::Label, "", |n| n.actions.set(Action::Click, true));

@@ -5,43 +5,11 @@
 //! editor's lines are each one line.
 
 use axsnap_core::project::{project, ProjectOptions};
-use axsnap_core::refs::RefSpace;
-use axsnap_core::render::{render_snapshot, Format};
-use axsnap_core::{Action, Header, NativeId, Node, NodeId, Role, Snapshot, State, TargetId, Tree};
+use axsnap_core::{Action, Node, Role, State};
 
-struct Page {
-    tree: Tree,
-    next: u32,
-}
-
-impl Page {
-    fn new() -> Page {
-        Page { tree: Tree::with_root(Node::new(Role::Document, "Reading", NativeId::new("d", "0"))), next: 1 }
-    }
-
-    fn root(&self) -> NodeId {
-        self.tree.root().unwrap()
-    }
-
-    fn add(&mut self, parent: NodeId, role: Role, name: &str, f: impl FnOnce(&mut Node)) -> NodeId {
-        let mut n = Node::new(role, name, NativeId::new("d", self.next.to_string()));
-        self.next += 1;
-        f(&mut n);
-        self.tree.append(parent, n)
-    }
-
-    fn text(&mut self, parent: NodeId, s: &str) {
-        self.add(parent, Role::Text, s, |_| {});
-    }
-
-    fn render(&self) -> String {
-        let mut p = project(&self.tree, &ProjectOptions::default());
-        let target = TargetId("T".into());
-        RefSpace::new().refresh(&target, &self.tree, &mut p.tree);
-        let snap = Snapshot { target, seq: 1, header: Header::default(), tree: p.tree, stats: p.stats };
-        render_snapshot(&snap, Format::Text)
-    }
-}
+#[path = "common/page.rs"]
+mod page;
+use page::Page;
 
 fn block(n: &mut Node) {
     n.flags.block = true;
@@ -49,7 +17,7 @@ fn block(n: &mut Node) {
 
 #[test]
 fn code_quotes_captions_and_an_editor() {
-    let mut page = Page::new();
+    let mut page = Page::new("Reading");
     let root = page.root();
     // A highlighted code block: `<pre><code>` of token spans (spans Chromium leaves out, so
     // their texts are the code's children).
@@ -107,7 +75,7 @@ fn code_quotes_captions_and_an_editor() {
             });
         }
     }
-    let text = page.render();
+    let text = page.render(&ProjectOptions::default());
     insta::assert_snapshot!("code_quotes_captions_editor", text);
     assert!(text.contains("    text:     let s1 = String::from(\"hello\");\n"), "{text}");
     assert!(text.contains("paragraph: Press the “Cancel” action, or use `Vec::new`, not this.\n"), "{text}");
@@ -119,7 +87,7 @@ fn code_quotes_captions_and_an_editor() {
 
 #[test]
 fn projecting_twice_changes_nothing() {
-    let mut page = Page::new();
+    let mut page = Page::new("Reading");
     let root = page.root();
     let p = page.add(root, Role::Paragraph, "", block);
     for piece in ["Refreshed ", "0", " times, see "] {
