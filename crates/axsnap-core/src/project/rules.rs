@@ -409,15 +409,13 @@ impl Builder<'_> {
         let kids: Vec<NodeId> = self.done.drain(frame.start..).collect();
         self.out.node_mut(id).children = kids;
         self.tidy_children(id);
-        // An empty editor's value ("") says nothing its emptiness does not.
-        let n = self.out.node(id);
+        // An editor left with no content (tidying only runs on nodes with children).
         if opts.drop_redundant
-            && n.children.is_empty()
-            && n.states.contains(State::Editable)
-            && !matches!(n.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
-            && n.value.as_deref().is_some_and(is_blank)
+            && self.out.node(id).children.is_empty()
+            && self.is_spelled_editor_value(id, self.out.node(id).value.as_deref(), &[])
         {
             self.out.node_mut(id).value = None;
+            self.stats.repeated_values_dropped += 1;
         }
         if is_root {
             self.done.push(id);

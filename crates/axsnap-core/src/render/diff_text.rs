@@ -226,7 +226,7 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                     }
                 }
             }
-            Op::Replace { r, subtree } if leaf_for_leaf(&p, *r, subtree).is_some() => {
+            Op::Replace { r, subtree } => {
                 // A text made again with new words reads as the change of its words.
                 if let Some((named, old, new)) = leaf_for_leaf(&p, *r, subtree) {
                     let start = body.len();
@@ -239,14 +239,13 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                     line::push_quoted(&mut body, &bound::text(&new));
                     bound::end_line(&mut body, start);
                     body.push('\n');
-                }
-            }
-            Op::Replace { r, subtree } => {
-                body.push_str("= ");
-                push_node(&mut body, *r, &p, &n, Detail::Full);
-                body.push_str(" replaced by:\n");
-                if !subtree.nodes.is_empty() {
-                    line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                } else {
+                    body.push_str("= ");
+                    push_node(&mut body, *r, &p, &n, Detail::Full);
+                    body.push_str(" replaced by:\n");
+                    if !subtree.nodes.is_empty() {
+                        line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                    }
                 }
             }
         }
