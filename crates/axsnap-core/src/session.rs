@@ -77,8 +77,9 @@ impl Default for Policy {
 #[serde(transparent)]
 pub struct ClientId(pub String);
 
-/// A snapshot request.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A snapshot request. The default: auto mode, text, the default projection, and a budget of
+/// [`DEFAULT_MAX_TOKENS`](crate::outline::DEFAULT_MAX_TOKENS).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     /// The mode.
     pub mode: Mode,
@@ -89,6 +90,22 @@ pub struct Request {
     /// Also render the answer in JSON ([`Response::json`]) when `format` is text: programs
     /// read the JSON while a model reads the text (an MCP result carries both).
     pub also_json: bool,
+    /// The token budget (cl100k, text form): a page over it is sent as an outline
+    /// ([`crate::outline`]), and a diff over it as the outline of the new page. `None`: no
+    /// budget.
+    pub max_tokens: Option<usize>,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            mode: Mode::default(),
+            format: Format::default(),
+            options: ProjectOptions::default(),
+            also_json: false,
+            max_tokens: Some(crate::outline::DEFAULT_MAX_TOKENS),
+        }
+    }
 }
 
 /// What kind of answer was sent.
@@ -141,8 +158,11 @@ pub struct Response {
     /// cl100k tokens of the full rendering, for savings reports: always set for full and diff
     /// answers (auto needs it to decide), `None` for "unchanged" (not rendered, to stay cheap).
     pub full_tokens: Option<usize>,
-    /// The new snapshot (also when a diff or "unchanged" was sent).
+    /// The new snapshot, whole (also when an outline, a diff or "unchanged" was sent): what
+    /// `find` searches and refs resolve in.
     pub snapshot: Snapshot,
+    /// Set when the page was over the budget and what was sent is an outline of it.
+    pub outline: Option<OutlineInfo>,
     /// What the refs stage did.
     pub refs: RefStats,
     /// Why the capture is partial, when it is (also said in `text`).
@@ -150,6 +170,17 @@ pub struct Response {
     /// The same answer in JSON, when the request asked for it ([`Request::also_json`]) or its
     /// format is JSON.
     pub json: Option<String>,
+}
+
+/// What an outline answer left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutlineInfo {
+    /// cl100k tokens of the whole page's text form.
+    pub page_tokens: usize,
+    /// The budget it was outlined to.
+    pub budget: usize,
+    /// Parts folded.
+    pub folds: usize,
 }
 
 /// Why a session request failed.
@@ -171,6 +202,7 @@ pub struct Session {
 
 #[derive(Debug)]
 struct Baseline {
+    /// What the client was shown (an outline when the page was over the budget).
     snapshot: Snapshot,
     options: ProjectOptions,
     partial: bool,
@@ -212,6 +244,9 @@ impl Session {
     ) -> Result<Response, SessionError> {
         self.expire(now);
         let mut projection = project(&capture.tree, &request.options);
+        if let Some(tree) = heading_section(&capture.tree, &request.options) {
+            projection.tree = tree;
+        }
         let refs = if capture.partial.is_some() {
             self.refs.refresh_partial(&capture.target, &capture.tree, &mut projection.tree)
         } else {
@@ -228,16 +263,21 @@ impl Session {
         let format = request.format;
         let partial = capture.partial.clone();
         let key = (client.clone(), capture.target.clone());
+        // What the client is shown: the snapshot, or its outline when over the budget.
+        let outlined = request.max_tokens.and_then(|b| fit(&snapshot, b, partial.as_deref()));
+        let (shown, outline) = match &outlined {
+            Some((s, info)) => (s, Some(*info)),
+            None => (&snapshot, None),
+        };
+        let lead = Lead { partial: partial.as_deref(), outline: outline.as_ref() };
 
         let mut full_tokens = None;
         let mut diff_json = None;
         let (answer, text) = match request.mode {
-            Mode::Full | Mode::Reset => {
-                (Answer::Full { reason: None }, full_text(&snapshot, format, partial.as_deref()))
-            }
+            Mode::Full | Mode::Reset => (Answer::Full { reason: None }, full_text(shown, format, &lead)),
             Mode::Auto => {
                 let baseline = self.baselines.get(&key);
-                match self.auto(baseline, &snapshot, request, partial.as_deref()) {
+                match self.auto(baseline, shown, request, &lead) {
                     Auto::Unchanged { since_seq } => {
                         if let Some(b) = self.baselines.get_mut(&key) {
                             b.last_used = now;
@@ -257,6 +297,7 @@ impl Session {
                             size,
                             full_tokens: None,
                             snapshot,
+                            outline,
                             refs,
                             partial,
                             json,
@@ -280,11 +321,11 @@ impl Session {
             (Format::Json, _) => Some(text.clone()),
             (Format::Text, _) if !request.also_json => None,
             (Format::Text, Answer::Diff { .. }) => diff_json,
-            (Format::Text, _) => Some(full_text(&snapshot, Format::Json, partial.as_deref())),
+            (Format::Text, _) => Some(full_text(shown, Format::Json, &lead)),
         };
         if request.mode != Mode::Full {
             let baseline = Baseline {
-                snapshot: snapshot.clone(),
+                snapshot: shown.clone(),
                 options: request.options.clone(),
                 partial: partial.is_some(),
                 last_used: now,
@@ -292,28 +333,22 @@ impl Session {
             self.baselines.insert(key, baseline);
             self.evict();
         }
-        Ok(Response { answer, text, size, full_tokens, snapshot, refs, partial, json })
+        Ok(Response { answer, text, size, full_tokens, snapshot, outline, refs, partial, json })
     }
 
     /// The auto policy: what to send for `next` given the client's baseline.
-    fn auto(
-        &self,
-        baseline: Option<&Baseline>,
-        next: &Snapshot,
-        request: &Request,
-        partial: Option<&str>,
-    ) -> Auto {
+    fn auto(&self, baseline: Option<&Baseline>, next: &Snapshot, request: &Request, lead: &Lead<'_>) -> Auto {
         let format = request.format;
         let full = |reason, full: Option<usize>, text: Option<String>| Auto::Full {
             reason,
-            text: text.unwrap_or_else(|| full_text(next, format, partial)),
+            text: text.unwrap_or_else(|| full_text(next, format, lead)),
             full,
         };
         let Some(base) = baseline else { return full(FullReason::NoBaseline, None, None) };
         if base.options != request.options {
             return full(FullReason::OptionsChanged, None, None);
         }
-        if base.partial || partial.is_some() {
+        if base.partial || lead.partial.is_some() {
             return full(FullReason::Partial, None, None);
         }
         let prev = &base.snapshot;
@@ -331,10 +366,12 @@ impl Session {
         if header_changed {
             diff_text = with_header(diff_text, &next.header, format);
         }
-        let text = full_text(next, format, None);
+        let text = full_text(next, format, lead);
         let full_tokens = count_cl100k(&text);
         let diff_tokens = count_cl100k(&diff_text);
-        if (diff_tokens as f64) < self.policy.diff_ratio * full_tokens as f64 {
+        // A diff over the budget gives way to the (outlined) new page, which fits.
+        let fits = request.max_tokens.is_none_or(|b| diff_tokens <= b);
+        if fits && (diff_tokens as f64) < self.policy.diff_ratio * full_tokens as f64 {
             let json = (format == Format::Text && request.also_json).then(|| {
                 let json = render_diff(&d, &prev.tree, &next.tree, Format::Json);
                 if header_changed {
@@ -405,11 +442,26 @@ enum Auto {
     Full { reason: FullReason, text: String, full: Option<usize> },
 }
 
-/// The full rendering, saying first when the capture is partial.
-fn full_text(snap: &Snapshot, format: Format, partial: Option<&str>) -> String {
-    let text = render_snapshot(snap, format);
+/// What a full answer says before the tree: that the capture is partial, that it is an
+/// outline.
+struct Lead<'a> {
+    partial: Option<&'a str>,
+    outline: Option<&'a OutlineInfo>,
+}
+
+/// The full rendering, saying first when the capture is partial and when it is an outline.
+fn full_text(snap: &Snapshot, format: Format, lead: &Lead<'_>) -> String {
+    let mut text = render_snapshot(snap, format);
+    if let Some(o) = lead.outline {
+        text = match format {
+            Format::Text => format!("{}\n{text}", outline_note(o)),
+            Format::Json => {
+                json_lead(text, "outline", &serde_json::to_value(o).unwrap_or(serde_json::Value::Null))
+            }
+        };
+    }
     // The reason can quote the page (a dialog's message).
-    let partial = partial.map(|p| crate::caps::cap(p, crate::caps::TEXT_CHARS));
+    let partial = lead.partial.map(|p| crate::caps::cap(p, crate::caps::TEXT_CHARS));
     let partial = partial.as_deref();
     match partial {
         None => text,
@@ -418,6 +470,67 @@ fn full_text(snap: &Snapshot, format: Format, partial: Option<&str>) -> String {
             Format::Json => json_lead(text, "partial", &serde_json::Value::String(why.to_string())),
         },
     }
+}
+
+/// The text form's first line for an outline: what it is and how to see the rest.
+fn outline_note(o: &OutlineInfo) -> String {
+    use crate::caps::thousands;
+    format!(
+        "# outline: the page is {} tokens, over the {} budget; a line ending \"… folded N tokens\" stands for what is under it: snapshot with its ref opens that part (a heading's ref: its section), and find searches the whole page",
+        thousands(o.page_tokens),
+        thousands(o.budget)
+    )
+}
+
+/// The outline of `snap` that fits `budget` with its lines around it, or `None` when the
+/// whole snapshot fits. The outline's own sizing counts each line alone; the whole text is
+/// counted here, and the outline is made again with less room while it does not fit.
+fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Option<(Snapshot, OutlineInfo)> {
+    let page_tokens = count_cl100k(&full_text(snap, Format::Text, &Lead { partial, outline: None }));
+    if page_tokens <= budget {
+        return None;
+    }
+    let mut room = budget;
+    let mut last = None;
+    for _ in 0..4 {
+        let o = crate::outline::outline(&snap.tree, snap.header.url.as_deref(), room);
+        let info = OutlineInfo { page_tokens, budget, folds: o.folds };
+        let shown = Snapshot {
+            target: snap.target.clone(),
+            seq: snap.seq,
+            header: snap.header.clone(),
+            tree: o.tree,
+            stats: snap.stats.clone(),
+        };
+        let lead = Lead { partial, outline: Some(&info) };
+        let tokens = count_cl100k(&full_text(&shown, Format::Text, &lead));
+        last = Some((shown, info));
+        if tokens <= budget {
+            break;
+        }
+        // Over by a little: try again with that much less room, and a margin.
+        room = room.saturating_sub(tokens - budget + budget / 50).max(1);
+    }
+    last
+}
+
+/// A heading's ref opens its section ([`crate::outline::section`]): when the view's scope is
+/// a heading, the section under it, projected with the page around it (so the section's
+/// siblings are the ones the outline grouped).
+fn heading_section(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crate::tree::Tree> {
+    let scope = options.view.scope.as_ref()?;
+    let is_heading = raw.preorder().any(|(id, _)| {
+        let n = raw.node(id);
+        &n.native == scope && n.role == crate::role::Role::Heading
+    });
+    if !is_heading {
+        return None;
+    }
+    let mut whole = options.clone();
+    whole.view.scope = None;
+    let page = project(raw, &whole).tree;
+    let id = page.preorder().map(|(id, _)| id).find(|&id| &page.node(id).native == scope)?;
+    crate::outline::section(&page, id)
 }
 
 /// A diff rendering preceded by the new header.

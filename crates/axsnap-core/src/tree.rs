@@ -136,12 +136,27 @@ pub struct Node {
     /// Facts for projection (see [`RawFlags`]).
     #[serde(default, skip_serializing_if = "is_default_flags")]
     pub flags: RawFlags,
+    /// Set on a node an outline shows folded: what was left out under it (its subtree, or for a
+    /// heading the section it opens). `None` everywhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folded: Option<Folded>,
     /// Children, in document order. Maintained by [`Tree`]; do not edit directly.
     #[serde(skip)]
     pub children: Vec<NodeId>,
     /// Parent. Maintained by [`Tree`].
     #[serde(skip)]
     pub parent: Option<NodeId>,
+}
+
+/// What an outline left out under a folded node ([`crate::outline`]): its size and what it
+/// holds, so an agent can judge whether to open it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Folded {
+    /// cl100k tokens the left-out part takes in the text form.
+    pub tokens: u32,
+    /// What it holds, counted: `12 links, 3 headings`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub holds: String,
 }
 
 fn is_default_flags(f: &RawFlags) -> bool {
@@ -169,6 +184,7 @@ impl Node {
             && self.dev_id == other.dev_id
             && self.native == other.native
             && self.flags == other.flags
+            && self.folded == other.folded
             && self.ref_id == other.ref_id
     }
 }

@@ -360,3 +360,48 @@ fn navigation_within_a_site_carries_shared_refs_and_sends_a_diff() {
         &NativeId::new("doc2", "l5")
     );
 }
+
+/// A page of `n` sections of prose under headings, for the budget.
+fn long_page(n: usize, changed: bool) -> Capture {
+    let mut t = Tree::with_root(Node::new(Role::Document, "Long", NativeId::new("doc", "root")));
+    let root = t.root().unwrap();
+    let main = t.append(root, Node::new(Role::Main, "", NativeId::new("doc", "main")));
+    for s in 0..n {
+        let mut h = Node::new(Role::Heading, format!("Part {s}"), NativeId::new("doc", format!("h{s}")));
+        h.level = Some(2);
+        t.append(main, h);
+        for p in 0..10 {
+            let words = if changed && s == n - 1 && p == 0 { "changed words" } else { "the same words" };
+            let text =
+                format!("Paragraph {p} of part {s} says {words} about ownership, borrowing and lifetimes.");
+            t.append(main, Node::new(Role::Paragraph, text, NativeId::new("doc", format!("p{s}-{p}"))));
+        }
+    }
+    Capture { target: TargetId("t1".into()), header: Header::default(), tree: t, partial: None }
+}
+
+#[test]
+fn a_page_over_the_budget_is_an_outline_and_diffs_stay_on_what_was_shown() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let req = Request { max_tokens: Some(3_000), ..auto() };
+    let first = s.snapshot(&client("a"), &long_page(60, false), &req, now).unwrap();
+    let o = first.outline.expect("over the budget");
+    assert!(o.page_tokens > 5_000 && o.folds > 0, "{o:?}");
+    assert!(first.size.tokens_cl100k <= 3_000, "{}", first.text);
+    assert!(first.text.contains("heading \"Part 59\""), "every heading is shown: {}", first.text);
+    assert!(first.text.starts_with("# outline: the page is"), "{}", first.text);
+    // The whole page is still what refs and find see.
+    assert_eq!(first.snapshot.tree.len(), 2 + 60 * 11);
+
+    // A change under a fold: a one-line diff of the fold's size, applied exactly.
+    let second = s.snapshot(&client("a"), &long_page(60, true), &req, now).unwrap();
+    assert!(matches!(second.answer, Answer::Diff { .. }), "{:?}: {}", second.answer, second.text);
+    assert!(second.text.contains("folded part"), "{}", second.text);
+    assert_eq!(second.text.lines().count(), 2, "the diff's header and the fold's line: {}", second.text);
+
+    // Without a budget, the whole page.
+    let whole =
+        s.snapshot(&client("b"), &long_page(60, true), &Request { max_tokens: None, ..auto() }, now).unwrap();
+    assert!(whole.outline.is_none() && whole.size.tokens_cl100k > 5_000);
+}

@@ -167,7 +167,9 @@ impl<B: Backend> Agent<B> {
     pub async fn look(&mut self) -> Result<&Snapshot, AgentError<B::Error>> {
         let target = self.current()?;
         if !self.last.contains_key(&target) || self.may_have_changed(&target).await? {
-            let request = Request { mode: axsnap_core::session::Mode::Full, ..Request::default() };
+            // Only the whole snapshot is used: no text to fit.
+            let request =
+                Request { mode: axsnap_core::session::Mode::Full, max_tokens: None, ..Request::default() };
             self.respond(None, &request).await?;
         }
         self.last.get(&target).ok_or(AgentError::NoTarget)
@@ -205,7 +207,9 @@ impl<B: Backend> Agent<B> {
     pub async fn find(&mut self, query: &str, limit: usize) -> Result<Vec<Hit>, AgentError<B::Error>> {
         let target = self.current()?;
         if !self.last.contains_key(&target) || self.may_have_changed(&target).await? {
-            let request = Request { mode: axsnap_core::session::Mode::Full, ..Request::default() };
+            // Only the whole snapshot is used: no text to fit.
+            let request =
+                Request { mode: axsnap_core::session::Mode::Full, max_tokens: None, ..Request::default() };
             self.respond(None, &request).await?;
         }
         Ok(self.last.get(&target).map(|s| find(&s.tree, query, limit)).unwrap_or_default())

@@ -26,9 +26,10 @@ use crate::reply::{Happenings, Reply};
 use crate::tools;
 use crate::wait;
 
-/// The request that answers actions: auto mode, text for the model and JSON for programs.
-fn auto_request() -> Request {
-    Request { also_json: true, ..Request::default() }
+/// The request that answers actions: auto mode, text for the model and JSON for programs,
+/// within the server's token budget.
+fn auto_request(max_tokens: Option<usize>) -> Request {
+    Request { also_json: true, max_tokens, ..Request::default() }
 }
 
 /// The failure code of a call that found the browser started again (see [`Browsing::call`]).
@@ -269,7 +270,7 @@ impl Browsing {
             let load = self.options.capture_deadline / 2;
             backend.set_settle_options(axsnap_cdp::SettleOptions { load, ..settle });
             let options = AgentOptions {
-                after_action: auto_request(),
+                after_action: auto_request(self.options.max_tokens),
                 capture_deadline: self.options.capture_deadline,
                 ..AgentOptions::default()
             };
@@ -425,8 +426,11 @@ impl Browsing {
     }
 
     async fn snapshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a =
-            Args::new("snapshot", args, &["mode", "ref", "interactive", "viewport", "max_nodes", "format"])?;
+        let a = Args::new(
+            "snapshot",
+            args,
+            &["mode", "ref", "interactive", "viewport", "max_nodes", "max_tokens", "format"],
+        )?;
         let mode = match a.opt_choice("mode", &["auto", "full", "reset"])?.unwrap_or("auto") {
             "full" => Mode::Full,
             "reset" => Mode::Reset,
@@ -436,7 +440,13 @@ impl Browsing {
             "json" => Format::Json,
             _ => Format::Text,
         };
-        let mut request = Request { mode, format, also_json: true, ..Request::default() };
+        // 0 asks for no budget.
+        let max_tokens = match a.opt_int("max_tokens", 0, i64::MAX)? {
+            Some(0) => None,
+            Some(n) => Some(n as usize),
+            None => self.options.max_tokens,
+        };
+        let mut request = Request { mode, format, also_json: true, max_tokens, ..Request::default() };
         request.options.view.interactive_only = a.opt_bool("interactive")?.unwrap_or(false);
         request.options.view.viewport = a.opt_bool("viewport")?.unwrap_or(false);
         request.options.view.max_nodes = a.opt_int("max_nodes", 1, i64::MAX)?.map(|n| n as usize);
@@ -511,8 +521,9 @@ impl Browsing {
                 agent.backend().set_active(&id).await?;
                 agent.set_target(id.clone());
                 self.watch_tab(&id).await?;
+                let request = auto_request(self.options.max_tokens);
                 let agent = self.agent_with_page()?;
-                let step = agent.snapshot(&auto_request()).await?;
+                let step = agent.snapshot(&request).await?;
                 let mut reply = Reply::step(
                     &step,
                     &Happenings { notes: vec![format!("tab {i} is current")], ..Happenings::default() },
@@ -560,6 +571,7 @@ impl Browsing {
         let max = self.options.max_wait.as_secs_f64();
         let seconds = a.opt_number("seconds", 0.0, max)?;
         let condition = wait::Condition::read(&a)?;
+        let request = auto_request(self.options.max_tokens);
         let agent = self.agent_with_page()?;
         let started = Instant::now();
         let note = match condition {
@@ -581,7 +593,7 @@ impl Browsing {
                 format!("waited {:.1} s for {}", started.elapsed().as_secs_f64(), cond.describe())
             }
         };
-        let step = agent.snapshot(&auto_request()).await?;
+        let step = agent.snapshot(&request).await?;
         Ok(Reply::step(&step, &Happenings { notes: vec![note], ..Happenings::default() }))
     }
 

@@ -40,6 +40,9 @@ pub struct ServerOptions {
     pub capture_deadline: Duration,
     /// Most time a `wait_for` may wait.
     pub max_wait: Duration,
+    /// The token budget of a snapshot answer when the call gives none (cl100k): a page over
+    /// it is sent as an outline. `None`: no budget.
+    pub max_tokens: Option<usize>,
 }
 
 impl Default for ServerOptions {
@@ -51,6 +54,7 @@ impl Default for ServerOptions {
             idle_timeout: Duration::from_secs(30 * 60),
             capture_deadline: Duration::from_secs(10),
             max_wait: Duration::from_secs(60),
+            max_tokens: Some(axsnap_core::outline::DEFAULT_MAX_TOKENS),
         }
     }
 }

@@ -49,10 +49,11 @@ pub fn list(allow_eval: bool) -> Vec<Tool> {
             "The page as a tree of roles and names; refs (e12) name elements to act on. Actions already answer with what changed; use this to look again or closer.",
             json!({
                 "mode": {"enum": ["auto", "full", "reset"], "description": "auto (default): changes since your last view when smaller; full: whole page; reset: whole page, new baseline"},
-                "ref": {"type": "string", "description": "only this element's subtree"},
+                "ref": {"type": "string", "description": "only this element's subtree (a heading: its section); opens a folded part"},
                 "interactive": {"type": "boolean", "description": "only controls, with headings and landmarks"},
                 "viewport": {"type": "boolean", "description": "only what is on screen"},
                 "max_nodes": {"type": "integer"},
+                "max_tokens": {"type": "integer", "description": "budget; a bigger page comes as an outline (default 10000, 0: none)"},
                 "format": {"enum": ["text", "json"]}
             }),
             &[],

@@ -59,6 +59,10 @@ pub struct McpArgs {
     /// Most seconds a capture may take before it answers with a partial page.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub capture_timeout: u64,
+    /// Token budget of a snapshot answer (cl100k) when a call gives none: a bigger page is
+    /// sent as an outline; 0 for no budget.
+    #[arg(long, value_name = "N", default_value_t = axsnap_core::outline::DEFAULT_MAX_TOKENS)]
+    pub max_tokens: usize,
     /// Allow file:, data:, chrome:, devtools: and view-source: URLs.
     #[arg(long)]
     pub allow_local: bool,
@@ -174,6 +178,14 @@ pub struct SnapshotArgs {
     /// Also write the page's raw tree to FILE in the interchange form (a fixture, a bug report).
     #[arg(long, value_name = "FILE", requires = "url")]
     pub record: Option<PathBuf>,
+    /// The token budget (cl100k): a page over it is shown as an outline whose folded parts
+    /// each say their ref and size; 0 for no budget.
+    #[arg(long, value_name = "N", default_value_t = axsnap_core::outline::DEFAULT_MAX_TOKENS)]
+    pub max_tokens: usize,
+    /// Show only the part with this ref (a folded part of an outline; a heading's ref shows
+    /// its section). Refs are numbered in page order, so the same page gives the same refs.
+    #[arg(long = "ref", value_name = "REF")]
+    pub scope: Option<String>,
     /// Browser options.
     #[command(flatten)]
     pub browser: BrowserArgs,

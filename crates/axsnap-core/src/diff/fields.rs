@@ -30,6 +30,7 @@ pub(super) fn changes(old: &Node, new: &Node) -> Vec<FieldChange> {
     cmp!(dev_id, DevId);
     cmp!(native, Native);
     cmp!(flags, Flags);
+    cmp!(folded, Folded);
     out
 }
 
@@ -50,6 +51,7 @@ impl FieldChange {
             FieldChange::DevId { .. } => "dev_id",
             FieldChange::Native { .. } => "native",
             FieldChange::Flags { .. } => "flags",
+            FieldChange::Folded { .. } => "folded",
         }
     }
 
@@ -81,6 +83,7 @@ impl FieldChange {
             FieldChange::DevId { old, new } => set!(dev_id, old, new),
             FieldChange::Native { old, new } => set!(native, old, new),
             FieldChange::Flags { old, new } => set!(flags, old, new),
+            FieldChange::Folded { old, new } => set!(folded, old, new),
         }
         Ok(())
     }
@@ -110,6 +113,7 @@ pub(super) fn detached(node: &Node) -> Node {
         native: node.native.clone(),
         ref_id: node.ref_id,
         flags: node.flags,
+        folded: node.folded.clone(),
         children: Vec::new(),
         parent: None,
     }

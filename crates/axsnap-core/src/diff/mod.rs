@@ -168,6 +168,8 @@ pub enum FieldChange {
     /// Layout flags changed (projected trees keep only `pre` and `block`; here so that any two trees diff
     /// exactly). Not shown to models.
     Flags { old: crate::RawFlags, new: crate::RawFlags },
+    /// What an outline folded under the node changed (folded, opened, or a folded part's size).
+    Folded { old: Option<crate::tree::Folded>, new: Option<crate::tree::Folded> },
 }
 
 /// One diff operation. Each names nodes by ref as the tree is when the op runs.

@@ -965,6 +965,7 @@ fn copy_node(
             block: raw.flags.block && !is_text,
             ..Default::default()
         },
+        folded: None,
         children: Vec::new(),
         parent: None,
     }

@@ -27,6 +27,8 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use crate::caps::thousands;
+
 use super::bound;
 use super::diff_groups::Groups;
 use super::line::{self, LineCtx, Subtree};
@@ -334,6 +336,22 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
                 s.push_str("options now");
                 line::push_options(&mut s, new);
             }
+            FieldChange::Folded { old, new } => match (old, new) {
+                (None, Some(f)) => {
+                    s.push_str("now ");
+                    line::push_folded(&mut s, f);
+                }
+                (Some(_), None) => s.push_str("no longer folded"),
+                (Some(o), Some(f)) if o.tokens != f.tokens => {
+                    let (o, f) = (thousands(o.tokens as usize), thousands(f.tokens as usize));
+                    let _ = write!(s, "folded part {o} -> {f} tokens");
+                }
+                (Some(_), Some(f)) => {
+                    s.push_str("folded part now holds ");
+                    s.push_str(&f.holds);
+                }
+                (None, None) => {}
+            },
             // Not in the text form: programs get them in JSON.
             FieldChange::Level { .. }
             | FieldChange::Url { .. }

@@ -18,7 +18,7 @@
 //!   is `0` (`null`, with no nodes, when the tree is empty).
 //! - Each node: `id`, `parent` (left out on the root), then its fields in this order: `ref`,
 //!   `role`, `name`, `value`, `description`, `states`, `actions`, `level`, `url`, `options`,
-//!   `bounds`, `dev_id`, `native`, and last `children` (ids, in order). Empty fields are left
+//!   `bounds`, `dev_id`, `native`, `folded` (an outline's folded part), and last `children` (ids, in order). Empty fields are left
 //!   out.
 
 use std::borrow::Cow;
@@ -31,7 +31,7 @@ use crate::refs::Ref;
 use crate::role::Role;
 use crate::snapshot::Snapshot;
 use crate::state::{ActionSet, StateSet};
-use crate::tree::{NativeId, Node, Rect, Tree};
+use crate::tree::{Folded, NativeId, Node, Rect, Tree};
 
 /// A node in the snapshot JSON: its place, then its own fields.
 #[derive(Serialize)]
@@ -63,6 +63,8 @@ struct Entry<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     dev_id: Option<&'a str>,
     native: &'a NativeId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folded: Option<&'a Folded>,
     #[serde(skip_serializing_if = "<[usize]>::is_empty")]
     children: &'a [usize],
 }
@@ -85,6 +87,7 @@ impl<'a> Entry<'a> {
             bounds: n.bounds,
             dev_id: n.dev_id.as_deref(),
             native: &n.native,
+            folded: n.folded.as_ref(),
             children,
         }
     }

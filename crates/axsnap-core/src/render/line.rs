@@ -85,7 +85,7 @@ impl<'a> Source<'a> for Subtree<'a> {
 
 /// What a line needs to know beyond its node: the page URL (links are shown relative to it)
 /// and which link names are ambiguous.
-pub(super) struct LineCtx {
+pub(crate) struct LineCtx {
     page: Option<UrlParts>,
     /// Link names used by two or more links with different URLs.
     ambiguous_links: std::collections::HashSet<String>,
@@ -93,7 +93,7 @@ pub(super) struct LineCtx {
 
 impl LineCtx {
     /// Context for rendering nodes of `tree` (links compared across the whole tree).
-    pub(super) fn for_tree(tree: &Tree, page_url: Option<&str>) -> LineCtx {
+    pub(crate) fn for_tree(tree: &Tree, page_url: Option<&str>) -> LineCtx {
         let root_url = tree.root().and_then(|r| tree.node(r).url.as_deref());
         let page = page_url.or(root_url).and_then(UrlParts::parse);
         let mut first_url: HashMap<&str, &str> = HashMap::new();
@@ -386,6 +386,62 @@ pub(super) fn write_subtree<'a, S: Source<'a>>(
     }
 }
 
+/// Writes what an outline left out under a node: `folded 2,345 tokens: 12 links, 3 headings`.
+pub(crate) fn push_folded(out: &mut String, f: &crate::tree::Folded) {
+    let _ = write!(out, "folded {} tokens", crate::caps::thousands(f.tokens as usize));
+    if !f.holds.is_empty() {
+        out.push_str(": ");
+        push_tail(out, &f.holds);
+    }
+}
+
+/// What one node costs in the text form, for the outline's sizing ([`line_costs`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LineCost {
+    /// cl100k tokens of the node's own line(s), with its inline tail; 0 for a node not drawn
+    /// on a line of its own.
+    pub tokens: u32,
+    /// Whether the node is drawn (a line of its own); its children then are too unless
+    /// `inline`.
+    pub drawn: bool,
+    /// Its children are drawn on its line (an inline run), not as lines.
+    pub inline: bool,
+    /// Tokens of the line drawn folded (no inline tail, its ref shown), without the
+    /// `… folded N tokens` suffix.
+    pub folded: u32,
+}
+
+/// The cost of each node's line in the text form of `tree` drawn from `root` (indexed by
+/// arena index), as [`write_subtree`] would draw it at `depth`. One walk; each line is
+/// tokenized on its own, which counts within a few percent of the whole text.
+pub(crate) fn line_costs(tree: &Tree, root: NodeId, depth: usize, ctx: &LineCtx) -> Vec<LineCost> {
+    let mut costs = vec![LineCost::default(); tree.arena_len()];
+    let mut stack = vec![(root, depth)];
+    let mut buf = String::new();
+    let src = tree;
+    while let Some((id, d)) = stack.pop() {
+        let kids = src.children(id);
+        let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
+        let tail = inline_tail(&src, id, &kids, ctx);
+        let n = src.node(id);
+        buf.clear();
+        write_line(&mut buf, n, d, ctx, holds_more, tail.as_deref(), !kids.is_empty());
+        let tokens = crate::tokens::count_cl100k(&buf) as u32;
+        let folded = if kids.is_empty() {
+            tokens
+        } else {
+            buf.clear();
+            write_line(&mut buf, n, d, ctx, true, None, true);
+            crate::tokens::count_cl100k(&buf) as u32
+        };
+        costs[id.index()] = LineCost { tokens, drawn: true, inline: tail.is_some(), folded };
+        if tail.is_none() {
+            stack.extend(kids.into_iter().rev().map(|k| (k, d + 1)));
+        }
+    }
+    costs
+}
+
 /// Writes one node's line (with its newline).
 pub(super) fn write_line(
     out: &mut String,
@@ -459,6 +515,8 @@ fn write_line_body(
         out.push(' ');
         push_quoted(out, &bound::text(&n.name));
     }
+    // A folded node shows its ref: it is how the agent opens it.
+    let holds_more = holds_more || n.folded.is_some();
     if let (Some(r), true) = (n.ref_id, shows_ref(n, holds_more)) {
         let _ = write!(out, " [{r}]");
     }
@@ -501,6 +559,10 @@ fn write_line_body(
             push_tail(out, t);
         }
         (None, None) => {}
+    }
+    if let Some(f) = &n.folded {
+        out.push_str(" … ");
+        push_folded(out, f);
     }
 }
 

@@ -1,10 +1,12 @@
 //! `axsnap snapshot URL | --tree FILE`: the projected snapshot of a live page or a recorded tree.
 
+use std::time::Instant;
+
 use anyhow::Context;
+use axsnap_core::backend::Capture;
 use axsnap_core::interchange::{write_tree, TargetInfo};
-use axsnap_core::refs::RefSpace;
-use axsnap_core::render::render_snapshot;
-use axsnap_core::session::{Mode, Request};
+use axsnap_core::session::{ClientId, Mode, Policy, Request, Session};
+use axsnap_core::{Header, Ref, TargetId};
 
 use crate::cli::SnapshotArgs;
 use crate::live::{self, Live};
@@ -12,18 +14,49 @@ use crate::{output, pipeline};
 
 pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
     let options = pipeline::options(&a.view);
+    let max_tokens = (a.max_tokens > 0).then_some(a.max_tokens);
+    let scope: Option<Ref> = a.scope.as_deref().map(str::parse).transpose()?;
+    let request = Request {
+        mode: Mode::Full,
+        format: a.output.format.into(),
+        options,
+        max_tokens,
+        ..Request::default()
+    };
     if let Some(tree) = &a.tree {
         let rec = pipeline::read(tree)?;
-        let snap = pipeline::snapshot(&rec, &options, &mut RefSpace::new(), 1);
-        output::emit(&render_snapshot(&snap, a.output.format.into()), a.output.stats);
+        let capture = Capture {
+            target: TargetId("cli".into()),
+            header: Header { url: rec.target.url.clone(), title: rec.target.title.clone() },
+            tree: rec.tree,
+            partial: None,
+        };
+        let mut session = Session::new(Policy::default());
+        let client = ClientId("cli".into());
+        let mut response = session.snapshot(&client, &capture, &request, Instant::now())?;
+        if let Some(r) = scope {
+            // Refs are given in page order: the whole page first, then the part.
+            let mut scoped = request.clone();
+            scoped.options.view.scope = Some(session.resolve(&capture.target, r)?.clone());
+            response = session.snapshot(&client, &capture, &scoped, Instant::now())?;
+        }
+        output::emit(&response.text, a.output.stats);
         return Ok(());
     }
     let Some(url) = &a.url else { anyhow::bail!("give a URL or --tree FILE") };
-    let request = Request { mode: Mode::Full, format: a.output.format.into(), options, ..Request::default() };
     live::runtime()?.block_on(async {
-        let live = Live::open(&a.browser, url, &request).await?;
+        let mut live = Live::open(&a.browser, url, &request).await?;
         let result = async {
-            let step = &live.opened;
+            let scoped;
+            let step = match scope {
+                None => &live.opened,
+                Some(r) => {
+                    let mut req = request.clone();
+                    req.options.view.scope = Some(live.agent.resolve(&r.to_string())?);
+                    scoped = live.agent.snapshot(&req).await?;
+                    &scoped
+                }
+            };
             if let Some(path) = &a.record {
                 let capture = live.agent.last_capture().context("no capture to record")?;
                 let info = TargetInfo {

@@ -1,0 +1,618 @@
+//! Outlines: a snapshot that fits a token budget without silently dropping anything.
+//!
+//! A page whose text form is over the budget is sent as an outline of itself: the same tree
+//! with some parts *folded*. A folded node keeps its line, with its ref and what it left out
+//! (`navigation [e2] … folded 3,400 tokens: 310 links`), and `snapshot ref=e2` opens it. On
+//! documentation pages content runs flat under one parent, sectioned by headings, so a heading
+//! also folds its *section* (the siblings after it, up to the next heading of its level or
+//! above): `heading "Numeric Types" [e412] [level=2] … folded 2,345 tokens: 12 links`, and
+//! its ref opens that section ([`section`]).
+//!
+//! What an outline shows, in order, while it fits:
+//! 1. always: the top surface (the last modal dialog, else open menu or alert), landmarks, and
+//!    the interactive elements of the viewport; then headings, level by level (h1, h2, ...),
+//!    while the outline stays within [`SKELETON_SHARE`] of the budget;
+//! 2. then, in document order, the parts left folded, each shown whole when it fits, else
+//!    opened (its line, its parts folded) and filled the same way, until one does not fit.
+//!
+//! Everything a fold leaves out is under exactly one folded line, so an outline and the
+//! sections its folds open hold every node of the page once (`tests/outline_props.rs`). The
+//! outline is a deterministic function of the tree and the budget: the same page gives the
+//! same outline, so diffs between outlines stay small. When even the first level of folds is
+//! over the budget (thousands of large siblings), the tail is cut into one `… N more` line
+//! that says so; `find` still searches the whole page.
+
+use crate::render::{line_costs, LineCost, LineCtx};
+use crate::role::Role;
+use crate::state::State;
+use crate::tree::{Folded, Node, NodeId, Tree};
+
+mod section;
+
+pub use section::section;
+
+/// The default budget, in cl100k tokens: well inside the 25,000 that common MCP clients
+/// accept for one tool result, with room for the rest of the answer.
+pub const DEFAULT_MAX_TOKENS: usize = 10_000;
+
+/// Share of the budget the always-shown skeleton (landmarks, viewport controls, headings) may
+/// take; the rest is for content in document order.
+pub const SKELETON_SHARE: f64 = 0.75;
+
+/// Tokens set aside for the lines around the tree (the header, the outline's note).
+const RESERVE: u32 = 120;
+
+/// Tokens a fold's ` … folded 2,345 tokens: 12 links, 3 headings` costs, about.
+const FOLD_SUFFIX: u32 = 14;
+
+/// An outline of a tree.
+#[derive(Clone, Debug)]
+pub struct Outline {
+    /// The tree as shown: folded nodes carry [`Node::folded`] and have lost what they fold.
+    pub tree: Tree,
+    /// Folded parts.
+    pub folds: usize,
+    /// Nodes of the page under folds (not in `tree`).
+    pub folded_nodes: usize,
+    /// Top-level parts cut into the closing `… N more` line (0 but on pathological pages).
+    pub cut: usize,
+}
+
+/// How one unit is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Show {
+    /// Its line and everything under it.
+    Whole,
+    /// Its line; its parts each shown their own way.
+    Open,
+    /// Its line, marked folded; nothing under it.
+    Fold,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A node and its drawn children.
+    Node,
+    /// A heading (its `members[0]`, a `Node` unit) and the siblings after it up to the next
+    /// heading of its level or above.
+    Section,
+}
+
+#[derive(Clone, Debug)]
+struct Unit {
+    kind: Kind,
+    head: NodeId,
+    members: Vec<usize>,
+    /// Tokens of the head's own line (`Node`), 0 for a section (its heading is a member).
+    own: u32,
+    /// Tokens of the unit shown folded.
+    fold: u32,
+    /// Tokens of the unit shown whole.
+    size: u64,
+    /// Always shown (at the current tier).
+    must: bool,
+    /// It or a part of it is always shown.
+    needs: bool,
+}
+
+/// The units of a tree: the drawn nodes, with headings' sections grouped.
+struct Units {
+    units: Vec<Unit>,
+    root: usize,
+    /// Which nodes are headings (by arena index).
+    headings: Vec<bool>,
+}
+
+/// Outlines `tree` (a snapshot tree, refs assigned) to fit `budget` cl100k tokens of text.
+/// `page_url` is the page's URL, as the renderer shortens links with it. A tree that fits is
+/// returned whole (`folds == 0`).
+pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
+    let Some(root) = tree.root() else {
+        return Outline { tree: tree.clone(), folds: 0, folded_nodes: 0, cut: 0 };
+    };
+    let ctx = LineCtx::for_tree(tree, page_url);
+    // The renderer does not draw a document root: its children start at depth 0.
+    let elided = tree.node(root).role == Role::Document;
+    let costs = if elided {
+        let mut all = vec![LineCost::default(); tree.arena_len()];
+        for &c in &tree.node(root).children {
+            let part = line_costs(tree, c, 0, &ctx);
+            for (i, p) in part.into_iter().enumerate() {
+                if p.drawn {
+                    all[i] = p;
+                }
+            }
+        }
+        all[root.index()] = LineCost { tokens: 0, drawn: true, inline: false, folded: 0 };
+        all
+    } else {
+        line_costs(tree, root, 0, &ctx)
+    };
+    let mut units = Units::build(tree, root, &costs);
+    let budget = (budget as u32).saturating_sub(RESERVE).max(1);
+    let skeleton = (budget as f64 * SKELETON_SHARE) as u32;
+
+    // The tiers of what is always shown, from most to least: each later tier drops a class.
+    let surface = top_surface(tree);
+    let in_surface = surface.map(|s| subtree_marks(tree, s)).unwrap_or_default();
+    // The top surface is shown whole: every node in it is required.
+    let base = |n: &Node, id: NodeId, viewport: bool, landmarks: bool| {
+        in_surface.get(id.index()).copied().unwrap_or(false)
+            || (landmarks && n.role.is_landmark())
+            || (viewport && in_viewport(n))
+    };
+    let mut plan = None;
+    'tiers: for (viewport, landmarks) in [(true, true), (false, true), (false, false)] {
+        let mut best: Option<(Vec<Show>, u64)> = None;
+        for level in 0..=6u32 {
+            units.mark(tree, |n, id| {
+                base(n, id, viewport, landmarks) || (n.role == Role::Heading && heading_level(n) <= level)
+            });
+            let shows = units.minimal();
+            let cost = units.cost(&shows);
+            if cost > skeleton as u64 {
+                break;
+            }
+            best = Some((shows, cost));
+        }
+        if let Some(b) = best {
+            plan = Some(b);
+            break 'tiers;
+        }
+    }
+    let (mut shows, cost, cut) = match plan {
+        Some((s, c)) => (s, c, 0),
+        None => {
+            units.mark(tree, |_, _| false);
+            let mut shows = units.minimal();
+            let cut = units.cut_tail(&mut shows, budget as u64);
+            let cost = units.cost(&shows);
+            (shows, cost, cut)
+        }
+    };
+    let mut left = (budget as u64).saturating_sub(cost);
+    if cut == 0 {
+        units.fill(&mut shows, &mut left);
+    }
+    units.emit(tree, &shows, cut)
+}
+
+/// The level a heading counts as (no level: 2, a section heading).
+fn heading_level(n: &Node) -> u32 {
+    n.level.unwrap_or(2).clamp(1, 6)
+}
+
+/// Whether a node is an element an agent acts on that is in the viewport.
+fn in_viewport(n: &Node) -> bool {
+    (!n.actions.is_empty() || n.role.is_widget()) && !n.states.contains(State::Offscreen)
+}
+
+/// The last modal dialog in document order, else the last open menu or alert.
+fn top_surface(tree: &Tree) -> Option<NodeId> {
+    let order: Vec<NodeId> = tree.preorder().map(|(id, _)| id).collect();
+    let modal =
+        |n: &Node| n.role == Role::AlertDialog || (n.role == Role::Dialog && n.states.contains(State::Modal));
+    let root = tree.root();
+    let last = |p: &dyn Fn(&Node) -> bool| {
+        order.iter().rev().copied().find(|&id| Some(id) != root && p(tree.node(id)))
+    };
+    last(&modal).or_else(|| last(&|n| matches!(n.role, Role::Menu | Role::Alert)))
+}
+
+/// Marks `id` and everything under it.
+fn subtree_marks(tree: &Tree, id: NodeId) -> Vec<bool> {
+    let mut marks = vec![false; tree.arena_len()];
+    for d in tree.subtree(id) {
+        marks[d.index()] = true;
+    }
+    marks
+}
+
+impl Units {
+    /// One unit per drawn node, children grouped into heading sections. Iterative.
+    fn build(tree: &Tree, root: NodeId, costs: &[LineCost]) -> Units {
+        let mut units: Vec<Unit> = Vec::new();
+        let mut unit_of: Vec<usize> = vec![usize::MAX; tree.arena_len()];
+        // Drawn nodes in pre-order; built in reverse so children come first.
+        let mut order = Vec::new();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            order.push(id);
+            let c = costs[id.index()];
+            if c.drawn && !c.inline {
+                stack.extend(tree.node(id).children.iter().rev().copied());
+            }
+        }
+        for &id in order.iter().rev() {
+            let c = costs[id.index()];
+            let n = tree.node(id);
+            let mut members = Vec::new();
+            if !c.inline {
+                let kids: Vec<usize> =
+                    n.children.iter().map(|k| unit_of[k.index()]).filter(|&u| u != usize::MAX).collect();
+                members = group(&mut units, tree, kids);
+            }
+            let size = c.tokens as u64;
+            units.push(Unit {
+                kind: Kind::Node,
+                head: id,
+                members,
+                own: c.tokens,
+                fold: c.folded + FOLD_SUFFIX,
+                size,
+                must: false,
+                needs: false,
+            });
+            unit_of[id.index()] = units.len() - 1;
+        }
+        let root = unit_of[root.index()];
+        let headings = (0..tree.arena_len())
+            .map(|i| tree.get(NodeId(i as u32)).is_some_and(|n| n.role == Role::Heading))
+            .collect();
+        let mut u = Units { units, root, headings };
+        // Sizes bottom-up (members before their unit in a post-order).
+        for i in u.postorder() {
+            let s: u64 = u.units[i].members.iter().map(|&m| u.units[m].size).sum();
+            u.units[i].size += s;
+            if u.units[i].kind == Kind::Section {
+                // Folded, a section still shows its heading whole.
+                let heading = u.units[u.units[i].members[0]].size;
+                u.units[i].fold = (heading + FOLD_SUFFIX as u64).min(u32::MAX as u64) as u32;
+            }
+        }
+        u
+    }
+
+    /// Units in post-order from the root (every member before its unit). Iterative.
+    fn postorder(&self) -> Vec<usize> {
+        let mut out = Vec::with_capacity(self.units.len());
+        let mut stack = vec![(self.root, false)];
+        while let Some((u, done)) = stack.pop() {
+            if done {
+                out.push(u);
+                continue;
+            }
+            stack.push((u, true));
+            stack.extend(self.units[u].members.iter().rev().map(|&m| (m, false)));
+        }
+        out
+    }
+
+    /// Sets `must` by `pred` on each unit's head (a section by its heading) and `needs`.
+    fn mark(&mut self, tree: &Tree, pred: impl Fn(&Node, NodeId) -> bool) {
+        for i in self.postorder() {
+            let head = self.units[i].head;
+            let must = self.units[i].kind == Kind::Node && pred(tree.node(head), head);
+            let needs = must || self.units[i].members.iter().any(|&m| self.units[m].needs);
+            self.units[i].must = must;
+            self.units[i].needs = needs;
+        }
+    }
+
+    /// The cheapest way to show a unit that is not opened: whole when that is no dearer than
+    /// its fold line (or it has nothing to fold), else folded.
+    fn least(&self, u: usize) -> Show {
+        let x = &self.units[u];
+        // A heading's ref opens its section, so a heading itself never folds.
+        if x.members.is_empty() || x.size <= x.fold as u64 || self.is_heading(u) {
+            Show::Whole
+        } else {
+            Show::Fold
+        }
+    }
+
+    /// The plan that shows every `must` unit: their ancestors opened, everything else least.
+    fn minimal(&self) -> Vec<Show> {
+        let mut shows = vec![Show::Fold; self.units.len()];
+        let mut stack = vec![self.root];
+        while let Some(u) = stack.pop() {
+            let x = &self.units[u];
+            // A required heading shows on its section's fold line: only what follows it
+            // opens the section.
+            let skip = usize::from(x.kind == Kind::Section);
+            let inner_needs = x.members.iter().skip(skip).any(|&m| self.units[m].needs);
+            // The root opens, and so does a section that is all of it (the view a heading's
+            // ref opened): folded again, it would only say itself.
+            let is_view = u == self.root || self.sole_section(u);
+            if is_view || inner_needs {
+                shows[u] = Show::Open;
+                stack.extend(x.members.iter().copied());
+            } else {
+                shows[u] = self.least(u);
+            }
+        }
+        shows
+    }
+
+    /// Whether `u` is a heading's own unit (not its section).
+    fn is_heading(&self, u: usize) -> bool {
+        self.units[u].kind == Kind::Node && self.headings[self.units[u].head.index()]
+    }
+
+    /// Whether `u` is a section that is the root's only part.
+    fn sole_section(&self, u: usize) -> bool {
+        let root = &self.units[self.root];
+        self.units[u].kind == Kind::Section && root.members.len() == 1 && root.members[0] == u
+    }
+
+    /// Tokens of the tree shown by `shows`.
+    fn cost(&self, shows: &[Show]) -> u64 {
+        let mut total = 0u64;
+        let mut stack = vec![self.root];
+        while let Some(u) = stack.pop() {
+            let x = &self.units[u];
+            match shows[u] {
+                Show::Whole => total += x.size,
+                Show::Fold => total += x.fold as u64,
+                Show::Open => {
+                    total += x.own as u64;
+                    stack.extend(x.members.iter().copied());
+                }
+            }
+        }
+        total
+    }
+
+    /// With nothing required, the root's parts (folded) can still be too many: keeps those
+    /// that fit and cuts the rest, returning how many were cut.
+    fn cut_tail(&self, shows: &mut [Show], budget: u64) -> usize {
+        let root = &self.units[self.root];
+        let mut used = root.own as u64;
+        for (i, &m) in root.members.iter().enumerate() {
+            let c = match shows[m] {
+                Show::Whole => self.units[m].size,
+                _ => self.units[m].fold as u64,
+            };
+            if used + c > budget.saturating_sub(FOLD_SUFFIX as u64) {
+                return root.members.len() - i;
+            }
+            used += c;
+        }
+        0
+    }
+
+    /// Shows more, in document order, while it fits in `left` tokens: a folded unit whole if
+    /// it fits, else opened with its parts least, and so on inside it; stops at the first
+    /// that does not fit.
+    fn fill(&self, shows: &mut [Show], left: &mut u64) {
+        // Pre-order over the plan; `false` from a unit stops everything after it.
+        let mut stack = vec![self.root];
+        while let Some(u) = stack.pop() {
+            let x = &self.units[u];
+            match shows[u] {
+                Show::Whole => {}
+                Show::Open => stack.extend(x.members.iter().rev().copied()),
+                Show::Fold => {
+                    let whole = x.size.saturating_sub(x.fold as u64);
+                    if whole <= *left {
+                        *left -= whole;
+                        shows[u] = Show::Whole;
+                        continue;
+                    }
+                    let parts: u64 = x
+                        .members
+                        .iter()
+                        .map(|&m| match self.least(m) {
+                            Show::Whole => self.units[m].size,
+                            _ => self.units[m].fold as u64,
+                        })
+                        .sum();
+                    let open = (x.own as u64 + parts).saturating_sub(x.fold as u64);
+                    if open > *left {
+                        return;
+                    }
+                    *left -= open;
+                    shows[u] = Show::Open;
+                    for &m in &x.members {
+                        shows[m] = self.least(m);
+                    }
+                    stack.extend(x.members.iter().rev().copied());
+                }
+            }
+        }
+    }
+
+    /// Builds the shown tree.
+    fn emit(&self, tree: &Tree, shows: &[Show], cut: usize) -> Outline {
+        let mut out = Tree::with_capacity(tree.arena_len().min(1 << 16));
+        let mut folds = 0;
+        let mut folded_nodes = 0;
+        let root = &self.units[self.root];
+        let new_root = out.push(bare(tree.node(root.head)));
+        out.set_root(new_root);
+        let keep = root.members.len() - cut.min(root.members.len());
+        // (unit, parent in `out`), in reverse so pops come in document order.
+        let mut stack: Vec<(usize, NodeId)> =
+            root.members[..keep].iter().rev().map(|&m| (m, new_root)).collect();
+        while let Some((u, parent)) = stack.pop() {
+            let x = &self.units[u];
+            match (x.kind, shows[u]) {
+                (Kind::Node, Show::Whole) => copy_subtree(tree, x.head, &mut out, parent),
+                (Kind::Node, Show::Open) => {
+                    let id = out.append(parent, bare(tree.node(x.head)));
+                    stack.extend(x.members.iter().rev().map(|&m| (m, id)));
+                }
+                (Kind::Section, Show::Open) => stack.extend(x.members.iter().rev().map(|&m| (m, parent))),
+                (Kind::Section, Show::Whole) => {
+                    for &m in &x.members {
+                        self.emit_whole(tree, m, &mut out, parent);
+                    }
+                }
+                (kind, Show::Fold) => {
+                    folds += 1;
+                    // A section folds what follows its heading; the heading stays whole (its
+                    // inline content is on its line).
+                    let (head_id, hidden): (NodeId, Vec<usize>) = match kind {
+                        Kind::Node => {
+                            let id = out.append(parent, bare(tree.node(x.head)));
+                            (id, x.members.clone())
+                        }
+                        Kind::Section => {
+                            let heading = self.units[x.members[0]].head;
+                            let id = copy_subtree_id(tree, heading, &mut out, parent);
+                            (id, x.members[1..].to_vec())
+                        }
+                    };
+                    let tokens = match kind {
+                        Kind::Node => x.size - x.own as u64,
+                        Kind::Section => x.size - self.units[x.members[0]].size,
+                    };
+                    let mut holds = Holds::default();
+                    for &m in &hidden {
+                        self.count_unit(tree, m, &mut holds);
+                    }
+                    folded_nodes += holds.nodes;
+                    out.node_mut(head_id).folded =
+                        Some(Folded { tokens: tokens.min(u32::MAX as u64) as u32, holds: holds.say() });
+                }
+            }
+        }
+        if cut > 0 {
+            let rest = &root.members[keep..];
+            let tokens: u64 = rest.iter().map(|&m| self.units[m].size).sum();
+            let mut holds = Holds::default();
+            for &m in rest {
+                self.count_unit(tree, m, &mut holds);
+            }
+            let name = format!(
+                "{} more parts ({} tokens) do not fit in the budget; find searches them",
+                crate::caps::thousands(cut),
+                crate::caps::thousands(tokens as usize)
+            );
+            let native = crate::tree::NativeId::new(crate::project::SYNTHETIC_SCOPE, "outline-rest");
+            out.append(new_root, Node::new(Role::More, name, native));
+        }
+        Outline { tree: out, folds, folded_nodes, cut }
+    }
+
+    /// Emits a unit whole (a section: its members whole).
+    fn emit_whole(&self, tree: &Tree, u: usize, out: &mut Tree, parent: NodeId) {
+        match self.units[u].kind {
+            Kind::Node => copy_subtree(tree, self.units[u].head, out, parent),
+            Kind::Section => {
+                let mut stack: Vec<usize> = self.units[u].members.iter().rev().copied().collect();
+                while let Some(m) = stack.pop() {
+                    match self.units[m].kind {
+                        Kind::Node => copy_subtree(tree, self.units[m].head, out, parent),
+                        Kind::Section => stack.extend(self.units[m].members.iter().rev().copied()),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Counts what a unit holds (every node under it, its head included).
+    fn count_unit(&self, tree: &Tree, u: usize, holds: &mut Holds) {
+        let mut stack = vec![u];
+        while let Some(v) = stack.pop() {
+            let x = &self.units[v];
+            match x.kind {
+                Kind::Node => {
+                    for id in tree.subtree(x.head) {
+                        holds.add(tree.node(id));
+                    }
+                }
+                Kind::Section => stack.extend(x.members.iter().copied()),
+            }
+        }
+    }
+}
+
+/// Groups a node's child units into heading sections: a heading takes the siblings after it
+/// up to the next heading of its level or above, nested by level.
+fn group(units: &mut Vec<Unit>, tree: &Tree, kids: Vec<usize>) -> Vec<usize> {
+    let mut top: Vec<usize> = Vec::new();
+    // Open sections: (level, unit).
+    let mut open: Vec<(u32, usize)> = Vec::new();
+    for k in kids {
+        let head = tree.node(units[k].head);
+        if head.role == Role::Heading {
+            let level = heading_level(head);
+            while open.last().is_some_and(|(l, _)| *l >= level) {
+                open.pop();
+            }
+            units.push(Unit {
+                kind: Kind::Section,
+                head: units[k].head,
+                members: vec![k],
+                own: 0,
+                fold: 0,
+                size: 0,
+                must: false,
+                needs: false,
+            });
+            let s = units.len() - 1;
+            match open.last() {
+                Some(&(_, p)) => units[p].members.push(s),
+                None => top.push(s),
+            }
+            open.push((level, s));
+        } else {
+            match open.last() {
+                Some(&(_, p)) => units[p].members.push(k),
+                None => top.push(k),
+            }
+        }
+    }
+    top
+}
+
+/// What a folded part holds, counted by kind.
+#[derive(Default)]
+struct Holds {
+    nodes: usize,
+    links: usize,
+    controls: usize,
+    headings: usize,
+}
+
+impl Holds {
+    fn add(&mut self, n: &Node) {
+        self.nodes += 1;
+        match n.role {
+            Role::Link => self.links += 1,
+            Role::Heading => self.headings += 1,
+            _ if n.role.is_widget() || !n.actions.is_empty() => self.controls += 1,
+            _ => {}
+        }
+    }
+
+    /// `12 links, 3 controls, 2 headings` (kinds with none left out).
+    fn say(&self) -> String {
+        let mut parts = Vec::new();
+        for (n, one, many) in [
+            (self.links, "link", "links"),
+            (self.controls, "control", "controls"),
+            (self.headings, "heading", "headings"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{} {}", crate::caps::thousands(n), if n == 1 { one } else { many }));
+            }
+        }
+        parts.join(", ")
+    }
+}
+
+/// A copy of a node without its tree links.
+fn bare(n: &Node) -> Node {
+    Node { children: Vec::new(), parent: None, ..n.clone() }
+}
+
+/// Copies the subtree at `id` under `parent` in `out`. Iterative.
+fn copy_subtree(tree: &Tree, id: NodeId, out: &mut Tree, parent: NodeId) {
+    copy_subtree_id(tree, id, out, parent);
+}
+
+/// [`copy_subtree`], returning the copy's root.
+fn copy_subtree_id(tree: &Tree, id: NodeId, out: &mut Tree, parent: NodeId) -> NodeId {
+    let top = out.append(parent, bare(tree.node(id)));
+    let mut stack: Vec<(NodeId, NodeId)> = tree.node(id).children.iter().rev().map(|&c| (c, top)).collect();
+    while let Some((src, dst_parent)) = stack.pop() {
+        let new = out.append(dst_parent, bare(tree.node(src)));
+        stack.extend(tree.node(src).children.iter().rev().map(|&c| (c, new)));
+    }
+    top
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+use super::*;
+use crate::render::{render_snapshot, Format};
+use crate::{Header, NativeId, Ref, Snapshot, State, TargetId};
+
+fn nd(role: Role, name: &str, r: u32) -> Node {
+    let mut n = Node::new(role, name, NativeId::new("d", format!("n{r}")));
+    n.ref_id = Some(Ref(r));
+    n
+}
+
+fn text(t: &Tree) -> String {
+    let snap = Snapshot {
+        target: TargetId("t".into()),
+        seq: 1,
+        header: Header::default(),
+        tree: t.clone(),
+        stats: Default::default(),
+    };
+    render_snapshot(&snap, Format::Text)
+}
+
+const PROSE: &str = "Ownership is a set of rules that govern how a Rust program manages memory, \
+                     and every value has an owner that drops it when it goes out of scope.";
+
+/// A chapter: a flat `main` of headings and paragraphs, offscreen except the first link.
+fn chapter(sections: u32, paragraphs: u32) -> Tree {
+    let mut t = Tree::with_root(nd(Role::Document, "Book", 1));
+    let root = t.root().unwrap_or(NodeId(0));
+    let mut r = 2;
+    let mut next = || {
+        r += 1;
+        r
+    };
+    let nav = t.append(root, nd(Role::Navigation, "Chapters", next()));
+    for i in 0..30 {
+        t.append(nav, nd(Role::Link, &format!("Chapter {i}"), next()));
+    }
+    let main = t.append(root, nd(Role::Main, "", next()));
+    for s in 0..sections {
+        let mut h = nd(Role::Heading, &format!("Section {s}"), next());
+        h.level = Some(2);
+        t.append(main, h);
+        for _ in 0..paragraphs {
+            t.append(main, nd(Role::Paragraph, PROSE, next()));
+        }
+        let mut l = nd(Role::Link, &format!("Next after {s}"), next());
+        l.states.set(State::Offscreen, true);
+        t.append(main, l);
+    }
+    t
+}
+
+#[test]
+fn a_long_chapter_folds_by_sections_under_its_headings() {
+    let t = chapter(20, 12);
+    let whole = crate::tokens::count_cl100k(&text(&t));
+    let o = outline(&t, None, 2_000);
+    let shown = text(&o.tree);
+    assert!(whole > 8_000, "the chapter is long: {whole}");
+    assert!(crate::tokens::count_cl100k(&shown) <= 2_000, "{shown}");
+    // Every heading is there; the later sections are folded under theirs, each once.
+    for s in 0..20 {
+        assert!(shown.contains(&format!("heading \"Section {s}\"")), "section {s} in:\n{shown}");
+    }
+    assert!(shown.contains("[level=2] … folded"), "{shown}");
+    assert!(o.folds > 0 && o.cut == 0);
+    // Content comes in document order: the first section is whole.
+    assert!(shown.contains("link \"Next after 0\""), "{shown}");
+}
+
+#[test]
+fn the_viewport_controls_and_an_open_dialog_are_always_shown() {
+    let mut t = chapter(20, 12);
+    let root = t.root().unwrap_or(NodeId(0));
+    let mut d = nd(Role::Dialog, "Settings", 9_000);
+    d.states.set(State::Modal, true);
+    let d = t.append(root, d);
+    for i in 0..5 {
+        t.append(d, nd(Role::CheckBox, &format!("Option {i}"), 9_001 + i));
+    }
+    let shown = text(&outline(&t, None, 1_500).tree);
+    assert!(shown.contains("dialog \"Settings\""), "{shown}");
+    assert!(shown.contains("checkbox \"Option 4\""), "{shown}");
+    // The navigation's links are in the viewport (not offscreen): each is shown.
+    assert!(shown.contains("link \"Chapter 29\""), "{shown}");
+}
+
+#[test]
+fn a_heading_opens_exactly_what_its_fold_left_out() {
+    let t = chapter(6, 12);
+    let o = outline(&t, None, 1_200);
+    let folded: Vec<&Node> =
+        o.tree.preorder().map(|(id, _)| o.tree.node(id)).filter(|n| n.folded.is_some()).collect();
+    let h = folded.iter().find(|n| n.role == Role::Heading).copied();
+    let Some(h) = h else { panic!("a heading folds: {}", text(&o.tree)) };
+    let id = t.preorder().map(|(id, _)| id).find(|&id| t.node(id).ref_id == h.ref_id);
+    let part = section(&t, id.unwrap_or(NodeId(0))).unwrap_or_default();
+    // The main, the heading, its 12 paragraphs and its link.
+    assert_eq!(part.len(), 15, "{}", text(&part));
+    let f = h.folded.clone().unwrap_or_default();
+    assert_eq!(f.holds, "1 link");
+    let left_out = crate::tokens::count_cl100k(&text(&part));
+    // The fold's size counts the lines it stands for (the part's main line and heading aside).
+    assert!((f.tokens as usize) < left_out && f.tokens as usize > left_out / 2, "{} vs {left_out}", f.tokens);
+}
+
+#[test]
+fn the_same_page_gives_the_same_outline() {
+    let t = chapter(20, 12);
+    assert_eq!(text(&outline(&t, None, 2_000).tree), text(&outline(&t, None, 2_000).tree));
+}
