@@ -243,10 +243,10 @@ impl Session {
         now: Instant,
     ) -> Result<Response, SessionError> {
         self.expire(now);
-        let mut projection = project(&capture.tree, &request.options);
-        if let Some(tree) = heading_section(&capture.tree, &request.options) {
-            projection.tree = tree;
-        }
+        let mut projection = match scoped_part(&capture.tree, &request.options) {
+            Some(part) => part,
+            None => project(&capture.tree, &request.options),
+        };
         let refs = if capture.partial.is_some() {
             self.refs.refresh_partial(&capture.target, &capture.tree, &mut projection.tree)
         } else {
@@ -482,9 +482,15 @@ fn outline_note(o: &OutlineInfo) -> String {
     )
 }
 
-/// The outline of `snap` that fits `budget` with its lines around it, or `None` when the
-/// whole snapshot fits. The outline's own sizing counts each line alone; the whole text is
-/// counted here, and the outline is made again with less room while it does not fit.
+/// The outline of `snap` that fits `budget` cl100k tokens as the session sends it (text form,
+/// with its header and note lines), or `None` when the whole snapshot fits: what a snapshot
+/// request with [`Request::max_tokens`] shows. The outline's own sizing counts each line
+/// alone; the whole text is counted here, and the outline is made again with less room while
+/// it does not fit.
+pub fn fit_budget(snap: &Snapshot, budget: usize) -> Option<(Snapshot, OutlineInfo)> {
+    fit(snap, budget, None)
+}
+
 fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Option<(Snapshot, OutlineInfo)> {
     let page_tokens = count_cl100k(&full_text(snap, Format::Text, &Lead { partial, outline: None }));
     if page_tokens <= budget {
@@ -514,23 +520,21 @@ fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Option<(Snapsho
     last
 }
 
-/// A heading's ref opens its section ([`crate::outline::section`]): when the view's scope is
-/// a heading, the section under it, projected with the page around it (so the section's
-/// siblings are the ones the outline grouped).
-fn heading_section(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crate::tree::Tree> {
+/// A scoped request shows the part of the page an outline would fold there: a section head's
+/// section ([`crate::outline::section`]), else the element's subtree, both cut from the whole
+/// page's projection (so the part holds exactly what a fold of it left out). `None` when the
+/// element is not in that projection: the scoped projection then says so.
+fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crate::project::Projection> {
     let scope = options.view.scope.as_ref()?;
-    let is_heading = raw.preorder().any(|(id, _)| {
-        let n = raw.node(id);
-        &n.native == scope && n.role == crate::role::Role::Heading
-    });
-    if !is_heading {
-        return None;
-    }
     let mut whole = options.clone();
     whole.view.scope = None;
-    let page = project(raw, &whole).tree;
-    let id = page.preorder().map(|(id, _)| id).find(|&id| &page.node(id).native == scope)?;
-    crate::outline::section(&page, id)
+    let mut page = project(raw, &whole);
+    let tree = &page.tree;
+    let id = tree.preorder().map(|(id, _)| id).find(|&id| &tree.node(id).native == scope)?;
+    let part = crate::outline::section(tree, id).unwrap_or_else(|| crate::outline::subtree(tree, id));
+    page.stats.output_nodes = part.len();
+    page.tree = part;
+    Some(page)
 }
 
 /// A diff rendering preceded by the new header.

@@ -12,7 +12,10 @@
 //! 1. always: the top surface (the last modal dialog, else open menu or alert), landmarks, and
 //!    the interactive elements of the viewport; then headings, level by level (h1, h2, ...),
 //!    while the outline stays within [`SKELETON_SHARE`] of the budget;
-//! 2. then, in document order, the parts left folded, each shown whole when it fits, else
+//! 2. folds too big to open in one answer are opened, largest first, while the skeleton's
+//!    share lasts, so that each fold left opens whole in one call (or as an outline whose
+//!    folds do): every part of a page is a call or two away;
+//! 3. then, in document order, the parts left folded, each shown whole when it fits, else
 //!    opened (its line, its parts folded) and filled the same way, until one does not fit.
 //!
 //! Everything a fold leaves out is under exactly one folded line, so an outline and the
@@ -99,7 +102,8 @@ struct Unit {
 struct Units {
     units: Vec<Unit>,
     root: usize,
-    /// Which nodes are headings (by arena index).
+    /// Which nodes head a section (by arena index): their ref opens the section, so they never
+    /// fold themselves.
     headings: Vec<bool>,
 }
 
@@ -172,6 +176,13 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
     };
     let mut left = (budget as u64).saturating_sub(cost);
     if cut == 0 {
+        // Folds too big to open in one answer are opened first, largest first, while the
+        // skeleton's share lasts: then each fold left opens whole in one call, or as an
+        // outline whose folds do.
+        let mut share = (skeleton as u64).saturating_sub(cost);
+        let before = share;
+        units.balance(&mut shows, &mut share, budget as u64);
+        left = left.saturating_sub(before - share);
         units.fill(&mut shows, &mut left);
     }
     units.emit(tree, &shows, cut)
@@ -180,6 +191,50 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
 /// The level a heading counts as (no level: 2, a section heading).
 fn heading_level(n: &Node) -> u32 {
     n.level.unwrap_or(2).clamp(1, 6)
+}
+
+/// Most nodes a wrapper around a heading may hold and still head a section as the heading
+/// would (rustdoc's method summary: a button holding the signature's heading, its version
+/// badge and a "Source" link).
+const HEAD_WRAPPER_NODES: usize = 16;
+
+/// Most characters of names a wrapper heading a section may hold (a head is never folded, so
+/// it must stay a line or a few).
+const HEAD_WRAPPER_CHARS: usize = 400;
+
+/// The level of the section `id` heads, if it heads one: a heading, or a small wrapper (at
+/// most 16 nodes and 400 characters) whose content is mostly a heading (the highest level in it, at most three levels down). A
+/// section runs over the siblings after its head up to the next head of its level or above.
+pub fn section_level(tree: &Tree, id: NodeId) -> Option<u32> {
+    let n = tree.get(id)?;
+    if n.role == Role::Heading {
+        return Some(heading_level(n));
+    }
+    if n.children.is_empty() {
+        return None;
+    }
+    let mut level = None;
+    let mut seen = 0;
+    let mut chars = 0;
+    let mut stack = vec![(id, 0usize)];
+    while let Some((d, depth)) = stack.pop() {
+        let m = tree.node(d);
+        seen += 1;
+        chars += m.name.len() + m.value.as_ref().map_or(0, String::len);
+        if seen > HEAD_WRAPPER_NODES || chars > HEAD_WRAPPER_CHARS {
+            return None;
+        }
+        if m.role == Role::Heading && d != id {
+            let l = heading_level(m);
+            level = Some(level.map_or(l, |x: u32| x.min(l)));
+        }
+        if depth < 3 {
+            stack.extend(m.children.iter().map(|&c| (c, depth + 1)));
+        } else if !m.children.is_empty() {
+            return None;
+        }
+    }
+    level
 }
 
 /// Whether a node is an element an agent acts on that is in the viewport.
@@ -246,9 +301,12 @@ impl Units {
             unit_of[id.index()] = units.len() - 1;
         }
         let root = unit_of[root.index()];
-        let headings = (0..tree.arena_len())
-            .map(|i| tree.get(NodeId(i as u32)).is_some_and(|n| n.role == Role::Heading))
-            .collect();
+        let mut headings = vec![false; tree.arena_len()];
+        for x in &units {
+            if x.kind == Kind::Section {
+                headings[x.head.index()] = true;
+            }
+        }
         let mut u = Units { units, root, headings };
         // Sizes bottom-up (members before their unit in a post-order).
         for i in u.postorder() {
@@ -324,7 +382,7 @@ impl Units {
         shows
     }
 
-    /// Whether `u` is a heading's own unit (not its section).
+    /// Whether `u` is the own unit of a section's head (not its section).
     fn is_heading(&self, u: usize) -> bool {
         self.units[u].kind == Kind::Node && self.headings[self.units[u].head.index()]
     }
@@ -371,6 +429,61 @@ impl Units {
         0
     }
 
+    /// Opens the folds larger than `part` tokens (which would not open whole in one answer),
+    /// the largest first, while their parts' lines fit in `left`. Deterministic: ties go to
+    /// the earlier unit.
+    fn balance(&self, shows: &mut [Show], left: &mut u64, part: u64) {
+        let mut heap: std::collections::BinaryHeap<(u64, std::cmp::Reverse<usize>)> = self
+            .visible(shows)
+            .into_iter()
+            .filter(|&u| shows[u] == Show::Fold && self.units[u].size > part)
+            .map(|u| (self.units[u].size, std::cmp::Reverse(u)))
+            .collect();
+        while let Some((_, std::cmp::Reverse(u))) = heap.pop() {
+            let x = &self.units[u];
+            let open = self.open_cost(u);
+            if open > *left {
+                continue;
+            }
+            *left -= open;
+            shows[u] = Show::Open;
+            for &m in &x.members {
+                shows[m] = self.least(m);
+                if shows[m] == Show::Fold && self.units[m].size > part {
+                    heap.push((self.units[m].size, std::cmp::Reverse(m)));
+                }
+            }
+        }
+    }
+
+    /// What opening the folded unit `u` adds: its line and its parts shown least, less its
+    /// fold line.
+    fn open_cost(&self, u: usize) -> u64 {
+        let x = &self.units[u];
+        let parts: u64 = x
+            .members
+            .iter()
+            .map(|&m| match self.least(m) {
+                Show::Whole => self.units[m].size,
+                _ => self.units[m].fold as u64,
+            })
+            .sum();
+        (x.own as u64 + parts).saturating_sub(x.fold as u64)
+    }
+
+    /// The units the plan shows a line for, in document order.
+    fn visible(&self, shows: &[Show]) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root];
+        while let Some(u) = stack.pop() {
+            out.push(u);
+            if shows[u] == Show::Open {
+                stack.extend(self.units[u].members.iter().rev().copied());
+            }
+        }
+        out
+    }
+
     /// Shows more, in document order, while it fits in `left` tokens: a folded unit whole if
     /// it fits, else opened with its parts least, and so on inside it; stops at the first
     /// that does not fit.
@@ -389,15 +502,7 @@ impl Units {
                         shows[u] = Show::Whole;
                         continue;
                     }
-                    let parts: u64 = x
-                        .members
-                        .iter()
-                        .map(|&m| match self.least(m) {
-                            Show::Whole => self.units[m].size,
-                            _ => self.units[m].fold as u64,
-                        })
-                        .sum();
-                    let open = (x.own as u64 + parts).saturating_sub(x.fold as u64);
+                    let open = self.open_cost(u);
                     if open > *left {
                         return;
                     }
@@ -440,7 +545,7 @@ impl Units {
                 }
                 (kind, Show::Fold) => {
                     folds += 1;
-                    // A section folds what follows its heading; the heading stays whole (its
+                    // A section folds what follows its head; the head stays whole (a heading's
                     // inline content is on its line).
                     let (head_id, hidden): (NodeId, Vec<usize>) = match kind {
                         Kind::Node => {
@@ -525,9 +630,7 @@ fn group(units: &mut Vec<Unit>, tree: &Tree, kids: Vec<usize>) -> Vec<usize> {
     // Open sections: (level, unit).
     let mut open: Vec<(u32, usize)> = Vec::new();
     for k in kids {
-        let head = tree.node(units[k].head);
-        if head.role == Role::Heading {
-            let level = heading_level(head);
+        if let Some(level) = section_level(tree, units[k].head) {
             while open.last().is_some_and(|(l, _)| *l >= level) {
                 open.pop();
             }
@@ -596,6 +699,17 @@ impl Holds {
 /// A copy of a node without its tree links.
 fn bare(n: &Node) -> Node {
     Node { children: Vec::new(), parent: None, ..n.clone() }
+}
+
+/// The subtree at `id` as a tree of its own (what a folded element's ref opens).
+pub fn subtree(tree: &Tree, id: NodeId) -> Tree {
+    let mut out = Tree::with_root(bare(tree.node(id)));
+    if let Some(root) = out.root() {
+        for &c in &tree.node(id).children {
+            copy_subtree(tree, c, &mut out, root);
+        }
+    }
+    out
 }
 
 /// Copies the subtree at `id` under `parent` in `out`. Iterative.

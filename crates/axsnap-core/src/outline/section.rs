@@ -1,14 +1,14 @@
 //! A heading's section: what `snapshot ref=<heading>` opens.
 
-use crate::role::Role;
-use crate::tree::{Node, NodeId, Tree};
+use crate::tree::{NodeId, Tree};
 
-use super::{bare, copy_subtree, heading_level};
+use super::{bare, copy_subtree, section_level};
 
-/// The section a heading opens, as a tree: the heading's parent (its line gives the context,
-/// `main [e3]`) holding the heading and the siblings after it, up to the next heading of its
-/// level or above, each with everything under it. This is exactly what an outline folds
-/// under the heading. `None` when `heading` is not a heading with a parent.
+/// The section a heading (or a small wrapper of one, see [`section_level`]) opens, as a tree:
+/// its parent (its line gives the context, `main [e3]`) holding the head and the siblings
+/// after it, up to the next head of its level or above, each with everything under it. This
+/// is exactly what an outline folds under the head. `None` when `heading` heads no section
+/// or has no parent.
 ///
 /// ```
 /// use axsnap_core::{NativeId, Node, Role, Tree};
@@ -24,20 +24,15 @@ use super::{bare, copy_subtree, heading_level};
 /// assert_eq!(s.len(), 3); // main, the heading, its paragraph
 /// ```
 pub fn section(tree: &Tree, heading: NodeId) -> Option<Tree> {
-    let h = tree.get(heading)?;
-    if h.role != Role::Heading {
-        return None;
-    }
-    let parent = h.parent?;
-    let level = heading_level(h);
+    let level = section_level(tree, heading)?;
+    let parent = tree.get(heading)?.parent?;
     let siblings = &tree.node(parent).children;
     let at = siblings.iter().position(|&c| c == heading)?;
     let mut out = Tree::with_root(bare(tree.node(parent)));
     let root = out.root()?;
     copy_subtree(tree, heading, &mut out, root);
     for &c in &siblings[at + 1..] {
-        let n: &Node = tree.node(c);
-        if n.role == Role::Heading && heading_level(n) <= level {
+        if section_level(tree, c).is_some_and(|l| l <= level) {
             break;
         }
         copy_subtree(tree, c, &mut out, root);
