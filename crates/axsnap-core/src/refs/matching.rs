@@ -13,13 +13,21 @@
 //!    parent and its sibling key is unique among its new siblings, and they are equal. Carried children become matched parents in
 //!    turn, top-down.
 //!
-//! Uniqueness on both sides is what makes a carry safe: among look-alikes nothing is carried,
-//! and position is never used.
+//! 3. **By matched descendants.** A container a site rebuilds on every page (mdBook's sidebar:
+//!    unnamed nested lists, unique by neither key) is matched to the new node whose matched
+//!    descendants are its own: same role and name, and a strict majority on both sides (of
+//!    the old node's descendants that were carried, and of the new node's) is the same set.
+//!    Containers are decided innermost first, so a nested list goes to its own new list and
+//!    not to the one around it.
+//!
+//! Uniqueness on both sides (1, 2) or a majority of both sides' contents (3) is what makes a
+//! carry safe: among look-alikes nothing is carried, and position is never used.
 
 use std::collections::HashMap;
 
 use super::keys::{Key, KeyMap, Keys};
 use super::Ref;
+use crate::role::Role;
 use crate::tree::{NodeId, Tree};
 
 /// What the previous capture said about a ref whose scope vanished.
@@ -33,6 +41,12 @@ pub(super) struct Churned {
     pub local: Option<Key>,
     /// The ref of the raw parent, when it had one.
     pub parent: Option<Ref>,
+    /// The ref of the nearest raw ancestor that had one.
+    pub ancestor: Option<Ref>,
+    /// Its role when it was last shown.
+    pub role: Role,
+    /// Its name when it was last shown.
+    pub name: String,
 }
 
 /// The new raw tree as matching sees it.
@@ -89,6 +103,21 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
         }
     }
     queue.extend(pairs.iter().filter(|(r, _)| children_of.contains_key(r)).copied());
+    pass_siblings(churned, new, &mut children_of, queue, &mut matched, &mut taken, &mut pairs);
+    by_descendants(churned, new, &mut matched, &mut taken, &mut pairs);
+    pairs
+}
+
+/// Pass 2's walk: children unique among siblings under parents matched on both sides.
+fn pass_siblings(
+    churned: &[Churned],
+    new: &NewSide<'_>,
+    children_of: &mut HashMap<Ref, Vec<usize>>,
+    mut queue: Vec<(Ref, NodeId)>,
+    matched: &mut [bool],
+    taken: &mut [bool],
+    pairs: &mut Vec<(Ref, NodeId)>,
+) {
     while let Some((parent_ref, parent)) = queue.pop() {
         let Some(olds) = children_of.remove(&parent_ref) else { continue };
         let old_by_local: KeyMap<usize> =
@@ -112,5 +141,84 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
             }
         }
     }
-    pairs
+}
+
+/// How far up a matched node's ancestors are searched for containers (raw trees have
+/// wrappers without refs on the new side; the old side counts only nodes with refs).
+const OLD_LEVELS: usize = 8;
+const NEW_LEVELS: usize = 24;
+
+/// Pass 3: containers matched by their matched descendants (see the module doc).
+fn by_descendants(
+    churned: &[Churned],
+    new: &NewSide<'_>,
+    matched: &mut [bool],
+    taken: &mut [bool],
+    pairs: &mut Vec<(Ref, NodeId)>,
+) {
+    let index: HashMap<Ref, usize> = churned.iter().enumerate().map(|(i, c)| (c.r, i)).collect();
+    // Matched old refs with their new nodes: the carried ones (all of a vanished scope's refs
+    // are churned, so these are what the old containers held).
+    let carried: Vec<(usize, NodeId)> =
+        pairs.iter().filter_map(|&(r, id)| index.get(&r).map(|&i| (i, id))).collect();
+    if carried.is_empty() {
+        return;
+    }
+    // For each carried node: its unmatched old containers (up the `ancestor` chain) and its
+    // new candidate ancestors; a vote for every pair of the same role and name.
+    let mut old_count: HashMap<usize, u32> = HashMap::new();
+    let mut new_count: HashMap<NodeId, u32> = HashMap::new();
+    let mut votes: HashMap<(usize, NodeId), u32> = HashMap::new();
+    for &(i, id) in &carried {
+        let mut olds = Vec::new();
+        let mut up = churned[i].ancestor;
+        while let Some(a) = up {
+            let Some(&j) = index.get(&a) else { break };
+            if !matched[j] {
+                olds.push(j);
+            }
+            if olds.len() >= OLD_LEVELS {
+                break;
+            }
+            up = churned[j].ancestor;
+        }
+        let mut news = Vec::new();
+        let mut p = new.raw.node(id).parent;
+        while let Some(n) = p {
+            if news.len() >= NEW_LEVELS {
+                break;
+            }
+            if !taken[n.index()] && (new.candidate)(n) {
+                news.push(n);
+            }
+            p = new.raw.node(n).parent;
+        }
+        for &j in &olds {
+            *old_count.entry(j).or_default() += 1;
+        }
+        for &n in &news {
+            *new_count.entry(n).or_default() += 1;
+        }
+        for &j in &olds {
+            for &n in &news {
+                let node = new.raw.node(n);
+                if node.role == churned[j].role && node.name == churned[j].name {
+                    *votes.entry((j, n)).or_default() += 1;
+                }
+            }
+        }
+    }
+    // Strict majorities on both sides, best first; ties go to the smaller container (fewer
+    // matched descendants on the new side), then to document order, so the outcome is fixed.
+    let mut ranked: Vec<((usize, NodeId), u32)> =
+        votes.into_iter().filter(|&((j, n), v)| 2 * v > old_count[&j] && 2 * v > new_count[&n]).collect();
+    ranked.sort_by_key(|&((j, n), v)| (std::cmp::Reverse(v), new_count[&n], n.0, churned[j].r));
+    for ((j, n), _) in ranked {
+        if matched[j] || taken[n.index()] {
+            continue;
+        }
+        matched[j] = true;
+        taken[n.index()] = true;
+        pairs.push((churned[j].r, n));
+    }
 }

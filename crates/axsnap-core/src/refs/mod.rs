@@ -190,6 +190,8 @@ struct Structure {
     local: Option<Key>,
     /// Ref of its raw parent, if that had one.
     parent: Option<Ref>,
+    /// Ref of its nearest raw ancestor that had one (wrappers without refs skipped).
+    ancestor: Option<Ref>,
 }
 
 /// The refs of one target.
@@ -326,11 +328,15 @@ impl RefSpace {
                 .iter()
                 .map(|&r| {
                     let s = slots[slot_index(r)].structure;
+                    let slot = &slots[slot_index(r)];
                     Churned {
                         r,
                         full: s.and_then(|s| s.full),
                         local: s.and_then(|s| s.local),
                         parent: s.and_then(|s| s.parent),
+                        ancestor: s.and_then(|s| s.ancestor),
+                        role: slot.role.clone(),
+                        name: slot.name.clone(),
                     }
                 })
                 .collect();
@@ -399,8 +405,11 @@ impl RefSpace {
 
         // 5. Remember where every element with a ref sits in the raw tree.
         let look_up_new = stats.assigned > 0;
+        // The nearest ancestor with a ref, per raw node (pre-order: parents come first).
+        let mut nearest: Vec<Option<Ref>> = vec![None; raw.arena_len()];
         for &id in &raw_order {
             let node = raw.node(id);
+            nearest[id.index()] = node.parent.and_then(|p| raw_refs[p.index()].or(nearest[p.index()]));
             let r = match raw_refs[id.index()] {
                 Some(r) => r,
                 None if look_up_new => match t.by_native.get(slots, &node.native) {
@@ -420,6 +429,7 @@ impl RefSpace {
                 full: keys.full_unique(id).then(|| keys.full[id.index()]),
                 local: keys.sibling_unique[id.index()].then(|| keys.sibling[id.index()]),
                 parent: node.parent.and_then(|p| raw_refs[p.index()]),
+                ancestor: nearest[id.index()],
             });
         }
 

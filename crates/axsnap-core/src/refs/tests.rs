@@ -440,3 +440,85 @@ fn a_long_session_forgets_long_stale_refs_and_stays_bounded() {
     assert!(matches!(&err, RefError::Stale { name, .. } if name == "Item 290.0"), "{err}");
     assert_eq!(s.resolve(&tid("t"), Ref(10_000_000)), Err(RefError::Unknown(Ref(10_000_000))));
 }
+
+/// A sidebar as mdBook builds it: nested unnamed lists, the current chapter's sections listed
+/// under it. `current` picks which chapter is expanded.
+fn sidebar(scope: &str, current: usize) -> Tree {
+    let mut t = Tree::with_root(nd(Role::Document, "Book", scope, "0"));
+    let r = t.root().unwrap();
+    let nav = t.append(r, nd(Role::Navigation, "", scope, "nav"));
+    let outer = t.append(nav, nd(Role::List, "", scope, "outer"));
+    for c in 0..3 {
+        let li = t.append(outer, nd(Role::ListItem, "", scope, &format!("li{c}")));
+        t.append(li, nd(Role::Link, &format!("Chapter {c}"), scope, &format!("ch{c}")));
+        let inner = t.append(li, nd(Role::List, "", scope, &format!("inner{c}")));
+        for s in 0..3 {
+            let sli = t.append(inner, nd(Role::ListItem, "", scope, &format!("s{c}-{s}")));
+            t.append(sli, nd(Role::Link, &format!("Part {c}.{s}"), scope, &format!("p{c}-{s}")));
+            if c == current && s == 0 {
+                // The current page's own sections, under its entry.
+                let sub = t.append(sli, nd(Role::List, "", scope, "sub"));
+                t.append(sub, nd(Role::Link, &format!("Section of {c}"), scope, "sec"));
+            }
+        }
+    }
+    t
+}
+
+#[test]
+fn rebuilt_unnamed_containers_keep_their_refs_by_their_matched_contents() {
+    let mut s = RefSpace::new();
+    let (p1, _) = refresh(&mut s, "t", &sidebar("page1", 0));
+    // The next page rebuilds the sidebar: every native id is new, another chapter is expanded.
+    let (p2, st) = refresh(&mut s, "t", &sidebar("page2", 1));
+    for c in 0..3 {
+        // An unnamed list is unique by neither key, but its links were carried: it follows them.
+        assert_eq!(
+            ref_of(&p2, "page2", &format!("inner{c}")),
+            ref_of(&p1, "page1", &format!("inner{c}")),
+            "list {c}"
+        );
+        assert_eq!(
+            ref_of(&p2, "page2", &format!("li{c}")),
+            ref_of(&p1, "page1", &format!("li{c}")),
+            "item {c}"
+        );
+    }
+    assert_eq!(ref_of(&p2, "page2", "outer"), ref_of(&p1, "page1", "outer"));
+    assert!(st.carried > 20, "{st:?}");
+}
+
+#[test]
+fn a_container_without_a_majority_of_its_contents_on_both_sides_is_not_carried() {
+    let mut s = RefSpace::new();
+    let (p1, _) = refresh(&mut s, "t", &sidebar("page1", 9));
+    // Next page: the parts regrouped. List A holds two parts of chapter 0 and two of
+    // chapter 1; list B one of each of those and all three of chapter 2.
+    let mut t = Tree::with_root(nd(Role::Document, "Book", "page2", "0"));
+    let r = t.root().unwrap();
+    let nav = t.append(r, nd(Role::Navigation, "", "page2", "nav"));
+    let outer = t.append(nav, nd(Role::List, "", "page2", "outer"));
+    let groups: [(&str, &[&str]); 2] =
+        [("A", &["0-0", "0-1", "1-0", "1-1"]), ("B", &["0-2", "1-2", "2-0", "2-1", "2-2"])];
+    for (c, (list, parts)) in groups.iter().enumerate() {
+        let li = t.append(outer, nd(Role::ListItem, "", "page2", &format!("li{c}")));
+        t.append(li, nd(Role::Link, &format!("Chapter {c}"), "page2", &format!("ch{c}")));
+        let inner = t.append(li, nd(Role::List, "", "page2", list));
+        for part in parts.iter() {
+            let sli = t.append(inner, nd(Role::ListItem, "", "page2", &format!("s{part}")));
+            t.append(
+                sli,
+                nd(Role::Link, &format!("Part {}", part.replace('-', ".")), "page2", &format!("p{part}")),
+            );
+        }
+    }
+    let (p2, _) = refresh(&mut s, "t", &t);
+    assert_eq!(ref_of(&p2, "page2", "p1-1"), ref_of(&p1, "page1", "p1-1"), "the links carry");
+    // A: half of old list 0 and half of old list 1, a majority of neither: a new ref.
+    let a = ref_of(&p2, "page2", "A");
+    for c in 0..3 {
+        assert_ne!(a, ref_of(&p1, "page1", &format!("inner{c}")), "A took list {c}'s ref");
+    }
+    // B: all of old list 2, and those are most of B: it keeps list 2's ref.
+    assert_eq!(ref_of(&p2, "page2", "B"), ref_of(&p1, "page1", "inner2"));
+}
