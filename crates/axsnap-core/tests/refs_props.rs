@@ -322,9 +322,10 @@ fn check(
     let prev_live: HashMap<u64, NativeId> = before.map(Model::elements).unwrap_or_default();
     let prev_unique = before.map(Model::structurally_unique).unwrap_or_default();
 
-    // Every projected node has a distinct ref; new refs are fresh and in document order.
+    // Every projected node has a distinct ref; new refs are fresh and consecutive (the nodes
+    // the text form shows a ref on are numbered first, each group in document order).
     let mut seen = HashSet::new();
-    let mut next_new = oracle.max_ref + 1;
+    let mut new_refs = Vec::new();
     for (id, _) in projected.preorder() {
         let node = projected.node(id);
         let r = node.ref_id.ok_or_else(|| TestCaseError::fail("a projected node has no ref"))?;
@@ -333,13 +334,15 @@ fn check(
         match oracle.gid_of_ref.get(&r) {
             Some(&g) => prop_assert_eq!(g, gid, "ref {} moved to another element", r),
             None => {
-                prop_assert_eq!(r.0, next_new, "new refs are consecutive in document order");
-                next_new += 1;
+                new_refs.push(r.0);
                 oracle.gid_of_ref.insert(r, gid);
             }
         }
     }
-    oracle.max_ref = next_new - 1;
+    new_refs.sort_unstable();
+    let fresh: Vec<u32> = (oracle.max_ref + 1..).take(new_refs.len()).collect();
+    prop_assert_eq!(&new_refs, &fresh, "new refs are fresh and consecutive");
+    oracle.max_ref += new_refs.len() as u32;
 
     for (&r, &gid) in &oracle.gid_of_ref {
         match space.resolve(target, r) {

@@ -367,40 +367,55 @@ impl RefSpace {
             stats.staled += 1;
         }
 
-        // 4. Write refs into the projected tree, giving new ones in document order.
-        for (&id, &known) in proj_order.iter().zip(&proj_refs) {
-            let node = projected.node_mut(id);
-            // A ref found in step 1 was seen, so it is still live; look up only the others.
-            let found = known.or_else(|| t.by_native.get(slots, &node.native));
-            let r = match found {
-                Some(r) if slots[slot_index(r)].written != generation => r,
-                found => {
-                    let r = Ref(slots.len() as u32 + 1);
-                    slots.push(Slot {
-                        target: ti,
-                        native: Some(node.native.clone()),
-                        role: node.role.clone(),
-                        name: node.name.clone(),
-                        structure: None,
-                        seen: generation,
-                        written: generation,
-                    });
-                    if found.is_some() || !t.by_native.insert(&node.native, r) {
-                        t.extra.push(r);
-                    }
-                    stats.assigned += 1;
-                    r
+        // 4. Write refs into the projected tree, giving new ones in document order: first to
+        // the nodes the text form shows a ref on, then to the rest (which only diffs and the
+        // JSON form name), so the refs an agent reads stay short (`e285`, not `e1285`).
+        let shown: Vec<bool> = proj_order
+            .iter()
+            .map(|&id| {
+                let n = projected.node(id);
+                let holds_more = n.children.iter().any(|c| projected.node(*c).role == Role::More);
+                crate::render::ref_worthy(n, holds_more)
+            })
+            .collect();
+        for pass in [true, false] {
+            for ((&id, &known), &shows) in proj_order.iter().zip(&proj_refs).zip(&shown) {
+                if shows != pass {
+                    continue;
                 }
-            };
-            let slot = &mut slots[slot_index(r)];
-            slot.written = generation;
-            if slot.role != node.role {
-                slot.role = node.role.clone();
+                let node = projected.node_mut(id);
+                // A ref found in step 1 was seen, so it is still live; look up only the others.
+                let found = known.or_else(|| t.by_native.get(slots, &node.native));
+                let r = match found {
+                    Some(r) if slots[slot_index(r)].written != generation => r,
+                    found => {
+                        let r = Ref(slots.len() as u32 + 1);
+                        slots.push(Slot {
+                            target: ti,
+                            native: Some(node.native.clone()),
+                            role: node.role.clone(),
+                            name: node.name.clone(),
+                            structure: None,
+                            seen: generation,
+                            written: generation,
+                        });
+                        if found.is_some() || !t.by_native.insert(&node.native, r) {
+                            t.extra.push(r);
+                        }
+                        stats.assigned += 1;
+                        r
+                    }
+                };
+                let slot = &mut slots[slot_index(r)];
+                slot.written = generation;
+                if slot.role != node.role {
+                    slot.role = node.role.clone();
+                }
+                if slot.name != node.name {
+                    slot.name.clone_from(&node.name);
+                }
+                node.ref_id = Some(r);
             }
-            if slot.name != node.name {
-                slot.name.clone_from(&node.name);
-            }
-            node.ref_id = Some(r);
         }
 
         // 5. Remember where every element with a ref sits in the raw tree.

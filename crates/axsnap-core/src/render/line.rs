@@ -164,7 +164,13 @@ impl UrlParts {
 /// Whether a node shows its ref in the text form (see the module doc of `render`).
 /// `holds_more`: the node has a `… N more` marker child, so the agent may want to scope into it.
 pub(crate) fn shows_ref(node: &Node, holds_more: bool) -> bool {
-    if node.ref_id.is_none() || matches!(node.role, Role::Text | Role::TextRun | Role::More) {
+    node.ref_id.is_some() && ref_worthy(node, holds_more)
+}
+
+/// Whether a node is one the text form shows a ref on once it has one: what an agent can act
+/// on or scope to (the refs stage numbers these first, so the refs shown stay short).
+pub(crate) fn ref_worthy(node: &Node, holds_more: bool) -> bool {
+    if matches!(node.role, Role::Text | Role::TextRun | Role::More) {
         return false;
     }
     holds_more
@@ -175,10 +181,11 @@ pub(crate) fn shows_ref(node: &Node, holds_more: bool) -> bool {
         || node.states.contains(State::Focusable)
         || node.states.contains(State::Editable)
         || node.states.contains(State::Covering)
+        // A plain list is content, not something to act on (a docs page has hundreds); an
+        // outline's fold still shows the ref that opens one.
         || matches!(
             node.role,
-            Role::List
-                | Role::Table
+            Role::Table
                 | Role::Grid
                 | Role::Tree
                 | Role::TreeGrid

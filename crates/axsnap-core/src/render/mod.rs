@@ -87,7 +87,7 @@ mod json;
 mod line;
 mod text;
 
-pub(crate) use line::{line_costs, shows_ref, LineCost, LineCtx};
+pub(crate) use line::{line_costs, ref_worthy, shows_ref, LineCost, LineCtx};
 
 use serde::{Deserialize, Serialize};
 
