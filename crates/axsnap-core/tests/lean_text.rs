@@ -93,3 +93,25 @@ fn a_field_its_inner_editor_its_label_and_an_inline_run() {
     assert!(text.contains("paragraph: Refreshed 0 times\n"), "{text}");
     assert!(!text.contains("[editable]"), "no inner editor:\n{text}");
 }
+
+/// A docs page's table of contents: nested lists of links after a long run of prose. The
+/// lists show no ref (nothing to do on a list), and the links' refs are numbered before the
+/// prose that shows none: `e4`, not `e24`.
+#[test]
+fn lists_show_no_ref_and_shown_refs_stay_short() {
+    let mut page = Page::new("Page");
+    let root = page.root();
+    let main = page.add(root, Role::Main, "", |_| {});
+    for i in 0..20 {
+        page.add(main, Role::Paragraph, &format!("Paragraph {i} of the chapter."), |_| {});
+    }
+    let list = page.add(main, Role::List, "", |_| {});
+    for name in ["Ownership", "Borrowing"] {
+        let li = page.add(list, Role::ListItem, "", |_| {});
+        page.add(li, Role::Link, name, |n| n.actions.set(Action::Click, true));
+    }
+    let text = page.render(&ProjectOptions::default());
+    insta::assert_snapshot!("lists_and_short_refs", text);
+    assert!(text.contains("\n  list\n"), "{text}");
+    assert!(text.contains("[Ownership](e3)") && text.contains("[Borrowing](e4)"), "{text}");
+}
