@@ -507,12 +507,10 @@ impl Builder<'_> {
             self.drop_spelled_name(&name, &mut kids);
             self.drop_repeated_images(&name, &mut kids);
             self.drop_sibling_repeats(&mut kids);
-            // The interactive-only view cuts the content, so headings and widgets keep their
-            // names there; a container's name that is only its content is no name there
-            // either (a scrollable chapter wrapper "named" by its 2,000 characters).
-            let role = &self.out.node(id).role;
-            let keeps = opts.view.interactive_only && (*role == Role::Heading || role.is_widget());
-            if !keeps && self.content_spells_name(id, &name, value.as_deref(), &kids) {
+            // Also in the interactive-only view: it keeps a heading's content whole (its links
+            // say it), and a widget named by content that holds other widgets (rustdoc's
+            // method summary holding the signature's heading) keeps them.
+            if self.content_spells_name(id, &name, value.as_deref(), &kids) {
                 name.clear();
                 self.stats.content_names_dropped += 1;
             }

@@ -64,6 +64,12 @@ pub(super) fn interactive_only(mut work: Work, max_text: usize, stats: &mut Proj
     let mut named_from_text: Vec<NodeId> = Vec::new();
     while let Some((old, parent, collector)) = stack.pop() {
         let n = work.tree.node(old);
+        if parent.is_some() && n.role == Role::Heading {
+            // A heading is context kept whole: its text and links draw one line, as in the
+            // full view (`heading [level=4]: pub fn [with_capacity](e390)(…)`).
+            work.move_subtree(old, &mut out, parent);
+            continue;
+        }
         if parent.is_none() || keeps_interactive(n) {
             // Scrolling and focus say nothing of what a node does: a scroller's text is its
             // content (a chapter, a compiler's output), not its name.
