@@ -53,6 +53,27 @@ ensure_playwright_deps() {
   fi
 }
 
+# bench/agent-browser's node_modules, exactly as package-lock.json pins them. The npm package
+# ships agent-browser's native binaries; its install script only marks the one for this machine
+# executable (or downloads one when it is missing), so it is skipped and the mark set here.
+# npm warns that the package wants Node.js >= 24: only npm runs here, never the package's
+# JavaScript.
+ensure_agent_browser_deps() {
+  ensure_node
+  local arch bin
+  case "$(uname -m)" in
+    aarch64 | arm64) arch=arm64 ;;
+    *) arch=x64 ;;
+  esac
+  bin="bench/agent-browser/node_modules/agent-browser/bin/agent-browser-linux-$arch"
+  if [ ! -f "$bin" ] || ! cmp -s bench/agent-browser/package-lock.json bench/agent-browser/node_modules/.axsnap-lock.json; then
+    echo "installing agent-browser for bench/agent-browser (npm ci --ignore-scripts)..." >&2
+    (cd bench/agent-browser && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) >&2
+    cp bench/agent-browser/package-lock.json bench/agent-browser/node_modules/.axsnap-lock.json
+  fi
+  [ -x "$bin" ] || chmod 755 "$bin"
+}
+
 # The official MCP clients that tests/mcp drives axsnap's MCP server with, and Playwright MCP
 # to compare against: the Python MCP SDK in a venv (tests/mcp/requirements.txt) and, from npm
 # (tests/mcp/node/package-lock.json), the MCP Inspector, @playwright/mcp and a Node.js 22

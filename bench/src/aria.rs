@@ -281,8 +281,9 @@ fn parse_key(key: &str) -> Result<AriaElement, String> {
     Ok(element)
 }
 
-/// A JSON string at the start of `s`: its value and the bytes it took.
-fn json_string(s: &str) -> Result<(String, usize), String> {
+/// A JSON string at the start of `s`: its value and the bytes it took (agent-browser writes
+/// names the same way, so its parser uses this too).
+pub(crate) fn json_string(s: &str) -> Result<(String, usize), String> {
     let mut escaped = false;
     for (i, c) in s.char_indices().skip(1) {
         match c {

@@ -16,6 +16,16 @@ pub const DOCS_ENV: &str = "AXSNAP_RUST_DOCS";
 pub const PAGES: &[&str] =
     &["book/ch04-01-what-is-ownership.html", "std/index.html", "std/vec/struct.Vec.html"];
 
+/// Five chapters of the book (ownership, references, slices, structs), the pages of the
+/// agent-browser comparison's book figures.
+pub const BOOK_CHAPTERS: &[&str] = &[
+    "book/ch04-01-what-is-ownership.html",
+    "book/ch04-02-references-and-borrowing.html",
+    "book/ch04-03-slices.html",
+    "book/ch05-00-structs.html",
+    "book/ch05-01-defining-structs.html",
+];
+
 /// The docs root: `AXSNAP_RUST_DOCS` when set, else the toolchain's. It must hold the first
 /// page of [`PAGES`].
 pub fn rust_docs() -> Result<PathBuf, BenchError> {

@@ -36,6 +36,26 @@ pub enum BenchError {
     /// The Playwright script wrote something that is not its JSON-lines protocol.
     #[error("the Playwright script's output is not what it should be: {0}")]
     PlaywrightOutput(String),
+    /// agent-browser's side did not run: `npm ci` not run in bench/agent-browser, the CLI
+    /// failed or answered with an error.
+    #[error("running agent-browser ({command}) failed: {reason}")]
+    AgentBrowser {
+        /// The command line, for the reader to re-run by hand.
+        command: String,
+        /// What failed (the CLI's error or stderr).
+        reason: String,
+    },
+    /// agent-browser's `--json` answer is not what it should be.
+    #[error("agent-browser's answer is not what it should be: {0}")]
+    AgentBrowserOutput(String),
+    /// An agent-browser snapshot line could not be parsed.
+    #[error("line {line} of agent-browser's snapshot: {reason}")]
+    AgentBrowserParse {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A Playwright snapshot line could not be parsed.
     #[error("line {line} of Playwright's snapshot: {reason}")]
     AriaParse {

@@ -4,25 +4,32 @@
 //! pages with the same Chromium in one run, tokens counted with real tokenizers
 //! (`axsnap_core::tokens`: cl100k_base and o200k_base), timings as medians.
 //!
-//! Today it holds one comparison, `vs-playwright`: the size and recall of axsnap's snapshot
-//! against Playwright's AI snapshot (`page.ariaSnapshot({ mode: 'ai' })`) on the local Rust
-//! docs. The pieces are meant for the multi-step workloads to come (axsnap against Playwright
-//! MCP over the same agent steps):
+//! It holds two comparisons on the local Rust docs: `vs-playwright`, the size and recall of
+//! axsnap's snapshot against Playwright's AI snapshot (`page.ariaSnapshot({ mode: 'ai' })`), and
+//! `vs-agent-browser`, the same against agent-browser's `snapshot` and `snapshot -i` in both
+//! tools' full and interactive modes. The pieces are meant for the multi-step workloads to come
+//! (axsnap against Playwright MCP over the same agent steps):
 //! - [`serve`]: a static file server on 127.0.0.1 for the workload pages;
 //! - [`docs`]: where the toolchain's Rust docs are, and the pages used;
 //! - [`playwright`]: runs the Node.js side (`playwright/snapshot.mjs`, playwright-core pinned
 //!   by `playwright/package-lock.json`);
 //! - [`aria`]: parses Playwright's snapshot text into items;
+//! - [`agent_browser`]: runs agent-browser's CLI (npm `agent-browser`, its native binary pinned
+//!   by `agent-browser/package-lock.json`), a fresh session per page;
+//! - [`ab_snapshot`]: parses agent-browser's snapshot text into the same items;
 //! - [`ours`]: axsnap's side through the library crates, as `axsnap snapshot URL` does it;
 //! - [`recall`]: how much of Playwright's snapshot ours holds (the rules are documented there);
 //! - [`cost`]: where a snapshot's tokens go;
 //! - [`compare`]: one side-by-side run; [`report`]: its markdown;
+//! - [`vs_agent_browser`]: the run against agent-browser, both modes, and its markdown;
 //! - [`tools_list`]: what an MCP server's `tools/list` costs in tokens (`tools-list-tokens`);
 //! - [`webapp`]: an agent's workflow through a web app built without ARIA roles
 //!   (`webapp-workflow`), step by step beside Playwright's AI snapshot of the same page.
 
 #![warn(missing_docs)]
 
+pub mod ab_snapshot;
+pub mod agent_browser;
 pub mod aria;
 pub mod compare;
 pub mod cost;
@@ -34,6 +41,7 @@ pub mod recall;
 pub mod report;
 pub mod serve;
 pub mod tools_list;
+pub mod vs_agent_browser;
 pub mod webapp;
 
 pub use error::BenchError;

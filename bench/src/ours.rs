@@ -5,13 +5,16 @@
 //! answers a full request with the default projection and view in the text form. This module
 //! does the same steps: [`CdpBackend::launch`], [`Backend::open_target`],
 //! [`CdpBackend::capture_with_stats`] and [`Session::snapshot`] with [`Mode::Full`]. A fresh
-//! session per page, as each CLI run has, so ref numbers start at `e1` on every page.
+//! session per page, as each CLI run has, so ref numbers start at `e1` on every page; with
+//! several views ([`Axsnap::snapshot_views`], such as [`interactive_view`] for `--interactive`)
+//! a fresh session per view over the same captures.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use axsnap_cdp::{CdpBackend, LaunchOptions};
 use axsnap_core::backend::{Backend, Capture};
+use axsnap_core::project::{ProjectOptions, View};
 use axsnap_core::render::Format;
 use axsnap_core::session::{ClientId, Mode, Policy, Request, Response, Session};
 use axsnap_core::tokens::Size;
@@ -39,6 +42,12 @@ pub struct OurSnapshot {
     pub total_ms: Vec<f64>,
 }
 
+/// The projection `axsnap snapshot URL --interactive` asks for: the default rules with the
+/// interactive-only view (what the CLI's view flags set, the others off).
+pub fn interactive_view() -> ProjectOptions {
+    ProjectOptions { view: View { interactive_only: true, ..View::default() }, ..ProjectOptions::default() }
+}
+
 /// A browser launched through axsnap-cdp.
 #[derive(Debug)]
 pub struct Axsnap {
@@ -61,8 +70,26 @@ impl Axsnap {
         runs: usize,
         deadline: Duration,
     ) -> Result<OurSnapshot, BenchError> {
+        let views = [ProjectOptions::default()];
+        match self.snapshot_views(url, runs, deadline, &views).await?.pop() {
+            Some(one) => Ok(one),
+            None => unreachable!("one view asked, one answered"),
+        }
+    }
+
+    /// Like [`Axsnap::snapshot`], with one answer per view from the same captures: each view
+    /// is answered by a session of its own, as a CLI run with that view's flags would answer
+    /// (`views[i]` is what `axsnap snapshot URL --interactive` and the other view flags set;
+    /// see [`interactive_view`]). The answers come in the order of `views`.
+    pub async fn snapshot_views(
+        &mut self,
+        url: &str,
+        runs: usize,
+        deadline: Duration,
+        views: &[ProjectOptions],
+    ) -> Result<Vec<OurSnapshot>, BenchError> {
         let target = self.backend.open_target(url).await?;
-        let result = self.snapshot_target(&target, url, runs, deadline).await;
+        let result = self.snapshot_target(&target, url, runs, deadline, views).await;
         // The tab is gone either way; a failure to close it does not change the figures.
         let _ = self.backend.close_target(&target).await;
         result
@@ -74,47 +101,70 @@ impl Axsnap {
         url: &str,
         runs: usize,
         deadline: Duration,
-    ) -> Result<OurSnapshot, BenchError> {
-        let mut session = Session::new(Policy::default());
-        let (mut capture_ms, mut total_ms) = (Vec::new(), Vec::new());
-        let (mut response, mut raw) =
-            self.one_run(&mut session, target, url, deadline, &mut capture_ms, &mut total_ms).await?;
-        for _ in 1..runs {
-            (response, raw) =
-                self.one_run(&mut session, target, url, deadline, &mut capture_ms, &mut total_ms).await?;
+        views: &[ProjectOptions],
+    ) -> Result<Vec<OurSnapshot>, BenchError> {
+        let mut sessions: Vec<Session> = views.iter().map(|_| Session::new(Policy::default())).collect();
+        let mut capture_ms = Vec::new();
+        let mut total_ms: Vec<Vec<f64>> = vec![Vec::new(); views.len()];
+        let mut last = None;
+        for _ in 0..runs.max(1) {
+            let (responses, raw) = self
+                .one_run(&mut sessions, views, target, url, deadline, &mut capture_ms, &mut total_ms)
+                .await?;
+            last = Some((responses, raw));
         }
-        Ok(OurSnapshot {
-            url: url.to_string(),
-            text: response.text,
-            size: response.size,
-            tree: response.snapshot.tree,
-            raw,
-            capture_ms,
-            total_ms,
-        })
+        let Some((responses, raw)) = last else { unreachable!("at least one run") };
+        Ok(responses
+            .into_iter()
+            .zip(total_ms)
+            .map(|(response, total_ms)| OurSnapshot {
+                url: url.to_string(),
+                text: response.text,
+                size: response.size,
+                tree: response.snapshot.tree,
+                raw: raw.clone(),
+                capture_ms: capture_ms.clone(),
+                total_ms,
+            })
+            .collect())
     }
 
-    /// One capture and full answer, its times appended to the two lists.
+    /// One capture and a full answer per view, the times appended to the lists (the capture's
+    /// to `capture_ms`; to `total_ms[i]`, the capture's plus view `i`'s answer).
+    #[allow(clippy::too_many_arguments)]
     async fn one_run(
         &mut self,
-        session: &mut Session,
+        sessions: &mut [Session],
+        views: &[ProjectOptions],
         target: &TargetId,
         url: &str,
         deadline: Duration,
         capture_ms: &mut Vec<f64>,
-        total_ms: &mut Vec<f64>,
-    ) -> Result<(Response, Capture), BenchError> {
-        let request = Request { mode: Mode::Full, format: Format::Text, ..Request::default() };
+        total_ms: &mut [Vec<f64>],
+    ) -> Result<(Vec<Response>, Capture), BenchError> {
         let t0 = Instant::now();
         let out = self.backend.capture_with_stats(target, deadline).await?;
         let captured = t0.elapsed();
         if let Some(reason) = &out.capture.partial {
             return Err(BenchError::PartialCapture { url: url.to_string(), reason: reason.clone() });
         }
-        let response = session.snapshot(&ClientId("bench".into()), &out.capture, &request, Instant::now())?;
-        total_ms.push(t0.elapsed().as_secs_f64() * 1e3);
         capture_ms.push(captured.as_secs_f64() * 1e3);
-        Ok((response, out.capture))
+        let mut responses = Vec::with_capacity(views.len());
+        for ((session, view), total) in sessions.iter_mut().zip(views).zip(total_ms.iter_mut()) {
+            let request = Request {
+                mode: Mode::Full,
+                format: Format::Text,
+                options: view.clone(),
+                max_tokens: None,
+                ..Request::default()
+            };
+            let t1 = Instant::now();
+            let response =
+                session.snapshot(&ClientId("bench".into()), &out.capture, &request, Instant::now())?;
+            total.push((captured + t1.elapsed()).as_secs_f64() * 1e3);
+            responses.push(response);
+        }
+        Ok((responses, out.capture))
     }
 
     /// Closes the browser.

@@ -41,12 +41,24 @@
 //!
 //! The weakness of the rule: a short text (`.`, `1`) is found almost anywhere, so it says
 //! little for those; for the sentences and labels that make up most of a page it is exact.
+//!
+//! # Other tools
+//!
+//! agent-browser's snapshot parses into the same items ([`crate::ab_snapshot`]) and is measured
+//! by the same rules with its own [`Rules`] ([`Rules::AGENT_BROWSER`]): its interactive
+//! elements are those of an interactive role and those it found by their cursor or handlers
+//! (`clickable`, `focusable`, `editable`: a `generic` with `cursor: pointer`), and its
+//! `ListMarker` nodes (the `•` or `1.` a list item's marker draws) are decoration, not text.
+//! In `snapshot -i` it names such a cursor element that has no accessible name by its text
+//! content (`generic "Search"` for a `div` around a link "Search"), which is no name of the
+//! page's: pass 3 takes those too, as unnamed.
 
 use std::collections::HashMap;
 
 use axsnap_core::{Role, Tree};
 
-use crate::aria::{AriaSnapshot, ItemKind};
+use crate::ab_snapshot::cursor_interactive;
+use crate::aria::{AriaElement, AriaSnapshot, ItemKind};
 
 /// Playwright roles counted as interactive (ARIA widget roles an agent operates).
 pub const INTERACTIVE_ROLES: &[&str] = &[
@@ -73,6 +85,35 @@ pub const INTERACTIVE_ROLES: &[&str] = &[
 /// Whether Playwright's `role` is one of [`INTERACTIVE_ROLES`].
 pub fn is_interactive(role: &str) -> bool {
     INTERACTIVE_ROLES.contains(&role)
+}
+
+/// How a tool's snapshot is read: which of its elements are interactive, and which roles draw
+/// decoration rather than text.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// Whether an element counts as interactive (matched by role and name, its name not text).
+    pub interactive: fn(&AriaElement) -> bool,
+    /// Roles whose names are not visible text (list markers).
+    pub decoration: &'static [&'static str],
+    /// Whether the tool may have named an element from its text content where the page gives
+    /// it no accessible name: such an element also matches one of our nodes of its role
+    /// without a name (pass 3), as an unnamed one does.
+    pub content_named: fn(&AriaElement) -> bool,
+}
+
+impl Rules {
+    /// Playwright's AI snapshot: an element is interactive by its role alone.
+    pub const PLAYWRIGHT: Rules =
+        Rules { interactive: |e| is_interactive(&e.role), decoration: &[], content_named: |_| false };
+
+    /// agent-browser's snapshot: by its role, or marked found by cursor or handlers; its
+    /// `ListMarker` nodes are decoration; in `snapshot -i` an element found by cursor or
+    /// handlers that has no accessible name is named by its text content.
+    pub const AGENT_BROWSER: Rules = Rules {
+        interactive: |e| is_interactive(&e.role) || cursor_interactive(e),
+        decoration: &["ListMarker"],
+        content_named: cursor_interactive,
+    };
 }
 
 /// Found out of total, and what was not found.
@@ -127,7 +168,13 @@ pub struct Recall {
 
 /// Measures how much of Playwright's snapshot `pw` our projected tree `ours` holds.
 pub fn recall(pw: &AriaSnapshot, ours: &Tree) -> Recall {
-    Recall { interactive: interactive(pw, ours), text: text(pw, ours) }
+    recall_by(&Rules::PLAYWRIGHT, pw, ours)
+}
+
+/// Measures how much of another tool's snapshot `theirs`, read by `rules`, our projected tree
+/// `ours` holds.
+pub fn recall_by(rules: &Rules, theirs: &AriaSnapshot, ours: &Tree) -> Recall {
+    Recall { interactive: interactive(rules, theirs, ours), text: text(rules, theirs, ours) }
 }
 
 /// Whitespace runs to one space, ends trimmed.
@@ -153,7 +200,7 @@ fn under_aria_hidden(pw: &AriaSnapshot, index: usize) -> bool {
     false
 }
 
-fn interactive(pw: &AriaSnapshot, ours: &Tree) -> Score {
+fn interactive(rules: &Rules, pw: &AriaSnapshot, ours: &Tree) -> Score {
     // Our nodes by (role, name), as counts still available to match.
     let mut available: HashMap<(String, String), usize> = HashMap::new();
     for (id, _) in ours.preorder() {
@@ -162,7 +209,7 @@ fn interactive(pw: &AriaSnapshot, ours: &Tree) -> Score {
     }
     let wanted: Vec<(usize, String, String)> = pw
         .elements()
-        .filter(|(_, e)| is_interactive(&e.role))
+        .filter(|(_, e)| (rules.interactive)(e))
         .map(|(i, e)| (i, Role::parse(&e.role).as_str().to_string(), normalize(&e.name)))
         .collect();
     let mut matched = vec![false; wanted.len()];
@@ -184,9 +231,10 @@ fn interactive(pw: &AriaSnapshot, ours: &Tree) -> Score {
             matched[k] = !content.is_empty() && take((role.clone(), content));
         }
     }
-    // Pass 3: unnamed on both sides.
-    for (k, (_, role, name)) in wanted.iter().enumerate() {
-        if !matched[k] && name.is_empty() {
+    // Pass 3: unnamed on both sides (theirs unnamed, or named by the tool from its content).
+    for (k, (i, role, name)) in wanted.iter().enumerate() {
+        let content_named = matches!(&pw.items[*i].kind, ItemKind::Element(e) if (rules.content_named)(e));
+        if !matched[k] && (name.is_empty() || content_named) {
             matched[k] = take((role.clone(), String::new()));
         }
     }
@@ -223,7 +271,7 @@ fn interactive(pw: &AriaSnapshot, ours: &Tree) -> Score {
 }
 
 /// Playwright's text items: (what, normalized text, index of the item that holds it).
-fn text_items(pw: &AriaSnapshot) -> Vec<(String, String, usize)> {
+fn text_items(rules: &Rules, pw: &AriaSnapshot) -> Vec<(String, String, usize)> {
     let mut out = Vec::new();
     let role_of = |i: Option<usize>| match i.map(|i| &pw.items[i].kind) {
         Some(ItemKind::Element(e)) => e.role.as_str(),
@@ -237,7 +285,10 @@ fn text_items(pw: &AriaSnapshot) -> Vec<(String, String, usize)> {
             }
             ItemKind::Prop { .. } => {}
             ItemKind::Element(e) => {
-                if !e.name.is_empty() && !is_interactive(&e.role) {
+                if !e.name.is_empty()
+                    && !(rules.interactive)(e)
+                    && !rules.decoration.contains(&e.role.as_str())
+                {
                     out.push((format!("name of {}", e.role), normalize(&e.name), i));
                 }
                 if let Some(v) = &e.inline {
@@ -252,7 +303,12 @@ fn text_items(pw: &AriaSnapshot) -> Vec<(String, String, usize)> {
 
 /// Playwright's visible text items (the ones text recall looks for), normalized, in order.
 pub fn visible_text(pw: &AriaSnapshot) -> Vec<String> {
-    text_items(pw).into_iter().map(|(_, t, _)| t).collect()
+    visible_text_by(&Rules::PLAYWRIGHT, pw)
+}
+
+/// A tool's visible text items, read by `rules`, normalized, in order.
+pub fn visible_text_by(rules: &Rules, theirs: &AriaSnapshot) -> Vec<String> {
+    text_items(rules, theirs).into_iter().map(|(_, t, _)| t).collect()
 }
 
 /// Our page text, whitespace removed: names and values of every node in document order, then
@@ -286,9 +342,9 @@ fn page_text(ours: &Tree) -> String {
 /// both sides, so the whole page is searched only for the rest.
 const NEAR_BYTES: usize = 64 * 1024;
 
-fn text(pw: &AriaSnapshot, ours: &Tree) -> Score {
+fn text(rules: &Rules, pw: &AriaSnapshot, ours: &Tree) -> Score {
     let hay = page_text(ours);
-    let items = text_items(pw);
+    let items = text_items(rules, pw);
     let mut score = Score { total: items.len(), ..Score::default() };
     let mut cursor = 0;
     for (what, text, i) in items {
@@ -487,6 +543,50 @@ mod tests {
         // Chromium's `<wbr>` space: a miss, with our near name said.
         assert_eq!(r.interactive.found, 0);
         assert_eq!(r.interactive.misses[0].near.as_deref(), Some("assert_ eq"));
+    }
+
+    #[test]
+    fn agent_browser_rules_count_cursor_elements_and_skip_list_markers() {
+        let ours = tree(&[
+            (0, Role::Document, ""),
+            (1, Role::Heading, "The Book"),
+            (1, Role::Link, "The String Type"),
+            (1, Role::ListItem, ""),
+            (2, Role::Text, "Each value has an owner."),
+            (1, Role::Generic, ""),
+            (1, Role::Generic, ""),
+        ]);
+        let snap = crate::ab_snapshot::parse(
+            r#"- heading "The Book" [level=1, ref=e1] clickable [cursor:pointer]
+- link "The String Type" [ref=e2]
+  - StaticText "The "
+  - code
+    - StaticText "String"
+  - StaticText " Type"
+- generic "Search" [ref=e4] clickable [cursor:pointer]
+- generic [ref=e3] clickable [cursor:pointer]
+- listitem [level=1]
+  - ListMarker "• "
+  - StaticText "Each value has an owner.""#,
+        )
+        .unwrap();
+        let r = recall_by(&Rules::AGENT_BROWSER, &snap, &ours);
+        // The clickable heading matches ours by role and name, the unnamed generic one of our
+        // unnamed generics, and the generic it named "Search" from its content the other.
+        assert_eq!((r.interactive.found, r.interactive.total), (4, 4), "{:?}", r.interactive.misses);
+        let mut one_generic = ours.clone();
+        let last = one_generic.preorder().map(|(id, _)| id).last().unwrap();
+        one_generic.detach(last);
+        let r1 = recall_by(&Rules::AGENT_BROWSER, &snap, &one_generic);
+        assert_eq!(r1.interactive.misses.len(), 1);
+        assert_eq!(r1.interactive.misses[0].ref_id.as_deref(), Some("e4"));
+        // The link's texts, the list item's text; not the marker, not the heading's name (a
+        // clickable heading is interactive here).
+        assert_eq!((r.text.found, r.text.total), (4, 4), "{:?}", r.text.misses);
+        // Read as Playwright's, the names of the heading, the marker and "Search" would be text.
+        let r = recall(&snap, &ours);
+        assert_eq!(r.interactive.total, 1);
+        assert_eq!(r.text.total, 7);
     }
 
     #[test]

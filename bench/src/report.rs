@@ -160,7 +160,7 @@ fn pct(part: usize, whole: usize) -> f64 {
 }
 
 /// `s` cut to `max` characters with `…`.
-fn cut(s: &str, max: usize) -> String {
+pub fn cut(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
