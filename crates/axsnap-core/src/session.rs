@@ -362,7 +362,14 @@ impl Session {
         if self.policy.verify && !matches!(apply(&prev.tree, &d), Ok(t) if t == next.tree) {
             return full(FullReason::DiffUnsafe, None, None);
         }
-        let mut diff_text = render_diff(&d, &prev.tree, &next.tree, format);
+        let mut diff_text = match (header_changed, format) {
+            // The header line says the page's new title and URL: the root's own change of them
+            // would say it twice.
+            (true, Format::Text) => {
+                render_diff(&without_root_title(&d, &next.tree), &prev.tree, &next.tree, format)
+            }
+            _ => render_diff(&d, &prev.tree, &next.tree, format),
+        };
         if header_changed {
             diff_text = with_header(diff_text, &next.header, format);
         }
@@ -535,6 +542,22 @@ fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crat
     page.stats.output_nodes = part.len();
     page.tree = part;
     Some(page)
+}
+
+/// `d` without the root's name and URL changes (a document's title and address), for a text
+/// that starts with the new header.
+fn without_root_title(d: &crate::diff::Diff, next: &crate::tree::Tree) -> crate::diff::Diff {
+    use crate::diff::{FieldChange, Op};
+    let root = next.root().and_then(|r| next.node(r).ref_id);
+    let mut out = d.clone();
+    out.ops.retain_mut(|op| match op {
+        Op::Update { r, changes } if Some(*r) == root => {
+            changes.retain(|c| !matches!(c, FieldChange::Name { .. } | FieldChange::Url { .. }));
+            !changes.is_empty()
+        }
+        _ => true,
+    });
+    out
 }
 
 /// A diff rendering preceded by the new header.

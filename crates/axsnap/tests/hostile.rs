@@ -71,10 +71,14 @@ impl Run {
 }
 
 const SNAP: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10"];
-const SNAP_RECORD: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--record", "{record}"];
-const SNAP_JSON: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--format", "json"];
+const SNAP_RECORD: &[&str] =
+    &["snapshot", "{url}", "--capture-timeout", "10", "--record", "{record}", "--max-tokens", "0"];
+const SNAP_JSON: &[&str] =
+    &["snapshot", "{url}", "--capture-timeout", "10", "--format", "json", "--max-tokens", "0"];
+/// The whole page however big (the cases that check caps and content, not the budget).
+const SNAP_WHOLE: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--max-tokens", "0"];
 /// The JSON form of what the previous run recorded (the same raw capture; no browser).
-const RECORD_JSON: &[&str] = &["snapshot", "--tree", "{record}", "--format", "json"];
+const RECORD_JSON: &[&str] = &["snapshot", "--tree", "{record}", "--format", "json", "--max-tokens", "0"];
 /// A short budget for the pages that never finish loading: their answer comes within it.
 const SNAP_SHORT: &[&str] = &["snapshot", "{url}", "--capture-timeout", "6"];
 const SNAP_ACCEPT: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--dialog", "accept"];
@@ -295,14 +299,21 @@ const CASES: &[Case] = &[
     Case {
         name: "huge_inline_paragraph",
         input: Input::Page("huge_inline.html"),
-        runs: &[SNAP],
+        runs: &[SNAP_WHOLE, SNAP],
         secs: LIVE_SECS,
         max_bytes: 256 * KB,
         fails: false,
         check: |r| {
             // Too long for one line: every link is still there, each on its own line.
             has_str(&r[0].stdout, "link \"link1499\" [e")?;
-            has_str(&r[0].stdout, "link \"link0\" [e")
+            has_str(&r[0].stdout, "link \"link0\" [e")?;
+            // Within the default budget: an outline that says what it folded.
+            let tokens = axsnap_core::tokens::count_cl100k(&r[1].stdout);
+            if tokens > axsnap_core::outline::DEFAULT_MAX_TOKENS {
+                return Err(format!("{tokens} tokens over the budget"));
+            }
+            has_str(&r[1].stdout, "# outline: the page is")?;
+            has_str(&r[1].stdout, "folded")
         },
     },
     Case {
@@ -352,9 +363,10 @@ const CASES: &[Case] = &[
         name: "deep_tree_100k_json_reads_anywhere",
         input: Input::Trees(|| vec![deep_tree(100_000, "leaf"), deep_tree(100_000, "new leaf")]),
         runs: &[
-            &["snapshot", "--tree", "{tree}", "--format", "json"],
-            &["snapshot", "--tree", "{tree}"],
+            &["snapshot", "--tree", "{tree}", "--format", "json", "--max-tokens", "0"],
+            &["snapshot", "--tree", "{tree}", "--max-tokens", "0"],
             &["diff", "{tree}", "{tree2}", "--format", "json"],
+            &["snapshot", "--tree", "{tree}"],
         ],
         secs: 60,
         max_bytes: 32 * 1024 * KB,
@@ -372,7 +384,13 @@ const CASES: &[Case] = &[
             if !r[2].stdout.contains("new leaf") || d["ops"].as_array().map_or(0, Vec::len) != 1 {
                 return Err(format!("diff: {}", clip(&r[2].stdout)));
             }
-            python_reads(&r[2].stdout)
+            python_reads(&r[2].stdout)?;
+            // Within the default budget, 100,000 levels deep: an outline.
+            let tokens = axsnap_core::tokens::count_cl100k(&r[3].stdout);
+            if tokens > axsnap_core::outline::DEFAULT_MAX_TOKENS {
+                return Err(format!("outline of {tokens} tokens"));
+            }
+            has_str(&r[3].stdout, "folded")
         },
     },
     Case {

@@ -170,6 +170,10 @@ pub struct ProjectStats {
     pub cut_by_view: usize,
     /// The scope element was not found (the view fell back to nothing and says so).
     pub scope_missing: bool,
+    /// The interactive-only view made this output (the renderer leaves out what only reading
+    /// needs: link URLs that tell same-named links apart).
+    #[serde(default)]
+    pub interactive_only: bool,
 }
 
 /// The result of [`project`].
@@ -224,6 +228,7 @@ pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
     }
     if view.interactive_only {
         work = views::interactive_only(work, opts.max_text_chars, &mut stats);
+        stats.interactive_only = true;
     }
     if view.viewport {
         work = views::viewport(work, &mut stats);

@@ -342,6 +342,9 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
                     line::push_folded(&mut s, f);
                 }
                 (Some(_), None) => s.push_str("no longer folded"),
+                // A folded part whose size moved by less than a tenth says little (the
+                // elements a dialog now covers, a counter): the JSON form has it.
+                (Some(o), Some(f)) if o.tokens.abs_diff(f.tokens) * 10 < o.tokens.max(f.tokens) => {}
                 (Some(o), Some(f)) if o.tokens != f.tokens => {
                     let (o, f) = (thousands(o.tokens as usize), thousands(f.tokens as usize));
                     let _ = write!(s, "folded part {o} -> {f} tokens");

@@ -88,7 +88,7 @@ impl<'a> Source<'a> for Subtree<'a> {
 pub(crate) struct LineCtx {
     page: Option<UrlParts>,
     /// Link names used by two or more links with different URLs.
-    ambiguous_links: std::collections::HashSet<String>,
+    pub(super) ambiguous_links: std::collections::HashSet<String>,
 }
 
 impl LineCtx {

@@ -42,7 +42,9 @@ pub(super) fn snapshot(snap: &Snapshot) -> String {
     }
     if let Some(r) = elided_root {
         // Page-wide states (busy while loading) would otherwise be lost with the root line.
-        let states: Vec<_> = line::shown_states(tree.node(r)).collect();
+        // That the page has focus says nothing an agent acts on.
+        let states: Vec<_> =
+            line::shown_states(tree.node(r)).filter(|s| *s != crate::state::State::Focused).collect();
         if !states.is_empty() {
             out.push_str("# page");
             for s in states {
@@ -54,10 +56,17 @@ pub(super) fn snapshot(snap: &Snapshot) -> String {
     if snap.stats.scope_missing {
         out.push_str("# the scoped element is gone; showing nothing (take a snapshot without scope)\n");
     }
-    if snap.stats.cut_by_view > 0 {
+    // The interactive view leaves content out by design and marks nothing: no line for it.
+    let marked = tree.preorder().any(|(id, _)| tree.node(id).role == Role::More);
+    if snap.stats.cut_by_view > 0 && (marked || !snap.stats.interactive_only) {
         let _ = writeln!(out, "# partial view: {} nodes left out, marked with …", snap.stats.cut_by_view);
     }
-    let ctx = LineCtx::for_tree(tree, url);
+    let mut ctx = LineCtx::for_tree(tree, url);
+    if snap.stats.interactive_only {
+        // Acting goes by ref: the URLs that tell same-named links apart ("Source" under each
+        // method) are for reading. An unnamed link still shows its URL.
+        ctx.ambiguous_links.clear();
+    }
     match (root, elided_root) {
         (Some(r), Some(_)) => {
             for c in &tree.node(r).children {
