@@ -13,6 +13,14 @@ use axsnap_core::backend::ElementAction;
 use common::{browser, run, Server};
 use serde_json::json;
 
+/// The tests of this file run one at a time: a tab that never settles (`forever`) shares the
+/// browser, and under a loaded machine its churn kept a neighbour's settle from ending in time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 async fn open(srv: &Server) -> PageHandle {
     browser().await.new_page(&srv.url("act/settle.html")).await.unwrap()
 }
@@ -34,6 +42,7 @@ fn defaults_are_documented_values() {
 
 #[test]
 fn quiet_and_busy_pages() {
+    let _serial = one_at_a_time();
     run(async {
         let srv = Server::pages();
         let page = open(&srv).await;
@@ -62,6 +71,7 @@ fn quiet_and_busy_pages() {
 
 #[test]
 fn never_settling_pages_stop_at_the_cap() {
+    let _serial = one_at_a_time();
     run(async {
         let srv = Server::pages();
         let opts = SettleOptions {
@@ -86,6 +96,7 @@ fn never_settling_pages_stop_at_the_cap() {
 
 #[test]
 fn navigation_is_reported() {
+    let _serial = one_at_a_time();
     run(async {
         let srv = Server::pages();
         let page = open(&srv).await;
@@ -101,6 +112,7 @@ fn navigation_is_reported() {
 
 #[test]
 fn navigate_back_forward_reload() {
+    let _serial = one_at_a_time();
     run(async {
         let srv = Server::pages();
         let opts = SettleOptions::default();

@@ -28,11 +28,16 @@
 use crate::render::{line_costs, LineCost, LineCtx};
 use crate::role::Role;
 use crate::state::State;
-use crate::tree::{Folded, Node, NodeId, Tree};
+use crate::tree::{Node, NodeId, Tree};
 
+mod emit;
 mod section;
 
-pub use section::section;
+pub use emit::subtree;
+pub use section::{section, section_level};
+
+use emit::{bare, copy_subtree};
+use section::heading_level;
 
 /// The default budget, in cl100k tokens: well inside the 25,000 that common MCP clients
 /// accept for one tool result, with room for the rest of the answer.
@@ -186,55 +191,6 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
         units.fill(&mut shows, &mut left);
     }
     units.emit(tree, &shows, cut)
-}
-
-/// The level a heading counts as (no level: 2, a section heading).
-fn heading_level(n: &Node) -> u32 {
-    n.level.unwrap_or(2).clamp(1, 6)
-}
-
-/// Most nodes a wrapper around a heading may hold and still head a section as the heading
-/// would (rustdoc's method summary: a button holding the signature's heading, its version
-/// badge and a "Source" link).
-const HEAD_WRAPPER_NODES: usize = 16;
-
-/// Most characters of names a wrapper heading a section may hold (a head is never folded, so
-/// it must stay a line or a few).
-const HEAD_WRAPPER_CHARS: usize = 400;
-
-/// The level of the section `id` heads, if it heads one: a heading, or a small wrapper (at
-/// most 16 nodes and 400 characters) whose content is mostly a heading (the highest level in it, at most three levels down). A
-/// section runs over the siblings after its head up to the next head of its level or above.
-pub fn section_level(tree: &Tree, id: NodeId) -> Option<u32> {
-    let n = tree.get(id)?;
-    if n.role == Role::Heading {
-        return Some(heading_level(n));
-    }
-    if n.children.is_empty() {
-        return None;
-    }
-    let mut level = None;
-    let mut seen = 0;
-    let mut chars = 0;
-    let mut stack = vec![(id, 0usize)];
-    while let Some((d, depth)) = stack.pop() {
-        let m = tree.node(d);
-        seen += 1;
-        chars += m.name.len() + m.value.as_ref().map_or(0, String::len);
-        if seen > HEAD_WRAPPER_NODES || chars > HEAD_WRAPPER_CHARS {
-            return None;
-        }
-        if m.role == Role::Heading && d != id {
-            let l = heading_level(m);
-            level = Some(level.map_or(l, |x: u32| x.min(l)));
-        }
-        if depth < 3 {
-            stack.extend(m.children.iter().map(|&c| (c, depth + 1)));
-        } else if !m.children.is_empty() {
-            return None;
-        }
-    }
-    level
 }
 
 /// Whether a node is an element an agent acts on that is in the viewport.
@@ -516,111 +472,6 @@ impl Units {
             }
         }
     }
-
-    /// Builds the shown tree.
-    fn emit(&self, tree: &Tree, shows: &[Show], cut: usize) -> Outline {
-        let mut out = Tree::with_capacity(tree.arena_len().min(1 << 16));
-        let mut folds = 0;
-        let mut folded_nodes = 0;
-        let root = &self.units[self.root];
-        let new_root = out.push(bare(tree.node(root.head)));
-        out.set_root(new_root);
-        let keep = root.members.len() - cut.min(root.members.len());
-        // (unit, parent in `out`), in reverse so pops come in document order.
-        let mut stack: Vec<(usize, NodeId)> =
-            root.members[..keep].iter().rev().map(|&m| (m, new_root)).collect();
-        while let Some((u, parent)) = stack.pop() {
-            let x = &self.units[u];
-            match (x.kind, shows[u]) {
-                (Kind::Node, Show::Whole) => copy_subtree(tree, x.head, &mut out, parent),
-                (Kind::Node, Show::Open) => {
-                    let id = out.append(parent, bare(tree.node(x.head)));
-                    stack.extend(x.members.iter().rev().map(|&m| (m, id)));
-                }
-                (Kind::Section, Show::Open) => stack.extend(x.members.iter().rev().map(|&m| (m, parent))),
-                (Kind::Section, Show::Whole) => {
-                    for &m in &x.members {
-                        self.emit_whole(tree, m, &mut out, parent);
-                    }
-                }
-                (kind, Show::Fold) => {
-                    folds += 1;
-                    // A section folds what follows its head; the head stays whole (a heading's
-                    // inline content is on its line).
-                    let (head_id, hidden): (NodeId, Vec<usize>) = match kind {
-                        Kind::Node => {
-                            let id = out.append(parent, bare(tree.node(x.head)));
-                            (id, x.members.clone())
-                        }
-                        Kind::Section => {
-                            let heading = self.units[x.members[0]].head;
-                            let id = copy_subtree_id(tree, heading, &mut out, parent);
-                            (id, x.members[1..].to_vec())
-                        }
-                    };
-                    let tokens = match kind {
-                        Kind::Node => x.size - x.own as u64,
-                        Kind::Section => x.size - self.units[x.members[0]].size,
-                    };
-                    let mut holds = Holds::default();
-                    for &m in &hidden {
-                        self.count_unit(tree, m, &mut holds);
-                    }
-                    folded_nodes += holds.nodes;
-                    out.node_mut(head_id).folded =
-                        Some(Folded { tokens: tokens.min(u32::MAX as u64) as u32, holds: holds.say() });
-                }
-            }
-        }
-        if cut > 0 {
-            let rest = &root.members[keep..];
-            let tokens: u64 = rest.iter().map(|&m| self.units[m].size).sum();
-            let mut holds = Holds::default();
-            for &m in rest {
-                self.count_unit(tree, m, &mut holds);
-            }
-            let name = format!(
-                "{} more parts ({} tokens) do not fit in the budget; find searches them",
-                crate::caps::thousands(cut),
-                crate::caps::thousands(tokens as usize)
-            );
-            let native = crate::tree::NativeId::new(crate::project::SYNTHETIC_SCOPE, "outline-rest");
-            out.append(new_root, Node::new(Role::More, name, native));
-        }
-        Outline { tree: out, folds, folded_nodes, cut }
-    }
-
-    /// Emits a unit whole (a section: its members whole).
-    fn emit_whole(&self, tree: &Tree, u: usize, out: &mut Tree, parent: NodeId) {
-        match self.units[u].kind {
-            Kind::Node => copy_subtree(tree, self.units[u].head, out, parent),
-            Kind::Section => {
-                let mut stack: Vec<usize> = self.units[u].members.iter().rev().copied().collect();
-                while let Some(m) = stack.pop() {
-                    match self.units[m].kind {
-                        Kind::Node => copy_subtree(tree, self.units[m].head, out, parent),
-                        Kind::Section => stack.extend(self.units[m].members.iter().rev().copied()),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Counts what a unit holds (every node under it, its head included).
-    fn count_unit(&self, tree: &Tree, u: usize, holds: &mut Holds) {
-        let mut stack = vec![u];
-        while let Some(v) = stack.pop() {
-            let x = &self.units[v];
-            match x.kind {
-                Kind::Node => {
-                    for id in tree.subtree(x.head) {
-                        holds.add(tree.node(id));
-                    }
-                }
-                Kind::Section => stack.extend(x.members.iter().copied()),
-            }
-        }
-    }
 }
 
 /// Groups a node's child units into heading sections: a heading takes the siblings after it
@@ -656,74 +507,6 @@ fn group(units: &mut Vec<Unit>, tree: &Tree, kids: Vec<usize>) -> Vec<usize> {
                 None => top.push(k),
             }
         }
-    }
-    top
-}
-
-/// What a folded part holds, counted by kind.
-#[derive(Default)]
-struct Holds {
-    nodes: usize,
-    links: usize,
-    controls: usize,
-    headings: usize,
-}
-
-impl Holds {
-    fn add(&mut self, n: &Node) {
-        self.nodes += 1;
-        match n.role {
-            Role::Link => self.links += 1,
-            Role::Heading => self.headings += 1,
-            _ if n.role.is_widget() || !n.actions.is_empty() => self.controls += 1,
-            _ => {}
-        }
-    }
-
-    /// `12 links, 3 controls, 2 headings` (kinds with none left out).
-    fn say(&self) -> String {
-        let mut parts = Vec::new();
-        for (n, one, many) in [
-            (self.links, "link", "links"),
-            (self.controls, "control", "controls"),
-            (self.headings, "heading", "headings"),
-        ] {
-            if n > 0 {
-                parts.push(format!("{} {}", crate::caps::thousands(n), if n == 1 { one } else { many }));
-            }
-        }
-        parts.join(", ")
-    }
-}
-
-/// A copy of a node without its tree links.
-fn bare(n: &Node) -> Node {
-    Node { children: Vec::new(), parent: None, ..n.clone() }
-}
-
-/// The subtree at `id` as a tree of its own (what a folded element's ref opens).
-pub fn subtree(tree: &Tree, id: NodeId) -> Tree {
-    let mut out = Tree::with_root(bare(tree.node(id)));
-    if let Some(root) = out.root() {
-        for &c in &tree.node(id).children {
-            copy_subtree(tree, c, &mut out, root);
-        }
-    }
-    out
-}
-
-/// Copies the subtree at `id` under `parent` in `out`. Iterative.
-fn copy_subtree(tree: &Tree, id: NodeId, out: &mut Tree, parent: NodeId) {
-    copy_subtree_id(tree, id, out, parent);
-}
-
-/// [`copy_subtree`], returning the copy's root.
-fn copy_subtree_id(tree: &Tree, id: NodeId, out: &mut Tree, parent: NodeId) -> NodeId {
-    let top = out.append(parent, bare(tree.node(id)));
-    let mut stack: Vec<(NodeId, NodeId)> = tree.node(id).children.iter().rev().map(|&c| (c, top)).collect();
-    while let Some((src, dst_parent)) = stack.pop() {
-        let new = out.append(dst_parent, bare(tree.node(src)));
-        stack.extend(tree.node(src).children.iter().rev().map(|&c| (c, new)));
     }
     top
 }
