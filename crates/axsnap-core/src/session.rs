@@ -263,8 +263,13 @@ impl Session {
         let format = request.format;
         let partial = capture.partial.clone();
         let key = (client.clone(), capture.target.clone());
-        // What the client is shown: the snapshot, or its outline when over the budget.
-        let outlined = request.max_tokens.and_then(|b| fit(&snapshot, b, partial.as_deref()));
+        // What the client is shown: the snapshot, or its outline when over the budget. Fitting
+        // renders the text form once; the answer reuses it.
+        let fitted = request.max_tokens.map(|b| fit(&snapshot, b, partial.as_deref()));
+        let (outlined, rendered) = match fitted {
+            Some(f) => (f.outline, (format == Format::Text).then_some((f.text, f.tokens))),
+            None => (None, None),
+        };
         let (shown, outline) = match &outlined {
             Some((s, info)) => (s, Some(*info)),
             None => (&snapshot, None),
@@ -274,10 +279,13 @@ impl Session {
         let mut full_tokens = None;
         let mut diff_json = None;
         let (answer, text) = match request.mode {
-            Mode::Full | Mode::Reset => (Answer::Full { reason: None }, full_text(shown, format, &lead)),
+            Mode::Full | Mode::Reset => {
+                let text = rendered.map_or_else(|| full_text(shown, format, &lead), |(t, _)| t);
+                (Answer::Full { reason: None }, text)
+            }
             Mode::Auto => {
                 let baseline = self.baselines.get(&key);
-                match self.auto(baseline, shown, request, &lead) {
+                match self.auto(baseline, shown, request, &lead, rendered) {
                     Auto::Unchanged { since_seq } => {
                         if let Some(b) = self.baselines.get_mut(&key) {
                             b.last_used = now;
@@ -336,23 +344,34 @@ impl Session {
         Ok(Response { answer, text, size, full_tokens, snapshot, outline, refs, partial, json })
     }
 
-    /// The auto policy: what to send for `next` given the client's baseline.
-    fn auto(&self, baseline: Option<&Baseline>, next: &Snapshot, request: &Request, lead: &Lead<'_>) -> Auto {
+    /// The auto policy: what to send for `next` given the client's baseline. `rendered` is
+    /// `next`'s full text in the request's format with its cl100k tokens, when already made.
+    fn auto(
+        &self,
+        baseline: Option<&Baseline>,
+        next: &Snapshot,
+        request: &Request,
+        lead: &Lead<'_>,
+        rendered: Option<(String, usize)>,
+    ) -> Auto {
         let format = request.format;
-        let full = |reason, full: Option<usize>, text: Option<String>| Auto::Full {
-            reason,
-            text: text.unwrap_or_else(|| full_text(next, format, lead)),
-            full,
+        let whole = |rendered: Option<(String, usize)>| match rendered {
+            Some((text, tokens)) => (text, Some(tokens)),
+            None => (full_text(next, format, lead), None),
         };
-        let Some(base) = baseline else { return full(FullReason::NoBaseline, None, None) };
+        let full = |reason, rendered| {
+            let (text, full) = whole(rendered);
+            Auto::Full { reason, text, full }
+        };
+        let Some(base) = baseline else { return full(FullReason::NoBaseline, rendered) };
         if base.options != request.options {
-            return full(FullReason::OptionsChanged, None, None);
+            return full(FullReason::OptionsChanged, rendered);
         }
         if base.partial || lead.partial.is_some() {
-            return full(FullReason::Partial, None, None);
+            return full(FullReason::Partial, rendered);
         }
         let prev = &base.snapshot;
-        let Ok(mut d) = diff(&prev.tree, &next.tree) else { return full(FullReason::DiffUnsafe, None, None) };
+        let Ok(mut d) = diff(&prev.tree, &next.tree) else { return full(FullReason::DiffUnsafe, rendered) };
         let header_changed = prev.header != next.header;
         if d.is_empty() && !header_changed {
             return Auto::Unchanged { since_seq: prev.seq };
@@ -360,7 +379,7 @@ impl Session {
         d.from_seq = prev.seq;
         d.to_seq = next.seq;
         if self.policy.verify && !matches!(apply(&prev.tree, &d), Ok(t) if t == next.tree) {
-            return full(FullReason::DiffUnsafe, None, None);
+            return full(FullReason::DiffUnsafe, rendered);
         }
         let mut diff_text = match (header_changed, format) {
             // The header line says the page's new title and URL: the root's own change of them
@@ -373,8 +392,8 @@ impl Session {
         if header_changed {
             diff_text = with_header(diff_text, &next.header, format);
         }
-        let text = full_text(next, format, lead);
-        let full_tokens = count_cl100k(&text);
+        let (text, tokens) = whole(rendered);
+        let full_tokens = tokens.unwrap_or_else(|| count_cl100k(&text));
         let diff_tokens = count_cl100k(&diff_text);
         // A diff over the budget gives way to the (outlined) new page, which fits.
         let fits = request.max_tokens.is_none_or(|b| diff_tokens <= b);
@@ -389,7 +408,7 @@ impl Session {
             });
             Auto::Diff { from_seq: prev.seq, text: diff_text, full: full_tokens, json }
         } else {
-            full(FullReason::DiffNotSmaller, Some(full_tokens), Some(text))
+            Auto::Full { reason: FullReason::DiffNotSmaller, text, full: Some(full_tokens) }
         }
     }
 
@@ -491,20 +510,29 @@ fn outline_note(o: &OutlineInfo) -> String {
 
 /// The outline of `snap` that fits `budget` cl100k tokens as the session sends it (text form,
 /// with its header and note lines), or `None` when the whole snapshot fits: what a snapshot
-/// request with [`Request::max_tokens`] shows. The outline's own sizing counts each line
-/// alone; the whole text is counted here, and the outline is made again with less room while
-/// it does not fit.
+/// request with [`Request::max_tokens`] shows.
 pub fn fit_budget(snap: &Snapshot, budget: usize) -> Option<(Snapshot, OutlineInfo)> {
-    fit(snap, budget, None)
+    fit(snap, budget, None).outline
 }
 
-fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Option<(Snapshot, OutlineInfo)> {
-    let page_tokens = count_cl100k(&full_text(snap, Format::Text, &Lead { partial, outline: None }));
+/// What fitting a snapshot to a budget gave: the outline when the page is over it, and the text
+/// form of what is shown (the page or the outline) with its cl100k tokens.
+struct Fit {
+    outline: Option<(Snapshot, OutlineInfo)>,
+    text: String,
+    tokens: usize,
+}
+
+/// Fits `snap` to `budget`. The outline's own sizing counts each line alone; the whole text is
+/// counted here, and the outline is made again with less room while it does not fit.
+fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Fit {
+    let text = full_text(snap, Format::Text, &Lead { partial, outline: None });
+    let page_tokens = count_cl100k(&text);
     if page_tokens <= budget {
-        return None;
+        return Fit { outline: None, text, tokens: page_tokens };
     }
     let mut room = budget;
-    let mut last = None;
+    let mut last = Fit { outline: None, text, tokens: page_tokens };
     for _ in 0..4 {
         let o = crate::outline::outline(&snap.tree, snap.header.url.as_deref(), room);
         let info = OutlineInfo { page_tokens, budget, folds: o.folds };
@@ -515,9 +543,9 @@ fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Option<(Snapsho
             tree: o.tree,
             stats: snap.stats.clone(),
         };
-        let lead = Lead { partial, outline: Some(&info) };
-        let tokens = count_cl100k(&full_text(&shown, Format::Text, &lead));
-        last = Some((shown, info));
+        let text = full_text(&shown, Format::Text, &Lead { partial, outline: Some(&info) });
+        let tokens = count_cl100k(&text);
+        last = Fit { outline: Some((shown, info)), text, tokens };
         if tokens <= budget {
             break;
         }
