@@ -123,19 +123,11 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
     // The renderer does not draw a document root: its children start at depth 0.
     let elided = tree.node(root).role == Role::Document;
     let costs = if elided {
-        let mut all = vec![LineCost::default(); tree.arena_len()];
-        for &c in &tree.node(root).children {
-            let part = line_costs(tree, c, 0, &ctx);
-            for (i, p) in part.into_iter().enumerate() {
-                if p.drawn {
-                    all[i] = p;
-                }
-            }
-        }
+        let mut all = line_costs(tree, &tree.node(root).children, 0, &ctx);
         all[root.index()] = LineCost { tokens: 0, drawn: true, inline: false, folded: 0 };
         all
     } else {
-        line_costs(tree, root, 0, &ctx)
+        line_costs(tree, &[root], 0, &ctx)
     };
     let mut units = Units::build(tree, root, &costs);
     let budget = (budget as u32).saturating_sub(RESERVE).max(1);

@@ -418,12 +418,12 @@ pub(crate) struct LineCost {
     pub folded: u32,
 }
 
-/// The cost of each node's line in the text form of `tree` drawn from `root` (indexed by
-/// arena index), as [`write_subtree`] would draw it at `depth`. One walk; each line is
+/// The cost of each node's line in the text form of `tree` drawn from `roots` (indexed by
+/// arena index), as [`write_subtree`] would draw each at `depth`. One walk; each line is
 /// tokenized on its own, which counts within a few percent of the whole text.
-pub(crate) fn line_costs(tree: &Tree, root: NodeId, depth: usize, ctx: &LineCtx) -> Vec<LineCost> {
+pub(crate) fn line_costs(tree: &Tree, roots: &[NodeId], depth: usize, ctx: &LineCtx) -> Vec<LineCost> {
     let mut costs = vec![LineCost::default(); tree.arena_len()];
-    let mut stack = vec![(root, depth)];
+    let mut stack: Vec<(NodeId, usize)> = roots.iter().rev().map(|&r| (r, depth)).collect();
     let mut buf = String::new();
     let src = tree;
     while let Some((id, d)) = stack.pop() {
