@@ -29,6 +29,79 @@ pub enum Command {
     /// Serve the browser tools over the Model Context Protocol: stdio (default) or streamable
     /// HTTP (--http 127.0.0.1:PORT).
     Mcp(McpArgs),
+    /// Snapshot and search the windows of desktop apps over AT-SPI (Linux): `apps`,
+    /// `snapshot --app NAME`, `find --app NAME QUERY`.
+    #[command(subcommand)]
+    Desktop(DesktopCommand),
+}
+
+/// `axsnap desktop` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum DesktopCommand {
+    /// List the apps on the accessibility bus and their windows.
+    Apps {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+        format: FormatArg,
+    },
+    /// Print a snapshot of an app's window.
+    Snapshot(DesktopSnapshotArgs),
+    /// Find elements by role and name in an app's window.
+    Find(DesktopFindArgs),
+}
+
+/// Which window of which app.
+#[derive(Debug, Args)]
+pub struct WindowArgs {
+    /// The app's name as `axsnap desktop apps` lists it (exact, any case, or a unique part).
+    #[arg(long, value_name = "NAME")]
+    pub app: String,
+    /// The window's title (exact or a unique part); default: the app's active window, else
+    /// its first one on screen.
+    #[arg(long, value_name = "TITLE")]
+    pub window: Option<String>,
+    /// Most seconds a capture may take before it gives a partial window.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub capture_timeout: u64,
+}
+
+/// `axsnap desktop snapshot`.
+#[derive(Debug, Args)]
+pub struct DesktopSnapshotArgs {
+    /// The window.
+    #[command(flatten)]
+    pub window: WindowArgs,
+    /// Also write the window's raw tree to FILE in the interchange form.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// The token budget (cl100k): a bigger window is shown as an outline; 0 for no budget.
+    #[arg(long, value_name = "N", default_value_t = axsnap_core::outline::DEFAULT_MAX_TOKENS)]
+    pub max_tokens: usize,
+    /// Show only the part with this ref.
+    #[arg(long = "ref", value_name = "REF")]
+    pub scope: Option<String>,
+    /// View options.
+    #[command(flatten)]
+    pub view: ViewArgs,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `axsnap desktop find`.
+#[derive(Debug, Args)]
+pub struct DesktopFindArgs {
+    /// The window.
+    #[command(flatten)]
+    pub window: WindowArgs,
+    /// A name, optionally with a kind word ("OK button", "name entry").
+    pub query: String,
+    /// Most results.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
 }
 
 /// `axsnap mcp`.
@@ -75,6 +148,10 @@ pub struct McpArgs {
     /// Offer the evaluate tool, which runs JavaScript in the page.
     #[arg(long)]
     pub allow_eval: bool,
+    /// Also offer the desktop's windows over AT-SPI (Linux): the desktop_windows tool, and a
+    /// `window` target on snapshot, find and the actions.
+    #[arg(long)]
+    pub desktop: bool,
 }
 
 fn parse_viewport(s: &str) -> Result<(u32, u32), String> {

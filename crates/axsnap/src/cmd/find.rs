@@ -32,7 +32,7 @@ pub fn run(a: &FindArgs) -> anyhow::Result<()> {
     print_hits(&hits, a.args.last().map(String::as_str).unwrap_or_default(), a.format)
 }
 
-fn print_hits(hits: &[Hit], query: &str, format: FormatArg) -> anyhow::Result<()> {
+pub(crate) fn print_hits(hits: &[Hit], query: &str, format: FormatArg) -> anyhow::Result<()> {
     match format {
         FormatArg::Json => println!("{}", serde_json::to_string_pretty(hits)?),
         FormatArg::Text if hits.is_empty() => println!("no element matches {query:?}"),

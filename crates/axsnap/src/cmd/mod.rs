@@ -2,6 +2,7 @@
 
 mod demo;
 mod demo_mcp;
+mod desktop;
 mod diff;
 mod find;
 mod mcp;
@@ -17,5 +18,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Find(a) => find::run(&a),
         Command::Demo(a) => demo::run(&a),
         Command::Mcp(a) => mcp::run(&a),
+        Command::Desktop(c) => desktop::run(&c),
     }
 }

@@ -1,0 +1,307 @@
+//! [`AtspiBackend`]: the core's [`Backend`] over the desktop's windows.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction, TargetSummary};
+use axsnap_core::{Header, NativeId, TargetId};
+use serde::Serialize;
+use zbus::zvariant::OwnedObjectPath;
+
+use crate::apps::{self, AppInfo};
+use crate::bus::{iface, Bus};
+use crate::capture::{self, CaptureLimits};
+use crate::error::AtspiError;
+use crate::events::{Events, Mark};
+use crate::object::ObjectRef;
+use crate::{act, build, keys};
+
+/// An app is settled after an action once it has sent no event for this long.
+const QUIET: Duration = Duration::from_millis(150);
+/// ... or once this much time has passed.
+const SETTLE_CAP: Duration = Duration::from_secs(3);
+
+/// A window, as [`AtspiBackend::windows`] lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DesktopWindow {
+    /// The id to target it by (`w1`).
+    pub id: String,
+    /// Its app's name.
+    pub app: String,
+    /// Its title.
+    pub title: String,
+    /// AT-SPI role (`frame`, `dialog`).
+    pub role: String,
+    /// Whether it is the active window.
+    pub active: bool,
+}
+
+/// The desktop backend: the windows of the apps on the accessibility bus.
+///
+/// Targets are windows, named `w1`, `w2`, ... in the order this backend first saw them; an id
+/// keeps naming its window while the backend lives. A window's app is its object's bus name.
+#[derive(Debug)]
+pub struct AtspiBackend {
+    bus: Bus,
+    /// `None` when the registry refused event registration: every window then counts as
+    /// changed (recaptured on every call).
+    events: Option<Events>,
+    ids: BTreeMap<String, ObjectRef>,
+    by_obj: HashMap<ObjectRef, String>,
+    next_id: u32,
+    /// Per target, its app's event mark when its last capture began.
+    marks: HashMap<String, Mark>,
+    limits: CaptureLimits,
+}
+
+impl AtspiBackend {
+    /// Connects to the accessibility bus and starts listening to its events.
+    pub async fn connect() -> Result<AtspiBackend, AtspiError> {
+        AtspiBackend::on(Bus::connect().await?).await
+    }
+
+    /// The backend on an accessibility bus already connected.
+    pub async fn on(bus: Bus) -> Result<AtspiBackend, AtspiError> {
+        let events = match Events::listen(&bus).await {
+            Ok(e) => Some(e),
+            Err(e) => {
+                tracing::warn!("no AT-SPI events ({e}); every window is recaptured on every call");
+                None
+            }
+        };
+        // Fail now, clearly, when no registry answers on the bus.
+        apps::list(&bus).await?;
+        Ok(AtspiBackend {
+            bus,
+            events,
+            ids: BTreeMap::new(),
+            by_obj: HashMap::new(),
+            next_id: 1,
+            marks: HashMap::new(),
+            limits: CaptureLimits::default(),
+        })
+    }
+
+    /// The connection.
+    pub fn bus(&self) -> &Bus {
+        &self.bus
+    }
+
+    /// Sets the limits of later captures (the deadline comes from each call).
+    pub fn set_limits(&mut self, limits: CaptureLimits) {
+        self.limits = limits;
+    }
+
+    /// The apps on the bus and their windows.
+    pub async fn apps(&self) -> Result<Vec<AppInfo>, AtspiError> {
+        apps::list(&self.bus).await
+    }
+
+    /// Every window of every app, with the ids to target them by.
+    pub async fn windows(&mut self) -> Result<Vec<DesktopWindow>, AtspiError> {
+        let apps = self.apps().await?;
+        let mut out = Vec::new();
+        for app in &apps {
+            for w in &app.windows {
+                let id = self.id_of(&w.obj);
+                out.push(DesktopWindow {
+                    id,
+                    app: app.name.clone(),
+                    title: w.title.clone(),
+                    role: w.role.clone(),
+                    active: w.active,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The id of `app`'s window titled `title` (or its active or first window).
+    pub async fn window(&mut self, app: &str, title: Option<&str>) -> Result<TargetId, AtspiError> {
+        let apps = self.apps().await?;
+        let app = apps::find_app(&apps, app)?;
+        let w = apps::find_window(app, title)?;
+        Ok(TargetId(self.id_of(&w.obj)))
+    }
+
+    fn id_of(&mut self, obj: &ObjectRef) -> String {
+        if let Some(id) = self.by_obj.get(obj) {
+            return id.clone();
+        }
+        let id = format!("w{}", self.next_id);
+        self.next_id += 1;
+        self.ids.insert(id.clone(), obj.clone());
+        self.by_obj.insert(obj.clone(), id.clone());
+        id
+    }
+
+    fn obj(&self, target: &TargetId) -> Result<ObjectRef, AtspiError> {
+        self.ids.get(&target.0).cloned().ok_or_else(|| AtspiError::NoSuchTarget(target.0.clone()))
+    }
+
+    /// The windows (top-level children) of the app on `bus_name`.
+    async fn app_windows(&self, window: &ObjectRef) -> Vec<ObjectRef> {
+        let parent: Result<(String, OwnedObjectPath), _> = self
+            .bus
+            .property::<zbus::zvariant::OwnedValue>(window, iface::ACCESSIBLE, "Parent")
+            .await
+            .and_then(|v| {
+                <(String, OwnedObjectPath)>::try_from(v)
+                    .map_err(|e| AtspiError::Call { what: "Parent".into(), detail: e.to_string() })
+            });
+        let Ok(parent) = parent else { return Vec::new() };
+        let app = ObjectRef::from(parent);
+        self.bus
+            .call::<_, Vec<(String, OwnedObjectPath)>>(&app, iface::ACCESSIBLE, "GetChildren", &())
+            .await
+            .map(|k| k.into_iter().map(ObjectRef::from).collect())
+            .unwrap_or_default()
+    }
+
+    /// Waits until the window's app has been quiet for [`QUIET`] (or [`SETTLE_CAP`] passed).
+    async fn settle(&self, app: &str, start: Instant) -> bool {
+        let Some(events) = &self.events else {
+            tokio::time::sleep(QUIET).await;
+            return true;
+        };
+        loop {
+            let quiet = events.quiet_for(app).await.unwrap_or(Duration::MAX);
+            if quiet >= QUIET && start.elapsed() >= QUIET {
+                return true;
+            }
+            if start.elapsed() >= SETTLE_CAP {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    async fn after(&mut self, window: &ObjectRef, before: Vec<ObjectRef>, start: Instant) -> Outcome {
+        let settled = self.settle(&window.bus, start).await;
+        let now = self.app_windows(window).await;
+        let opened = now.iter().filter(|w| !before.contains(w)).map(|w| TargetId(self.id_of(w))).collect();
+        Outcome {
+            settled,
+            elapsed: start.elapsed(),
+            opened,
+            unsettled: (!settled).then(|| format!("the app kept sending events for {SETTLE_CAP:?}")),
+            ..Outcome::default()
+        }
+    }
+}
+
+impl Backend for AtspiBackend {
+    type Error = AtspiError;
+
+    async fn targets(&mut self) -> Result<Vec<TargetSummary>, AtspiError> {
+        Ok(self
+            .windows()
+            .await?
+            .into_iter()
+            .map(|w| TargetSummary { id: TargetId(w.id), header: header(&w.app, &w.title), active: w.active })
+            .collect())
+    }
+
+    async fn capture(&mut self, target: &TargetId, deadline: Duration) -> Result<Capture, AtspiError> {
+        let obj = self.obj(target)?;
+        // Events that came during the walk may tell a change the walk read before it
+        // happened, so the mark is the one from before; reading objects makes some toolkits
+        // create them, with events, so a first capture is often followed by a second.
+        self.marks.remove(&target.0);
+        let before = self.events.as_ref().map(|e| e.mark(&obj.bus));
+        let limits = CaptureLimits { deadline, ..self.limits };
+        let walk = capture::walk(&self.bus, &obj, limits).await.map_err(|e| match e {
+            AtspiError::Gone(why) => AtspiError::Gone(format!("window {target} is closed ({why})")),
+            e => e,
+        })?;
+        if let Some(before) = before {
+            self.marks.insert(target.0.clone(), before);
+        }
+        let tree = build::build(&walk);
+        let app =
+            self.bus.property::<String>(&app_of(&obj), iface::ACCESSIBLE, "Name").await.unwrap_or_default();
+        let title = walk.objects.first().map(|r| r.name.clone()).unwrap_or_default();
+        Ok(Capture { target: target.clone(), header: header(&app, &title), tree, partial: walk.partial })
+    }
+
+    async fn act(
+        &mut self,
+        target: &TargetId,
+        element: &NativeId,
+        action: &ElementAction,
+    ) -> Result<Outcome, AtspiError> {
+        let window = self.obj(target)?;
+        let obj = ObjectRef::from_native(element);
+        if obj.bus != window.bus || obj.path.contains('#') {
+            return Err(AtspiError::Unsupported(format!(
+                "{obj} is not an element of window {target} that can be acted on"
+            )));
+        }
+        let before = self.app_windows(&window).await;
+        let start = Instant::now();
+        act::act(&self.bus, &obj, action).await?;
+        Ok(self.after(&window, before, start).await)
+    }
+
+    async fn act_on_target(
+        &mut self,
+        target: &TargetId,
+        action: &TargetAction,
+    ) -> Result<Outcome, AtspiError> {
+        let window = self.obj(target)?;
+        let before = self.app_windows(&window).await;
+        let start = Instant::now();
+        match action {
+            TargetAction::Press { keys: k } => keys::press(&self.bus, &keys::parse(k)?).await?,
+            TargetAction::Scroll { .. } => {
+                return Err(AtspiError::Unsupported(
+                    "scroll an element of the window (scroll ref=...)".into(),
+                ))
+            }
+            TargetAction::Navigate { .. }
+            | TargetAction::Back
+            | TargetAction::Forward
+            | TargetAction::Reload => {
+                return Err(AtspiError::Unsupported("a desktop window has no URL or history".into()))
+            }
+            TargetAction::AcceptDialog { .. } | TargetAction::DismissDialog => {
+                return Err(AtspiError::Unsupported(
+                    "desktop dialogs are windows: snapshot the dialog's window and click its buttons".into(),
+                ))
+            }
+        }
+        Ok(self.after(&window, before, start).await)
+    }
+
+    async fn open_target(&mut self, url: &str) -> Result<TargetId, AtspiError> {
+        Err(AtspiError::Unsupported(format!("cannot open {url:?}: desktop windows are opened by their apps")))
+    }
+
+    async fn close_target(&mut self, target: &TargetId) -> Result<(), AtspiError> {
+        Err(AtspiError::Unsupported(format!("cannot close window {target}: close it with its own controls")))
+    }
+
+    fn element_gone(error: &AtspiError) -> bool {
+        error.is_gone()
+    }
+
+    async fn changed(&mut self, target: &TargetId) -> Result<bool, AtspiError> {
+        let obj = self.obj(target)?;
+        let (Some(events), Some(mark)) = (&self.events, self.marks.get(&target.0)) else { return Ok(true) };
+        Ok(events.changed_since(&self.bus, &obj.bus, &obj, *mark).await)
+    }
+}
+
+fn header(app: &str, title: &str) -> Header {
+    let title = match (app.is_empty(), title.is_empty()) {
+        (_, true) => app.to_string(),
+        (true, false) => title.to_string(),
+        (false, false) => format!("{title} ({app})"),
+    };
+    Header { url: None, title: (!title.is_empty()).then_some(title) }
+}
+
+/// The app root of the app `obj` belongs to.
+fn app_of(obj: &ObjectRef) -> ObjectRef {
+    ObjectRef::new(obj.bus.clone(), crate::object::ROOT_PATH)
+}

@@ -1,0 +1,150 @@
+//! Turning a [`Walk`] into the core's raw [`Tree`]: one node per object, mapped by
+//! [`crate::mapping`], plus the text that AT-SPI keeps in a parent's Text interface rather than
+//! in child objects (web content puts a paragraph's words there, with U+FFFC where each child
+//! object sits).
+
+use axsnap_core::{NativeId, Node, NodeId, RawFlags, Rect, Role, State, Tree};
+
+use crate::capture::Walk;
+use crate::fetch::{RawObject, MANY_CHILDREN};
+use crate::mapping::{self, bit, role_name};
+
+/// The character AT-SPI puts in a text where a child object sits.
+const EMBEDDED: char = '\u{FFFC}';
+
+/// One piece of a node's content, in order.
+enum Item {
+    Text(String),
+    Child(usize),
+}
+
+/// Builds the raw tree of `walk`.
+pub fn build(walk: &Walk) -> Tree {
+    let n = walk.objects.len();
+    let mut tree = Tree::with_capacity(n * 2);
+    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, p) in walk.parents.iter().enumerate() {
+        if let Some(p) = p {
+            kids[*p].push(i);
+        }
+    }
+    let mut ids: Vec<NodeId> = Vec::with_capacity(n);
+    let mut web = vec![false; n];
+    for (i, raw) in walk.objects.iter().enumerate() {
+        let parent = walk.parents[i];
+        let parent_role = parent.and_then(|p| role_name(walk.objects[p].role));
+        web[i] = parent.is_some_and(|p| web[p])
+            || matches!(role_name(raw.role), Some("document web" | "document frame"));
+        let node = node_of(raw, parent_role, parent.is_none(), web[i]);
+        ids.push(tree.push(node));
+    }
+    if let Some(root) = ids.first() {
+        tree.set_root(*root);
+    }
+    for (i, raw) in walk.objects.iter().enumerate() {
+        let role = &tree.node(ids[i]).role;
+        let items = content(raw, role, &kids[i]);
+        for (k, item) in items.into_iter().enumerate() {
+            match item {
+                Item::Child(c) => tree.attach(ids[i], ids[c], None),
+                Item::Text(t) => {
+                    let native = NativeId::new(raw.obj.bus.clone(), format!("{}#text{k}", raw.obj.path));
+                    let mut text = Node::new(Role::Text, t, native);
+                    text.flags.hidden = tree.node(ids[i]).flags.hidden;
+                    tree.append(ids[i], text);
+                }
+            }
+        }
+        if raw.child_count > MANY_CHILDREN && (raw.children.len() as i64) < i64::from(raw.child_count) {
+            let more = i64::from(raw.child_count) - raw.children.len() as i64;
+            let native = NativeId::new(raw.obj.bus.clone(), format!("{}#more", raw.obj.path));
+            let note = format!(
+                "{more} more children not read (the app reports {}; only the first {} are read)",
+                raw.child_count,
+                raw.children.len()
+            );
+            tree.append(ids[i], Node::new(Role::More, note, native));
+        }
+    }
+    tree
+}
+
+fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, web: bool) -> Node {
+    let role = mapping::role(raw, parent_role);
+    let mut node = Node::new(role.clone(), raw.name.trim().to_string(), raw.obj.native());
+    node.states = mapping::states(raw, &role);
+    node.actions = mapping::actions(raw, &role);
+    if !raw.description.is_empty() && raw.description != raw.name {
+        node.description = Some(raw.description.clone());
+    }
+    node.level = raw.attributes.get("level").and_then(|l| l.parse().ok());
+    if let Some((x, y, w, h)) = raw.extents {
+        if w > 0 && h > 0 && x > i32::MIN / 2 && y > i32::MIN / 2 {
+            node.bounds = Some(Rect { x: f64::from(x), y: f64::from(y), w: f64::from(w), h: f64::from(h) });
+        }
+    }
+    let dev = if raw.accessible_id.is_empty() {
+        raw.attributes.get("id").cloned().unwrap_or_default()
+    } else {
+        raw.accessible_id.clone()
+    };
+    node.dev_id = (!dev.is_empty()).then_some(dev);
+    let editable =
+        node.states.contains(State::Editable) || raw.has("EditableText") && raw.state(bit::EDITABLE);
+    if editable {
+        node.value = raw.text.clone();
+    } else if let Some((current, _, _)) = raw.value {
+        node.value = Some(number(current));
+    }
+    node.flags = RawFlags {
+        hidden: !is_root && (!raw.state(bit::VISIBLE) || (!web && !raw.state(bit::SHOWING))),
+        block: !matches!(role, Role::Link | Role::Text | Role::Image),
+        ..RawFlags::default()
+    };
+    node
+}
+
+/// The children of a node in order, with its own text between them where it has any that its
+/// name does not already say.
+fn content(raw: &RawObject, role: &Role, kids: &[usize]) -> Vec<Item> {
+    let text = match &raw.text {
+        Some(t)
+            if !t.trim().is_empty()
+                && !matches!(role, Role::TextBox | Role::SearchBox | Role::SpinButton | Role::ComboBox) =>
+        {
+            t
+        }
+        _ => return kids.iter().map(|k| Item::Child(*k)).collect(),
+    };
+    if !text.contains(EMBEDDED) {
+        // A label's text is its name; only text the name does not hold is content.
+        let mut items: Vec<Item> = kids.iter().map(|k| Item::Child(*k)).collect();
+        if kids.is_empty() && text.trim() != raw.name.trim() {
+            items.insert(0, Item::Text(text.clone()));
+        }
+        return items;
+    }
+    let mut items = Vec::new();
+    let mut next_kid = kids.iter();
+    for (k, piece) in text.split(EMBEDDED).enumerate() {
+        if k > 0 {
+            if let Some(c) = next_kid.next() {
+                items.push(Item::Child(*c));
+            }
+        }
+        if !piece.is_empty() {
+            items.push(Item::Text(piece.to_string()));
+        }
+    }
+    items.extend(next_kid.map(|c| Item::Child(*c)));
+    items
+}
+
+/// A value as people write it: `50`, not `50.0`.
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}

@@ -1,0 +1,80 @@
+//! [`AtspiError`]: what went wrong talking to the desktop, and what to do next.
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// An error of the AT-SPI backend.
+#[derive(Debug, Error)]
+pub enum AtspiError {
+    /// No D-Bus session bus to ask for the accessibility bus.
+    #[error(
+        "no D-Bus session bus ({0}): run inside a desktop session, or start one with \
+         `scripts/desktop-session -- COMMAND` (Xvfb, a private session bus and the AT-SPI bus)"
+    )]
+    NoSessionBus(String),
+    /// The session bus has no accessibility bus.
+    #[error(
+        "no accessibility bus on the session bus ({0}): install at-spi2-core (Debian: \
+         `apt-get install at-spi2-core`) or start one with `scripts/desktop-session`"
+    )]
+    NoAccessibilityBus(String),
+    /// A D-Bus call failed.
+    #[error("{what} failed: {detail}")]
+    Call {
+        /// The call, in words (`GetChildren on :1.5/org/a11y/atspi/accessible/12`).
+        what: String,
+        /// What D-Bus said.
+        detail: String,
+    },
+    /// A call got no answer in time: the app is busy or hung.
+    #[error("{what} got no answer within {after:?}: the app is busy or hung; try again, or restart it")]
+    Timeout {
+        /// The call, in words.
+        what: String,
+        /// How long it waited.
+        after: Duration,
+    },
+    /// The element (or its app) is gone: the app exited, the window closed, or the element was
+    /// destroyed.
+    #[error("the element is gone ({0}); take a new snapshot")]
+    Gone(String),
+    /// No app of that name is on the accessibility bus.
+    #[error(
+        "no app named {name:?} on the accessibility bus (apps there: {known}); an app shows there \
+         only when it exposes accessibility (GTK and Qt apps with their AT-SPI bridge, Chromium \
+         with --force-renderer-accessibility)"
+    )]
+    NoSuchApp {
+        /// The name asked for.
+        name: String,
+        /// The names there are.
+        known: String,
+    },
+    /// The app has no window of that title (or no window at all).
+    #[error("{app} has no window {wanted}(windows: {known})")]
+    NoSuchWindow {
+        /// The app.
+        app: String,
+        /// The title asked for, quoted with a trailing space, or empty for "any".
+        wanted: String,
+        /// The titles there are.
+        known: String,
+    },
+    /// No window of that id.
+    #[error("no window {0}: list them with desktop_windows (CLI: `axsnap desktop apps`)")]
+    NoSuchTarget(String),
+    /// The element cannot do what was asked.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The action ran but its effect could not be seen.
+    #[error("{0}")]
+    NotApplied(String),
+}
+
+impl AtspiError {
+    /// Whether this says the element or its app no longer exists.
+    pub fn is_gone(&self) -> bool {
+        matches!(self, AtspiError::Gone(_))
+    }
+}
