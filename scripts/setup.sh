@@ -22,6 +22,26 @@ ensure_chromium() {
   _apt_install chromium
 }
 
+# A private desktop session for the Linux desktop backend (scripts/desktop-session, and the
+# axsnap-atspi tests that start their own): Xvfb, a D-Bus session bus (dbus-x11 brings
+# dbus-daemon and dbus-send), the AT-SPI bus launcher and registry, GTK's bridge to it, the GTK 3
+# and GTK 4 widget factories to read, and xdotool to drive input.
+ensure_desktop() {
+  local want=(xvfb dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples gtk-4-examples xdotool)
+  local installed missing=() pkg
+  installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
+  for pkg in "${want[@]}"; do
+    case "$installed" in
+      *" $pkg=installed "*) ;;
+      *) missing+=("$pkg") ;;
+    esac
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]} (Debian packages)..." >&2
+    _apt_install "${missing[@]}"
+  fi
+}
+
 ensure_cargo() {
   if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo is missing: install Rust (rustup) first" >&2

@@ -69,8 +69,20 @@ impl AtspiBackend {
                 None
             }
         };
-        // Fail now, clearly, when no registry answers on the bus.
-        apps::list(&bus).await?;
+        // Fail now, clearly, when no registry answers on the bus. The first call may start
+        // the registry, so it gets longer than a call.
+        bus.call_with::<_, Vec<(String, OwnedObjectPath)>>(
+            &ObjectRef::desktop(),
+            iface::ACCESSIBLE,
+            "GetChildren",
+            &(),
+            Duration::from_secs(5),
+        )
+        .await
+        .map_err(|e| match e {
+            AtspiError::Timeout { .. } => e,
+            e => AtspiError::NoAccessibilityBus(format!("no AT-SPI registry answers on it ({e})")),
+        })?;
         Ok(AtspiBackend {
             bus,
             events,

@@ -28,6 +28,9 @@ pub fn build(walk: &Walk) -> Tree {
             kids[*p].push(i);
         }
     }
+    for k in &mut kids {
+        k.sort_by_key(|i| walk.positions.get(*i).copied().unwrap_or(0));
+    }
     let mut ids: Vec<NodeId> = Vec::with_capacity(n);
     let mut web = vec![false; n];
     for (i, raw) in walk.objects.iter().enumerate() {
@@ -35,7 +38,7 @@ pub fn build(walk: &Walk) -> Tree {
         let parent_role = parent.and_then(|p| role_name(walk.objects[p].role));
         web[i] = parent.is_some_and(|p| web[p])
             || matches!(role_name(raw.role), Some("document web" | "document frame"));
-        let node = node_of(raw, parent_role, parent.is_none(), web[i]);
+        let node = node_of(raw, parent_role, parent.is_none(), web[i] || !walk.showing_reliable);
         ids.push(tree.push(node));
     }
     if let Some(root) = ids.first() {
@@ -69,9 +72,13 @@ pub fn build(walk: &Walk) -> Tree {
     tree
 }
 
-fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, web: bool) -> Node {
+/// `visible_only`: judge hiddenness by `VISIBLE` alone (web content, and apps that do not
+/// mark `SHOWING`).
+fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, visible_only: bool) -> Node {
     let role = mapping::role(raw, parent_role);
-    let mut node = Node::new(role.clone(), raw.name.trim().to_string(), raw.obj.native());
+    let name = raw.name.trim();
+    let name = if is_class_name(name) { "" } else { name };
+    let mut node = Node::new(role.clone(), name.to_string(), raw.obj.native());
     node.states = mapping::states(raw, &role);
     node.actions = mapping::actions(raw, &role);
     if !raw.description.is_empty() && raw.description != raw.name {
@@ -97,7 +104,7 @@ fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, web: bool)
         node.value = Some(number(current));
     }
     node.flags = RawFlags {
-        hidden: !is_root && (!raw.state(bit::VISIBLE) || (!web && !raw.state(bit::SHOWING))),
+        hidden: !is_root && (!raw.state(bit::VISIBLE) || (!visible_only && !raw.state(bit::SHOWING))),
         block: !matches!(role, Role::Link | Role::Text | Role::Image),
         ..RawFlags::default()
     };
@@ -140,11 +147,37 @@ fn content(raw: &RawObject, role: &Role, kids: &[usize]) -> Vec<Item> {
     items
 }
 
+/// Whether `name` is only a toolkit's widget class (`GtkEntry`): GTK 4 names a widget so when
+/// nothing else names it, and that says nothing the role does not.
+fn is_class_name(name: &str) -> bool {
+    name.strip_prefix("Gtk").is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_uppercase()) && rest.chars().all(|c| c.is_ascii_alphanumeric())
+    })
+}
+
 /// A value as people write it: `50`, not `50.0`.
 fn number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
         format!("{v}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widget_classes_are_not_names() {
+        assert!(is_class_name("GtkEntry") && is_class_name("GtkComboBoxText"));
+        assert!(!is_class_name("Gtk") && !is_class_name("Gtkentry") && !is_class_name("GtkEntry 2"));
+        assert!(!is_class_name("Save"));
+    }
+
+    #[test]
+    fn numbers_read_as_written() {
+        assert_eq!(number(50.0), "50");
+        assert_eq!(number(0.5), "0.5");
     }
 }

@@ -1,5 +1,5 @@
-//! Capturing a window: a breadth-first walk that reads a level's objects all at once
-//! ([`fetch`]), under a deadline and a node cap, then [`crate::build`] turns what was read
+//! Capturing a window: a walk that reads each object ([`fetch`]) as soon as its parent has
+//! been read, under a deadline and a node cap, then [`crate::build`] turns what was read
 //! into the core's raw tree.
 //!
 //! A slow or hung app gives a partial capture that says what is missing; only a window that
@@ -13,7 +13,7 @@ use futures::StreamExt;
 use crate::bus::Bus;
 use crate::error::AtspiError;
 use crate::fetch::{fetch, Children, RawObject};
-use crate::mapping::role_name;
+use crate::mapping::{bit, role_name};
 use crate::object::ObjectRef;
 
 /// Limits of one capture.
@@ -33,97 +33,155 @@ impl Default for CaptureLimits {
     }
 }
 
-/// What a walk read: objects in breadth-first order, each with its parent's index.
+/// What a walk read: objects in the order they were read (a parent before its children),
+/// each with its parent's index.
 #[derive(Debug, Default)]
 pub struct Walk {
     /// The objects; the first is the root.
     pub objects: Vec<RawObject>,
     /// Per object, its parent's index (`None` for the root).
     pub parents: Vec<Option<usize>>,
+    /// Per object, its position among its parent's children (objects are read in whatever
+    /// order they answer).
+    pub positions: Vec<usize>,
+    /// Whether the app marks what is on screen with `SHOWING` below its windows. GTK 3 and
+    /// Qt do (a closed menu's items and a notebook's other pages are `VISIBLE` but not
+    /// `SHOWING`); GTK 4.8 sets it only on windows, so there `VISIBLE` has to do.
+    pub showing_reliable: bool,
     /// Set when the walk was cut short: what is missing, in words.
     pub partial: Option<String>,
     /// How long it took.
     pub elapsed: Duration,
 }
 
-/// Walks the subtree at `root`.
+/// One object to read: where it sits and whether it is inside web content.
+struct Job {
+    obj: ObjectRef,
+    parent: Option<usize>,
+    position: usize,
+    web: bool,
+}
+
+/// Walks the subtree at `root`: each object is read as soon as its parent has been (up to
+/// `concurrency` at a time), so a deep tree costs no round trip per level. The root's
+/// children are the exception: whether `SHOWING` can be trusted is known once they are all
+/// in, and until then their own children wait.
 pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<Walk, AtspiError> {
     let start = Instant::now();
+    let deadline = tokio::time::Instant::now() + limits.deadline;
     let mut out = Walk::default();
-    // (object, parent index, inside web content)
-    let mut level: Vec<(ObjectRef, Option<usize>, bool)> = vec![(root.clone(), None, false)];
-    let mut cut: Vec<String> = Vec::new();
-    while !level.is_empty() {
-        let left = limits.deadline.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            cut.push(format!(
-                "the capture reached its {:?} deadline; {} objects deeper were not read",
-                limits.deadline,
-                level.len()
-            ));
-            break;
-        }
-        if out.objects.len() + level.len() > limits.max_nodes {
-            let room = limits.max_nodes.saturating_sub(out.objects.len());
-            cut.push(format!(
-                "the capture stopped at {} objects; {} more were not read",
-                limits.max_nodes,
-                level.len() - room
-            ));
-            level.truncate(room);
-            if level.is_empty() {
+    let mut queue =
+        std::collections::VecDeque::from([Job { obj: root.clone(), parent: None, position: 0, web: false }]);
+    let mut inflight = futures::stream::FuturesUnordered::new();
+    let mut scheduled = 0usize;
+    // Root children still being read, and those read whose children wait for the verdict.
+    let mut first_level_left: Option<usize> = None;
+    let mut held: Vec<(usize, bool)> = Vec::new();
+    let (mut hung, mut vanished, mut cut) = (0usize, 0usize, Vec::new());
+    loop {
+        while inflight.len() < limits.concurrency.max(1) {
+            let Some(job) = queue.pop_front() else { break };
+            if scheduled >= limits.max_nodes {
+                cut.push(format!(
+                    "the capture stopped at {} objects; {} more were not read",
+                    limits.max_nodes,
+                    queue.len() + 1
+                ));
+                queue.clear();
                 break;
             }
+            scheduled += 1;
+            let children = if job.web { Children::Always } else { Children::IfVisible };
+            inflight.push(async move {
+                let result = fetch(bus, &job.obj, children).await;
+                (job, result)
+            });
         }
-        let jobs: Vec<(ObjectRef, Children)> = level
-            .iter()
-            .map(|(obj, _, web)| (obj.clone(), if *web { Children::Always } else { Children::IfShowing }))
-            .collect();
-        let reads = futures::stream::iter(jobs)
-            .map(|(obj, children)| async move { fetch(bus, &obj, children).await })
-            .buffered(limits.concurrency.max(1))
-            .collect::<Vec<_>>();
-        let results = match tokio::time::timeout(left, reads).await {
-            Ok(r) => r,
+        let (job, result) = match tokio::time::timeout_at(deadline, inflight.next()).await {
+            Ok(Some(done)) => done,
+            Ok(None) => break,
             Err(_) => {
                 cut.push(format!(
-                    "the capture reached its {:?} deadline; {} objects were not read",
+                    "the capture reached its {:?} deadline; {} objects and what they hold were not read",
                     limits.deadline,
-                    level.len()
+                    inflight.len() + queue.len()
                 ));
                 break;
             }
         };
-        let mut next = Vec::new();
-        let mut hung = 0usize;
-        for ((obj, parent, web), result) in level.into_iter().zip(results) {
-            let raw = match result {
-                Ok(raw) => raw,
-                Err(e) if parent.is_none() => return Err(e),
-                Err(AtspiError::Timeout { .. }) => {
-                    hung += 1;
-                    continue;
+        let first_level = job.parent == Some(0);
+        let raw = match result {
+            Ok(raw) => Some(raw),
+            Err(e) if job.parent.is_none() => return Err(e),
+            Err(AtspiError::Timeout { .. }) => {
+                hung += 1;
+                None
+            }
+            // Gone during the walk: its siblings stay, and the capture says it is not whole.
+            Err(e) => {
+                tracing::debug!("left out {}: {e}", job.obj);
+                if e.is_gone() {
+                    vanished += 1;
                 }
-                // Gone during the walk, or a broken object: its siblings stay.
-                Err(e) => {
-                    tracing::debug!("left out {obj}: {e}");
-                    continue;
-                }
-            };
+                None
+            }
+        };
+        if let Some(raw) = raw {
             let index = out.objects.len();
-            let web = web || is_web_document(&raw);
-            next.extend(raw.children.iter().map(|c| (c.clone(), Some(index), web)));
-            out.parents.push(parent);
+            let web = job.web || is_web_document(&raw);
+            out.parents.push(job.parent);
+            out.positions.push(job.position);
+            if job.parent.is_none() {
+                first_level_left = Some(raw.children.len());
+                queue.extend(children_of(&raw, index, web));
+            } else if first_level {
+                out.showing_reliable |= raw.state(bit::SHOWING);
+                held.push((index, web));
+            } else if shown(&raw, web, out.showing_reliable) {
+                queue.extend(children_of(&raw, index, web));
+            }
             out.objects.push(raw);
         }
-        if hung > 0 {
-            cut.push(format!("{hung} objects did not answer in time (the app is busy or hung); they and their contents are missing"));
+        if first_level {
+            let left = first_level_left.map_or(0, |n| n.saturating_sub(1));
+            first_level_left = Some(left);
+            if left == 0 {
+                for (index, web) in held.drain(..) {
+                    let raw = &out.objects[index];
+                    if shown(raw, web, out.showing_reliable) {
+                        queue.extend(children_of(raw, index, web));
+                    }
+                }
+            }
         }
-        level = next;
+    }
+    if hung > 0 {
+        cut.push(format!(
+            "{hung} objects did not answer in time (the app is busy or hung); they and their contents are missing"
+        ));
+    }
+    if vanished > 0 {
+        cut.push(format!(
+            "{vanished} objects vanished while the window was read (it changed or closed); take a new snapshot"
+        ));
     }
     out.partial = (!cut.is_empty()).then(|| cut.join("; "));
     out.elapsed = start.elapsed();
     Ok(out)
+}
+
+/// Whether the children of an object are read.
+fn shown(raw: &RawObject, web: bool, showing_reliable: bool) -> bool {
+    web || if showing_reliable { raw.state(bit::SHOWING) } else { raw.state(bit::VISIBLE) }
+}
+
+fn children_of(raw: &RawObject, index: usize, web: bool) -> impl Iterator<Item = Job> + '_ {
+    raw.children.iter().enumerate().map(move |(position, c)| Job {
+        obj: c.clone(),
+        parent: Some(index),
+        position,
+        web,
+    })
 }
 
 fn is_web_document(raw: &RawObject) -> bool {

@@ -21,8 +21,10 @@ pub const MAX_TEXT: i32 = 20_000;
 pub enum Children {
     /// None.
     Never,
-    /// Those of an object on screen (`SHOWING`): what is not shown holds nothing shown.
-    IfShowing,
+    /// Those of an object that is `VISIBLE` or `SHOWING` (what is neither holds nothing
+    /// shown; whether a visible object is on screen is the walk's call, see
+    /// [`crate::capture::Walk::showing_reliable`]).
+    IfVisible,
     /// All (web content marks nodes scrolled out of view as not showing).
     Always,
 }
@@ -103,7 +105,8 @@ pub async fn fetch(bus: &Bus, obj: &ObjectRef, children: Children) -> Result<Raw
     };
 
     let children = async {
-        let shown = raw.state(crate::mapping::bit::SHOWING) || children == Children::Always;
+        use crate::mapping::bit;
+        let shown = raw.state(bit::SHOWING) || raw.state(bit::VISIBLE) || children == Children::Always;
         if children == Children::Never || !shown || raw.child_count <= 0 {
             Ok(Vec::new())
         } else if raw.child_count > MANY_CHILDREN {

@@ -143,9 +143,10 @@ fn is_text_input(role: &Role) -> bool {
 /// What `raw` can be asked to do.
 pub fn actions(raw: &RawObject, role: &Role) -> ActionSet {
     let mut a = ActionSet::EMPTY;
+    // Chromium offers `doDefault` on every node of a page, so it says nothing.
     for name in &raw.actions {
         match name.as_str() {
-            "click" | "press" | "activate" | "jump" | "open" | "invoke" | "select" | "doDefault" => {
+            "click" | "press" | "activate" | "jump" | "open" | "invoke" | "select" => {
                 a.set(Action::Click, true)
             }
             "toggle" => a.set(Action::Toggle, true),

@@ -93,6 +93,16 @@ impl<'a> Args<'a> {
         Ok(Args { tool, map })
     }
 
+    /// One optional string argument of a call, read before the tool's own reading of its
+    /// arguments (which refuses unknown ones): where the call is to go.
+    pub fn peek_str(
+        tool: &'static str,
+        map: Option<&'a JsonObject>,
+        field: &'static str,
+    ) -> Result<Option<&'a str>, ArgError> {
+        Args { tool, map }.opt_str(field)
+    }
+
     fn get(&self, field: &str) -> Option<&'a Value> {
         // `null` reads as absent: clients send it for optional arguments left out.
         self.map.and_then(|m| m.get(field)).filter(|v| !v.is_null())

@@ -10,9 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axsnap_cdp::{CdpBackend, CdpError, PageLog};
-use axsnap_core::backend::{Backend, ElementAction, MouseButton, TargetAction, TargetSummary};
-use axsnap_core::render::Format;
-use axsnap_core::session::{Mode, Request};
+use axsnap_core::backend::{Backend, TargetAction, TargetSummary};
 use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
@@ -20,17 +18,12 @@ use serde_json::json;
 use crate::agent::{Agent, AgentOptions, Step};
 use crate::args::Args;
 use crate::browsers::Browsers;
+use crate::calls::{self, auto_request, Op};
 use crate::failure::{clip, Failure};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::tools;
 use crate::wait;
-
-/// The request that answers actions: auto mode, text for the model and JSON for programs,
-/// within the server's token budget.
-fn auto_request(max_tokens: Option<usize>) -> Request {
-    Request { also_json: true, max_tokens, ..Request::default() }
-}
 
 /// The failure code of a call that found the browser started again (see [`Browsing::call`]).
 const RESTARTED: &str = "browser_restarted";
@@ -43,18 +36,6 @@ const LOST: &str = "the browser had stopped and was started again: this session'
 /// was lost: it only looks, or goes somewhere whole.
 fn repeatable(tool: &str) -> bool {
     matches!(tool, "navigate" | "reload" | "snapshot" | "find" | "tabs" | "wait_for" | "screenshot")
-}
-
-/// Default scroll step in CSS pixels.
-const SCROLL_STEP: i64 = 600;
-/// Default `find` limit.
-const FIND_LIMIT: i64 = 5;
-
-/// What one element or target operation is.
-enum Op {
-    Element { r: String, action: ElementAction },
-    Target(TargetAction),
-    Open(String),
 }
 
 /// One session's browser state.
@@ -139,6 +120,9 @@ impl Browsing {
     }
 
     async fn dispatch(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        if let Some(op) = calls::action(tool, args, &[])? {
+            return self.run(op).await;
+        }
         match tool {
             "navigate" => {
                 let a = Args::new("navigate", args, &["url"])?;
@@ -161,69 +145,6 @@ impl Browsing {
             }
             "snapshot" => self.snapshot(args).await,
             "find" => self.find(args).await,
-            "click" => {
-                let a = Args::new("click", args, &["ref", "button", "double"])?;
-                let r = a.str("ref")?.to_string();
-                let button = a.opt_choice("button", &["left", "right", "middle"])?.unwrap_or("left");
-                let count = if a.opt_bool("double")?.unwrap_or(false) { 2 } else { 1 };
-                let action = match button {
-                    "right" => ElementAction::ClickButton { button: MouseButton::Right, count },
-                    "middle" => ElementAction::ClickButton { button: MouseButton::Middle, count },
-                    _ => ElementAction::Click { count },
-                };
-                self.run(Op::Element { r, action }).await
-            }
-            "hover" => {
-                let a = Args::new("hover", args, &["ref"])?;
-                self.run(Op::Element { r: a.str("ref")?.to_string(), action: ElementAction::Hover }).await
-            }
-            "type" => {
-                let a = Args::new("type", args, &["ref", "text", "submit"])?;
-                let action = ElementAction::Type {
-                    text: a.str("text")?.to_string(),
-                    clear: false,
-                    submit: a.opt_bool("submit")?.unwrap_or(false),
-                };
-                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
-            }
-            "fill" => {
-                let a = Args::new("fill", args, &["ref", "text"])?;
-                let action =
-                    ElementAction::Type { text: a.str("text")?.to_string(), clear: true, submit: false };
-                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
-            }
-            "press" => {
-                let a = Args::new("press", args, &["keys"])?;
-                self.run(Op::Target(TargetAction::Press { keys: a.str("keys")?.to_string() })).await
-            }
-            "select" => {
-                let a = Args::new("select", args, &["ref", "values"])?;
-                let action = ElementAction::Select { values: a.strings("values")? };
-                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
-            }
-            "check" => {
-                let a = Args::new("check", args, &["ref", "checked"])?;
-                let action = ElementAction::Check { on: a.opt_bool("checked")?.unwrap_or(true) };
-                self.run(Op::Element { r: a.str("ref")?.to_string(), action }).await
-            }
-            "scroll" => {
-                let a = Args::new("scroll", args, &["ref", "direction", "amount"])?;
-                let direction = a.choice("direction", &["down", "up", "left", "right"])?;
-                let amount = a.opt_int("amount", 1, 1_000_000)?.unwrap_or(SCROLL_STEP) as f64;
-                let (dx, dy) = match direction {
-                    "up" => (0.0, -amount),
-                    "left" => (-amount, 0.0),
-                    "right" => (amount, 0.0),
-                    _ => (0.0, amount),
-                };
-                match a.opt_str("ref")? {
-                    Some(r) => {
-                        self.run(Op::Element { r: r.to_string(), action: ElementAction::Scroll { dx, dy } })
-                            .await
-                    }
-                    None => self.run(Op::Target(TargetAction::Scroll { dx, dy })).await,
-                }
-            }
             "tabs" => self.tabs(args).await,
             "wait_for" => self.wait_for(args).await,
             "dialog" => {
@@ -426,31 +347,7 @@ impl Browsing {
     }
 
     async fn snapshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new(
-            "snapshot",
-            args,
-            &["mode", "ref", "interactive", "viewport", "max_nodes", "max_tokens", "format"],
-        )?;
-        let mode = match a.opt_choice("mode", &["auto", "full", "reset"])?.unwrap_or("auto") {
-            "full" => Mode::Full,
-            "reset" => Mode::Reset,
-            _ => Mode::Auto,
-        };
-        let format = match a.opt_choice("format", &["text", "json"])?.unwrap_or("text") {
-            "json" => Format::Json,
-            _ => Format::Text,
-        };
-        // 0 asks for no budget.
-        let max_tokens = match a.opt_int("max_tokens", 0, i64::MAX)? {
-            Some(0) => None,
-            Some(n) => Some(n as usize),
-            None => self.options.max_tokens,
-        };
-        let mut request = Request { mode, format, also_json: true, max_tokens, ..Request::default() };
-        request.options.view.interactive_only = a.opt_bool("interactive")?.unwrap_or(false);
-        request.options.view.viewport = a.opt_bool("viewport")?.unwrap_or(false);
-        request.options.view.max_nodes = a.opt_int("max_nodes", 1, i64::MAX)?.map(|n| n as usize);
-        let scope = a.opt_str("ref")?.map(str::to_string);
+        let (mut request, scope) = calls::snapshot_request(args, &[], self.options.max_tokens)?;
         let agent = self.agent_with_page()?;
         if let Some(r) = scope {
             request.options.view.scope = Some(agent.resolve(&r)?);
@@ -460,33 +357,10 @@ impl Browsing {
     }
 
     async fn find(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("find", args, &["query", "limit"])?;
-        let query = a.str("query")?.to_string();
-        let limit = a.opt_int("limit", 1, 1000)?.unwrap_or(FIND_LIMIT) as usize;
+        let (query, limit) = calls::find_args(args, &[])?;
         let agent = self.agent_with_page()?;
         let hits = agent.find(&query, limit).await?;
-        let mut text = String::new();
-        if hits.is_empty() {
-            text.push_str(&format!(
-                "no element matches {:?}; try other words, or take a snapshot\n",
-                clip(&query)
-            ));
-        }
-        for h in &hits {
-            text.push_str(&format!("{} {} {:?}", h.r, h.role, clip(&h.name)));
-            if !h.path.is_empty() {
-                text.push_str(" in ");
-                text.push_str(&h.path.join(" > "));
-            }
-            if !h.missing.is_empty() {
-                text.push_str(&format!(" [no match for: {}]", h.missing.join(" ")));
-            }
-            text.push('\n');
-        }
-        let mut reply = Reply::message("find", text);
-        reply.structured.remove("message");
-        reply.structured.insert("hits".into(), serde_json::to_value(&hits).unwrap_or_default());
-        Ok(reply)
+        Ok(calls::find_reply(&query, &hits))
     }
 
     async fn tabs(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {

@@ -1,11 +1,15 @@
 //! [`Failure`]: why a tool call did not do what was asked, in words an agent can act on.
+//! The browser's errors ([`CdpError`]) and the desktop's ([`AtspiError`], with `--desktop`)
+//! each get codes and next steps of their own.
 //!
 //! Two kinds, as MCP wants them: a call that reached the browser and failed is a tool result
 //! with `isError: true` whose text says what to do next ([`Failure::Tool`]); a call the server
 //! could not route (bad arguments) is a JSON-RPC error naming the bad field
 //! ([`Failure::Protocol`]).
 
+use axsnap_atspi::AtspiError;
 use axsnap_cdp::CdpError;
+use axsnap_core::session::SessionError;
 use axsnap_core::RefError;
 use rmcp::ErrorData;
 use serde_json::json;
@@ -151,6 +155,89 @@ fn from_cdp(e: CdpError) -> Failure {
         | CdpError::LaunchFailed { .. }
         | CdpError::ConnectFailed { .. } => Failure::tool("browser_unavailable", text),
         _ => Failure::tool("browser_error", text),
+    }
+}
+
+impl From<AtspiError> for Failure {
+    fn from(e: AtspiError) -> Failure {
+        from_atspi(e)
+    }
+}
+
+/// A desktop agent's failure in `window` (the id the call gave), with what to do next.
+pub(crate) fn from_desktop(e: AgentError<AtspiError>, window: &str) -> Failure {
+    match e {
+        AgentError::Ref(r) | AgentError::Session(SessionError::Ref(r)) => from_desktop_ref(r, window),
+        AgentError::Stale { r, .. } => Failure::tool(
+            "stale_ref",
+            format!(
+                "ref {r} is stale: its element in window {window} was removed or replaced since your last view, and \
+                 a ref is never moved to a look-alike; take a snapshot with window {window} and use a current ref"
+            ),
+        ),
+        AgentError::Covered { cause, .. } => from_atspi(cause),
+        AgentError::NoTarget => no_window(window),
+        AgentError::Backend(AtspiError::Gone(_)) => window_gone(window),
+        AgentError::Backend(e) => from_atspi(e),
+    }
+}
+
+/// A ref the desktop agent cannot use in `window`.
+fn from_desktop_ref(r: RefError, window: &str) -> Failure {
+    match r {
+        RefError::Unknown(r) => Failure::tool(
+            "unknown_ref",
+            format!(
+                "ref {r} was never given out for a desktop window; take a snapshot with window {window} and use a ref \
+                 from it (refs from browser pages are used without window)"
+            ),
+        ),
+        RefError::Foreign { r, owner, .. } => Failure::tool(
+            "foreign_ref",
+            format!("ref {r} is from window {owner}'s snapshot; pass window {owner}, or use a ref from window {window}"),
+        ),
+        RefError::Stale { .. } | RefError::Forgotten(_) => {
+            Failure::tool("stale_ref", format!("{r} (snapshot with window {window})"))
+        }
+        RefError::Malformed { .. } => Failure::tool("bad_ref", r.to_string()),
+    }
+}
+
+/// No window of that id in this session.
+pub(crate) fn no_window(window: &str) -> Failure {
+    Failure::tool(
+        "no_window",
+        format!("there is no window {}; call desktop_windows for the open windows' ids", quote(window)),
+    )
+}
+
+/// The window closed, or its app exited.
+fn window_gone(window: &str) -> Failure {
+    Failure::tool(
+        "window_gone",
+        format!(
+            "window {window} is gone (closed, or its app exited); call desktop_windows for the open windows"
+        ),
+    )
+}
+
+fn from_atspi(e: AtspiError) -> Failure {
+    let text = e.to_string();
+    match e {
+        AtspiError::NoSessionBus(_) | AtspiError::NoAccessibilityBus(_) => Failure::tool(
+            "no_desktop",
+            format!(
+                "cannot reach the desktop: {text}. The server needs DISPLAY and DBUS_SESSION_BUS_ADDRESS of a \
+                 session with an AT-SPI bus (e.g. start it under `scripts/desktop-session -- axsnap mcp --desktop`); \
+                 the next desktop call tries again"
+            ),
+        ),
+        AtspiError::NoSuchTarget(w) => no_window(&w),
+        AtspiError::Gone(_) => Failure::tool("gone", text),
+        AtspiError::Timeout { .. } => Failure::tool("timeout", text),
+        AtspiError::Unsupported(_) => Failure::tool("not_actionable", text),
+        AtspiError::NotApplied(_) => Failure::tool("not_applied", text),
+        _ => Failure::tool("desktop_error", text),
     }
 }
 

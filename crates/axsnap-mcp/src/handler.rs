@@ -1,6 +1,6 @@
 //! [`AxsnapServer`]: the MCP handler of one session. It lists the tools, runs calls on the
-//! session's [`Browsing`] (one at a time per session) and turns replies and failures into MCP
-//! results.
+//! session's [`Browsing`] (one at a time per session), or with `--desktop` the desktop's
+//! calls on its [`Desktop`], and turns replies and failures into MCP results.
 //!
 //! axsnap keeps a browser context, refs and baselines per MCP session, so it speaks protocol
 //! revisions up to 2025-11-25, the last with sessions; a client that speaks 2026-07-28
@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 
 use crate::browsers::Browsers;
 use crate::browsing::Browsing;
+use crate::desktop::{self, Desktop};
 use crate::failure::Failure;
 use crate::options::ServerOptions;
 use crate::reply::Reply;
@@ -30,6 +31,10 @@ const INSTRUCTIONS: &str =
     "Browse with navigate, then act on elements by their refs (e12) from the answers. \
 Every action answers with what changed since your last view (a diff), so you rarely need snapshot. \
 Use find to locate elements on big pages.";
+
+/// What the instructions add with `--desktop`.
+const DESKTOP_INSTRUCTIONS: &str = " Desktop apps: desktop_windows lists windows; pass window (w3) to \
+snapshot, find and actions to work in one, and use its refs with the same window.";
 
 /// What every session of one server shares: options, the browser, the idle reaper's list.
 #[derive(Clone)]
@@ -44,7 +49,7 @@ impl Shared {
     /// Shared state for a server with `options`; starts the idle reaper on the current runtime.
     pub fn new(options: ServerOptions) -> Shared {
         let browsers = Browsers::new(options.browser.clone());
-        let tools = Arc::new(tools::list(options.allow_eval));
+        let tools = Arc::new(tools::list(options.allow_eval, options.desktop));
         let shared = Shared {
             options: Arc::new(options),
             browsers,
@@ -71,7 +76,11 @@ impl Shared {
         let mut list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         list.retain(|w| w.strong_count() > 0);
         list.push(Arc::downgrade(&browsing));
-        AxsnapServer { shared: self.clone(), browsing }
+        let desktop = self
+            .options
+            .desktop
+            .then(|| Arc::new(tokio::sync::Mutex::new(Desktop::new(self.options.clone()))));
+        AxsnapServer { shared: self.clone(), browsing, desktop }
     }
 
     /// Every so often, releases the browser context of sessions idle past the timeout. A busy
@@ -109,6 +118,8 @@ impl Shared {
 pub struct AxsnapServer {
     shared: Shared,
     browsing: Arc<tokio::sync::Mutex<Browsing>>,
+    /// The session's desktop (`--desktop`): its own lock, so a slow app holds up no page.
+    desktop: Option<Arc<tokio::sync::Mutex<Desktop>>>,
 }
 
 impl AxsnapServer {
@@ -123,9 +134,17 @@ impl AxsnapServer {
         name: &str,
         arguments: Option<rmcp::model::JsonObject>,
     ) -> Result<CallToolResult, ErrorData> {
-        let mut browsing = self.browsing.lock().await;
-        let result = browsing.call(name, arguments.as_ref()).await;
-        to_result(result)
+        to_result(self.run(name, arguments.as_ref()).await)
+    }
+
+    /// Runs one call where it goes: the session's desktop or its browser.
+    async fn run(&self, name: &str, arguments: Option<&rmcp::model::JsonObject>) -> Result<Reply, Failure> {
+        if let Some(desktop) = &self.desktop {
+            if let Some(route) = desktop::route(name, arguments)? {
+                return desktop.lock().await.call(route, name, arguments).await;
+            }
+        }
+        self.browsing.lock().await.call(name, arguments).await
     }
 }
 
@@ -137,7 +156,11 @@ impl ServerHandler for AxsnapServer {
                     .with_title("axsnap: compact, diffable accessibility snapshots"),
             )
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(if self.desktop.is_some() {
+                format!("{INSTRUCTIONS}{DESKTOP_INSTRUCTIONS}")
+            } else {
+                INSTRUCTIONS.to_string()
+            })
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -157,10 +180,7 @@ impl ServerHandler for AxsnapServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let work = async {
-            let mut browsing = self.browsing.lock().await;
-            browsing.call(&request.name, request.arguments.as_ref()).await
-        };
+        let work = self.run(&request.name, request.arguments.as_ref());
         // A client that gives up (cancels, disconnects) stops the call; the session's lock is
         // released with the dropped future, so its next call runs.
         let result = tokio::select! {

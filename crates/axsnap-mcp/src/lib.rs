@@ -5,8 +5,9 @@
 //!   the diff the action caused. The server and the CLI's `demo` both call it.
 //! - The server: [`serve_stdio`] (one session) and [`serve_http`] (streamable HTTP, many
 //!   sessions, each with its own browser context, refs and baselines). `tools` lists the
-//!   tools, `args` reads their arguments, `browsing` runs one session's calls, `reply` and
-//!   `failure` shape the answers, `url_policy` says which URLs may be opened.
+//!   tools, `args` reads their arguments (`calls`: those a tab and a window share),
+//!   `browsing` runs one session's browser calls, `desktop` its desktop calls (`--desktop`),
+//!   `reply` and `failure` shape the answers, `url_policy` says which URLs may be opened.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), axsnap_mcp::ServeError> {
@@ -21,6 +22,8 @@ mod agent;
 mod args;
 mod browsers;
 mod browsing;
+mod calls;
+mod desktop;
 mod error;
 mod failure;
 mod handler;

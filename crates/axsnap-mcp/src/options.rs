@@ -43,6 +43,9 @@ pub struct ServerOptions {
     /// The token budget of a snapshot answer when the call gives none (cl100k): a page over
     /// it is sent as an outline. `None`: no budget.
     pub max_tokens: Option<usize>,
+    /// Also offer the desktop's windows (AT-SPI): the `desktop_windows` tool, and a `window`
+    /// argument on snapshot, find and the actions.
+    pub desktop: bool,
 }
 
 impl Default for ServerOptions {
@@ -55,6 +58,7 @@ impl Default for ServerOptions {
             capture_deadline: Duration::from_secs(10),
             max_wait: Duration::from_secs(60),
             max_tokens: Some(axsnap_core::outline::DEFAULT_MAX_TOKENS),
+            desktop: false,
         }
     }
 }

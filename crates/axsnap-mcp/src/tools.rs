@@ -36,8 +36,37 @@ pub const NAMES: &[&str] = &[
 /// The tool run only with `--allow-eval`.
 pub const EVALUATE: &str = "evaluate";
 
-/// The tools offered, `evaluate` included when `allow_eval`.
-pub fn list(allow_eval: bool) -> Vec<Tool> {
+/// The tool offered only with `--desktop`: the desktop's windows.
+pub const DESKTOP_WINDOWS: &str = "desktop_windows";
+
+/// The tools that take a `window` (with `--desktop`): they then work in that desktop window.
+pub const WINDOWED: &[&str] =
+    &["snapshot", "find", "click", "hover", "type", "fill", "press", "select", "check", "scroll"];
+
+/// The tools offered, `evaluate` included when `allow_eval`; with `desktop`, the
+/// [`DESKTOP_WINDOWS`] tool and a `window` argument on the [`WINDOWED`] tools. Without
+/// `desktop` the list is exactly the browser's.
+pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
+    let mut tools = browser_tools(allow_eval);
+    if desktop {
+        for t in tools.iter_mut().filter(|t| WINDOWED.contains(&t.name.as_ref())) {
+            let schema = Arc::make_mut(&mut t.input_schema);
+            if let Some(Value::Object(props)) = schema.get_mut("properties") {
+                props.insert("window".into(), json!({"type": "string"}));
+            }
+        }
+        tools.push(tool(
+            DESKTOP_WINDOWS,
+            "List desktop app windows. Pass a window id (w3) as window to snapshot, find and actions to work in it.",
+            json!({}),
+            &[],
+        ));
+    }
+    tools
+}
+
+/// The browser's tools, `evaluate` included when `allow_eval`.
+fn browser_tools(allow_eval: bool) -> Vec<Tool> {
     let r = json!({"type": "string", "description": "element ref, e.g. e12"});
     let mut tools = vec![
         tool("navigate", "Open a URL in the current tab (opens the browser on first use).", json!({"url": {"type": "string"}}), &["url"]),
@@ -156,14 +185,28 @@ mod tests {
 
     #[test]
     fn names_match_the_list() {
-        let listed: Vec<String> = list(false).iter().map(|t| t.name.to_string()).collect();
+        let listed: Vec<String> = list(false, false).iter().map(|t| t.name.to_string()).collect();
         assert_eq!(listed, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert!(list(true).iter().any(|t| t.name == EVALUATE));
+        assert!(list(true, false).iter().any(|t| t.name == EVALUATE));
+        assert!(!list(true, false).iter().any(|t| t.name == DESKTOP_WINDOWS));
+    }
+
+    #[test]
+    fn desktop_adds_one_tool_and_a_window_argument() {
+        let browser = list(false, false);
+        let desktop = list(false, true);
+        assert_eq!(desktop.len(), browser.len() + 1);
+        assert_eq!(desktop.last().map(|t| t.name.as_ref()), Some(DESKTOP_WINDOWS));
+        for (b, d) in browser.iter().zip(&desktop) {
+            let has_window = d.input_schema.get("properties").and_then(|p| p.get("window")).is_some();
+            assert_eq!(has_window, WINDOWED.contains(&d.name.as_ref()), "{}", d.name);
+            assert!(b.input_schema.get("properties").and_then(|p| p.get("window")).is_none(), "{}", b.name);
+        }
     }
 
     #[test]
     fn required_fields_are_properties() {
-        for t in list(true) {
+        for t in list(true, true) {
             let props =
                 t.input_schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
             let required =

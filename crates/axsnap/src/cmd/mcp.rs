@@ -35,6 +35,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         idle_timeout: Duration::from_secs_f64(a.idle_timeout * 60.0),
         capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
         max_tokens: (a.max_tokens > 0).then_some(a.max_tokens),
+        desktop: a.desktop,
         ..ServerOptions::default()
     };
     let rt = crate::live::runtime()?;

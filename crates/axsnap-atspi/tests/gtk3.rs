@@ -1,0 +1,128 @@
+//! gtk3-widget-factory through the desktop backend, under a private desktop session: what a
+//! snapshot names, and the exact diff each action gives.
+
+mod common;
+
+use axsnap_core::backend::{Backend, ElementAction};
+use axsnap_core::session::Response;
+use axsnap_core::State;
+use common::desktop::Desktop;
+use common::driver::{is_diff, Driver};
+
+/// The diff's lines after its header.
+fn body(r: &Response) -> String {
+    assert!(is_diff(r), "not a diff:\n{}", r.text);
+    r.text.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+/// The ref of the first enabled node of `role` matching `pick`.
+fn pick(r: &Response, role: &str, pick: impl Fn(&axsnap_core::Node) -> bool) -> String {
+    let tree = &r.snapshot.tree;
+    tree.preorder()
+        .map(|(id, _)| tree.node(id))
+        .find(|n| {
+            n.role.as_str() == role && n.ref_id.is_some() && !n.states.contains(State::Disabled) && pick(n)
+        })
+        .and_then(|n| n.ref_id)
+        .map(|r| r.to_string())
+        .unwrap_or_else(|| panic!("no such {role} in:\n{}", r.text))
+}
+
+/// The tests of this file run one at a time: each starts a desktop and an app, and three at
+/// once on a two-core machine made apps miss their window's deadline.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn factory() -> (Desktop, common::desktop::App, Driver) {
+    let desktop = Desktop::start().expect("a desktop session");
+    let app = desktop.spawn("gtk3-widget-factory", &[]).expect("gtk3-widget-factory");
+    let driver = Driver::start(&desktop, "gtk3-widget-factory").await;
+    (desktop, app, driver)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_snapshot_names_check_buttons_radio_buttons_and_notebook_pages() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let (_desktop, _app, mut d) = factory().await;
+    let first = d.snapshot().await;
+    let text = &first.text;
+    assert!(first.partial.is_none(), "{:?}", first.partial);
+    assert_eq!(text.matches("checkbox \"checkbutton\"").count(), 6, "{text}");
+    assert_eq!(text.matches("radio \"radiobutton\"").count(), 6, "{text}");
+    for page in ["page 1", "page 2", "page 3"] {
+        assert!(text.contains(&format!("tab \"{page}\"")), "{text}");
+    }
+    assert!(text.contains("tab \"page 1\"") && text.contains("[selected]"), "{text}");
+    // States as the app shows them: one of each kind checked, mixed and disabled.
+    assert!(
+        text.contains("checkbox \"checkbutton\" [")
+            && text.contains("[mixed]")
+            && text.contains("[disabled]")
+    );
+    assert!(text.contains("textbox") && text.contains(": entry"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_action_gives_its_exact_diff() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let (_desktop, _app, mut d) = factory().await;
+    let first = d.snapshot().await;
+
+    // Toggle a check button.
+    let cb = pick(&first, "checkbox", |n| {
+        n.name == "checkbutton" && !n.states.contains(State::Checked) && !n.states.contains(State::Mixed)
+    });
+    let r = d.act(&cb, ElementAction::Check { on: true }).await;
+    assert_eq!(body(&r), format!("~ {cb} checkbox \"checkbutton\": +checked"));
+    let r = d.act(&cb, ElementAction::Check { on: false }).await;
+    assert_eq!(body(&r), format!("~ {cb} checkbox \"checkbutton\": -checked"));
+
+    // Type into an entry (replacing its text).
+    let entry = pick(&first, "textbox", |n| n.value.as_deref() == Some("entry"));
+    let r = d.act(&entry, ElementAction::Type { text: "hello".into(), clear: true, submit: false }).await;
+    assert_eq!(body(&r), format!("~ {entry} textbox: value \"entry\" -> \"hello\""));
+
+    // Switch a notebook page.
+    let page2 = pick(&first, "tab", |n| n.name == "page 2");
+    let r = d.act(&page2, ElementAction::Click { count: 1 }).await;
+    let diff = body(&r);
+    assert!(diff.contains(&format!("~ {page2} tab \"page 2\": +selected")), "{diff}");
+    assert!(diff.contains("tab \"page 1\": -selected"), "{diff}");
+
+    // Open the menu, then close it with Escape.
+    let menu = d.find(&r, "button", "Menu");
+    let r = d.act(&menu, ElementAction::Click { count: 1 }).await;
+    let diff = body(&r);
+    assert!(diff.contains(&format!("~ {menu} button \"Menu\": +pressed")), "{diff}");
+    for item in ["button \"Get Busy\"", "checkbox \"Dark Theme\"", "button \"About Widget Factory\""] {
+        assert!(diff.contains(item), "{diff}");
+    }
+    let r = d.act(&menu, ElementAction::Press { keys: "Escape".into() }).await;
+    let diff = body(&r);
+    assert!(diff.contains("- generic with \"Get Busy\""), "{diff}");
+    assert!(diff.contains(&format!("~ {menu} button \"Menu\": +focused -pressed")), "{diff}");
+    assert!(!diff.contains("Dark Theme"), "{diff}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unchanged_window_says_so_without_a_capture() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let (_desktop, _app, mut d) = factory().await;
+    let mut first = d.snapshot().await;
+    // Reading a window makes GTK create its accessible objects, with events: the second
+    // capture is the one that reads a settled window.
+    for _ in 0..3 {
+        if !d.backend.changed(&d.target).await.expect("the change signal") {
+            break;
+        }
+        first = d.snapshot().await;
+    }
+    assert!(!d.backend.changed(&d.target).await.expect("the change signal"), "nothing happened");
+    // A change the app makes on its own (a focus move by key) is seen.
+    let entry = pick(&first, "textbox", |n| n.value.as_deref() == Some("entry"));
+    let native = d.session.resolve(&d.target, entry.parse().expect("a ref")).expect("live").clone();
+    d.backend.act(&d.target, &native, &ElementAction::Focus).await.expect("focus");
+    assert!(d.backend.changed(&d.target).await.expect("the change signal"), "focus moved");
+    let r = d.snapshot().await;
+    assert!(body(&r).contains(&format!("~ {entry} textbox: +focused")), "{}", r.text);
+    assert!(!d.backend.changed(&d.target).await.expect("the change signal"));
+}

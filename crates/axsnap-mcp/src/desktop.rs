@@ -1,0 +1,243 @@
+//! [`Desktop`]: one MCP session's desktop work, with `--desktop`. It owns the session's
+//! [`Agent`] over the desktop's windows ([`AtspiBackend`]: its refs, baselines and window ids),
+//! connected to the accessibility bus on the first call that needs it, and runs the calls
+//! [`route`] sends it: `desktop_windows`, and snapshot, find and the actions given a `window`.
+//!
+//! The desktop agent's refs are its own: a ref from a window's snapshot is used with that
+//! window; a call without `window` goes to the browser as it always did. A failed connection
+//! is that call's error, and the next desktop call tries again.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use axsnap_atspi::{AtspiBackend, AtspiError, DesktopWindow};
+use axsnap_core::TargetId;
+use rmcp::model::JsonObject;
+use serde_json::json;
+
+use crate::agent::{Agent, AgentOptions, Step};
+use crate::args::{ArgError, Args};
+use crate::calls::{self, auto_request, Op};
+use crate::error::AgentError;
+use crate::failure::{self, clip, Failure};
+use crate::options::ServerOptions;
+use crate::reply::{Happenings, Reply};
+use crate::tools::{DESKTOP_WINDOWS, WINDOWED};
+
+/// The argument that sends a call to a desktop window.
+const WINDOW: &str = "window";
+
+/// Where a call goes when it is the desktop's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// `desktop_windows`.
+    Windows,
+    /// A windowed tool, in this window.
+    In(String),
+}
+
+/// Whether a call is the desktop's (only asked with `--desktop`): `desktop_windows`, or one of
+/// the [`WINDOWED`] tools given a `window` (an empty one counts as none). `None`: the browser's.
+pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Route>, ArgError> {
+    if tool == DESKTOP_WINDOWS {
+        return Ok(Some(Route::Windows));
+    }
+    let Some(name) = WINDOWED.iter().copied().find(|t| *t == tool) else { return Ok(None) };
+    let window = Args::peek_str(name, args, WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
+    Ok(window.map(|w| Route::In(w.to_string())))
+}
+
+/// One session's desktop state.
+pub struct Desktop {
+    options: Arc<ServerOptions>,
+    agent: Option<Agent<AtspiBackend>>,
+    /// Window ids this session was given (listed, or opened by an action).
+    known: HashSet<String>,
+}
+
+impl Desktop {
+    /// A session's desktop; nothing connects until a call needs it.
+    pub fn new(options: Arc<ServerOptions>) -> Desktop {
+        Desktop { options, agent: None, known: HashSet::new() }
+    }
+
+    /// Runs one call [`route`] sent here.
+    pub(crate) async fn call(
+        &mut self,
+        route: Route,
+        tool: &str,
+        args: Option<&JsonObject>,
+    ) -> Result<Reply, Failure> {
+        match route {
+            Route::Windows => {
+                Args::new(DESKTOP_WINDOWS, args, &[])?;
+                let windows = self.windows().await?;
+                Ok(window_list(&windows))
+            }
+            Route::In(window) => self.in_window(&window, tool, args).await,
+        }
+    }
+
+    /// The agent, connected on first use.
+    async fn agent(&mut self) -> Result<&mut Agent<AtspiBackend>, Failure> {
+        if self.agent.is_none() {
+            let backend = AtspiBackend::connect().await?;
+            let options = AgentOptions {
+                after_action: auto_request(self.options.max_tokens),
+                capture_deadline: self.options.capture_deadline,
+                ..AgentOptions::default()
+            };
+            self.agent = Some(Agent::new(backend, None, options));
+        }
+        self.agent.as_mut().ok_or_else(|| Failure::tool("no_desktop", "the desktop could not be reached"))
+    }
+
+    /// Every window, noting their ids as known.
+    async fn windows(&mut self) -> Result<Vec<DesktopWindow>, Failure> {
+        let windows = self.agent().await?.backend().windows().await?;
+        self.known.extend(windows.iter().map(|w| w.id.clone()));
+        Ok(windows)
+    }
+
+    /// Runs a windowed tool in `window`.
+    async fn in_window(
+        &mut self,
+        window: &str,
+        tool: &str,
+        args: Option<&JsonObject>,
+    ) -> Result<Reply, Failure> {
+        // Arguments first: a bad one is the caller's to fix whatever the desktop's state.
+        let extra = [WINDOW];
+        let call = match tool {
+            "snapshot" => Call::Snapshot(calls::snapshot_request(args, &extra, self.options.max_tokens)?),
+            "find" => Call::Find(calls::find_args(args, &extra)?),
+            _ => match calls::action(tool, args, &extra)? {
+                Some(op) => Call::Act(op),
+                None => return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool)))),
+            },
+        };
+        if !self.known.contains(window) {
+            // An id this session was not given yet: the windows are listed (which numbers
+            // them) before it counts as unknown.
+            self.windows().await?;
+            if !self.known.contains(window) {
+                return Err(failure::no_window(window));
+            }
+        }
+        let agent = self.agent().await?;
+        agent.set_target(TargetId(window.to_string()));
+        let result = match call {
+            Call::Snapshot((mut request, scope)) => {
+                if let Some(r) = scope {
+                    request.options.view.scope =
+                        Some(agent.resolve(&r).map_err(|e| failure::from_desktop(e, window))?);
+                }
+                agent.snapshot(&request).await
+            }
+            Call::Find((query, limit)) => {
+                let hits = agent.find(&query, limit).await.map_err(|e| failure::from_desktop(e, window))?;
+                let mut reply = calls::find_reply(&query, &hits);
+                reply.structured.insert(WINDOW.into(), json!(window));
+                return Ok(reply);
+            }
+            Call::Act(Op::Element { r, action }) => agent.act(&r, &action).await,
+            Call::Act(Op::Target(action)) => agent.act_on_target(&action).await,
+            Call::Act(Op::Open(_)) => Err(AgentError::Backend(AtspiError::Unsupported(
+                "desktop windows are opened by their apps".into(),
+            ))),
+        };
+        let step = result.map_err(|e| failure::from_desktop(e, window))?;
+        Ok(self.step_reply(window, &step))
+    }
+
+    /// An answer to a step in `window`, saying which window it shows and which it opened.
+    fn step_reply(&mut self, window: &str, step: &Step) -> Reply {
+        let opened: Vec<String> =
+            step.outcome.iter().flat_map(|o| o.opened.iter()).map(|t| t.0.clone()).collect();
+        self.known.extend(opened.iter().cloned());
+        let shown = self.agent.as_ref().and_then(|a| a.target()).map(|t| t.0.clone());
+        let shown = shown.unwrap_or_else(|| window.to_string());
+        let mut happened = Happenings::default();
+        if let Some(last) = opened.last() {
+            let now = if *last == shown { "shown below" } else { "not shown" };
+            happened.notes.push(format!(
+                "opened window {} ({now}); pass window {last} to work in it",
+                opened.join(", ")
+            ));
+        }
+        let mut reply = Reply::step(step, &happened);
+        reply.structured.insert(WINDOW.into(), json!(shown));
+        if !opened.is_empty() {
+            reply.structured.insert("opened_windows".into(), json!(opened));
+        }
+        reply
+    }
+}
+
+/// A windowed call, its arguments read.
+enum Call {
+    Snapshot((axsnap_core::session::Request, Option<String>)),
+    Find((String, usize)),
+    Act(Op),
+}
+
+/// `desktop_windows`'s answer: a line per window, and the list for programs.
+fn window_list(windows: &[DesktopWindow]) -> Reply {
+    let mut text = String::new();
+    for w in windows {
+        text.push_str(&format!("{} {} {:?} app {:?}", w.id, w.role, clip(&w.title), clip(&w.app)));
+        if w.active {
+            text.push_str(" (active)");
+        }
+        text.push('\n');
+    }
+    if windows.is_empty() {
+        text.push_str(
+            "no windows: no app on the accessibility bus shows one (GTK and Qt apps show there with their \
+             AT-SPI bridge, Chromium with --force-renderer-accessibility)\n",
+        );
+    }
+    let mut reply = Reply::message(DESKTOP_WINDOWS, text);
+    reply.structured.remove("message");
+    reply.structured.insert("windows".into(), serde_json::to_value(windows).unwrap_or_default());
+    reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn obj(v: Value) -> JsonObject {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn only_windowed_calls_with_a_window_are_the_desktops() {
+        let w = obj(json!({"ref": "e1", "window": "w2"}));
+        assert_eq!(route("click", Some(&w)).unwrap(), Some(Route::In("w2".into())));
+        assert_eq!(route("desktop_windows", None).unwrap(), Some(Route::Windows));
+        assert_eq!(route("click", Some(&obj(json!({"ref": "e1"})))).unwrap(), None);
+        assert_eq!(route("click", Some(&obj(json!({"ref": "e1", "window": " "})))).unwrap(), None);
+        assert_eq!(route("click", Some(&obj(json!({"ref": "e1", "window": null})))).unwrap(), None);
+        // Not a windowed tool: the browser's, which refuses the argument.
+        assert_eq!(route("navigate", Some(&obj(json!({"url": "x", "window": "w1"})))).unwrap(), None);
+        let e = route("find", Some(&obj(json!({"query": "x", "window": 3})))).unwrap_err();
+        assert_eq!(e.field(), "window");
+    }
+
+    #[test]
+    fn window_list_says_what_each_window_is() {
+        let w = DesktopWindow {
+            id: "w1".into(),
+            app: "gtk3-widget-factory".into(),
+            title: "Widget Factory".into(),
+            role: "frame".into(),
+            active: true,
+        };
+        let r = window_list(&[w]);
+        assert_eq!(r.text, "w1 frame \"Widget Factory\" app \"gtk3-widget-factory\" (active)\n");
+        assert_eq!(r.structured["windows"][0]["id"], json!("w1"));
+        assert!(window_list(&[]).text.starts_with("no windows"));
+    }
+}

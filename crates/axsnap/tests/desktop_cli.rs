@@ -1,0 +1,96 @@
+//! `axsnap desktop ...`, the real binary: without a session bus it says what to do; in a
+//! private desktop session (the AT-SPI backend's test support) it lists the apps there, prints
+//! a window's snapshot, and names the apps there when asked for one that is not.
+
+#[path = "../../axsnap-atspi/tests/common/mod.rs"]
+mod common;
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use common::desktop::{self, Desktop};
+use common::driver::APP_WAIT;
+
+const AXSNAP: &str = env!("CARGO_BIN_EXE_axsnap");
+const FACTORY: &str = "gtk3-widget-factory";
+/// The most one run may take.
+const RUN_LIMIT: Duration = Duration::from_secs(20);
+
+/// Runs `cmd` with `args`; its output and how long it took.
+fn run(mut cmd: Command, args: &[&str]) -> (Output, Duration) {
+    cmd.args(args);
+    let t = Instant::now();
+    let out = desktop::output_within(&mut cmd, RUN_LIMIT).unwrap_or_else(|e| panic!("axsnap {args:?}: {e}"));
+    let took = t.elapsed();
+    println!("axsnap {}: {took:?}, {}", args.join(" "), out.status);
+    (out, took)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Fails (exit code not 0) within `limit`, saying in its error what to do about the bus.
+fn fails_saying_what_to_do(cmd: Command, limit: Duration) -> String {
+    let (out, took) = run(cmd, &["desktop", "apps"]);
+    let err = text(&out.stderr);
+    println!("{err}");
+    assert!(!out.status.success(), "it succeeded: {}", text(&out.stdout));
+    assert!(took < limit, "it took {took:?}");
+    assert!(err.contains("scripts/desktop-session"), "{err}");
+    err
+}
+
+#[test]
+fn without_a_session_bus_it_says_to_start_a_desktop_session() {
+    let mut cmd = Command::new(AXSNAP);
+    cmd.env_remove("DBUS_SESSION_BUS_ADDRESS").env_remove("AT_SPI_BUS_ADDRESS");
+    let err = fails_saying_what_to_do(cmd, Duration::from_secs(5));
+    assert!(err.contains("DBUS_SESSION_BUS_ADDRESS is not set"), "{err}");
+
+    // A session bus address where nothing listens.
+    let mut cmd = Command::new(AXSNAP);
+    cmd.env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus").env_remove("AT_SPI_BUS_ADDRESS");
+    let err = fails_saying_what_to_do(cmd, Duration::from_secs(10));
+    assert!(err.contains("no D-Bus session bus"), "{err}");
+}
+
+#[test]
+fn in_a_desktop_session_it_lists_apps_snapshots_windows_and_names_the_apps_there() {
+    let desktop = Desktop::start().expect("a desktop session");
+    let _app = desktop.spawn(FACTORY, &[]).expect("gtk3-widget-factory");
+
+    // `apps`: the factory with its window, once it is up.
+    let start = Instant::now();
+    let listing = loop {
+        let (out, took) = run(desktop.command(AXSNAP), &["desktop", "apps"]);
+        let listing = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(took < Duration::from_secs(10), "`desktop apps` took {took:?}");
+        let mut lines = listing.lines().skip_while(|l| *l != FACTORY);
+        if lines.next().is_some() && lines.next().is_some_and(|w| w.starts_with("  frame ")) {
+            break listing;
+        }
+        assert!(start.elapsed() < APP_WAIT, "{FACTORY} never listed with a window:\n{listing}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    println!("{listing}");
+
+    // `snapshot --app`: the window's check buttons.
+    let (out, took) = run(desktop.command(AXSNAP), &["desktop", "snapshot", "--app", FACTORY]);
+    let snapshot = text(&out.stdout);
+    println!("{snapshot}");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(took < Duration::from_secs(15), "`desktop snapshot` took {took:?}");
+    assert_eq!(snapshot.matches("checkbox \"checkbutton\"").count(), 6, "{snapshot}");
+    assert!(snapshot.starts_with(&format!("# {FACTORY}")), "{snapshot}");
+
+    // `--app nosuch`: an error naming the apps there.
+    let (out, took) = run(desktop.command(AXSNAP), &["desktop", "snapshot", "--app", "nosuch"]);
+    let err = text(&out.stderr);
+    println!("{err}");
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(took < Duration::from_secs(10), "it took {took:?}");
+    assert!(err.contains("no app named \"nosuch\""), "{err}");
+    assert!(err.contains(&format!("apps there: \"{FACTORY}\"")), "{err}");
+}

@@ -1,0 +1,221 @@
+"""`axsnap mcp --desktop` driven by the official Python SDK over stdio, on a real GTK app
+(gtk3-widget-factory) in a private desktop session (scripts/desktop-session: Xvfb, a D-Bus
+session bus, the AT-SPI bus). It lists the desktop's windows, takes a window's snapshot, and
+toggles a check button: the answer is a diff with exactly that checkbox's state change. Errors
+say what to do next (an unknown window, no accessibility bus), and without --desktop the tool
+list is the browser's alone.
+
+Xvfb, the AT-SPI bus launcher and gtk3-widget-factory must be installed (scripts/test installs
+them): a missing one fails these tests, it does not skip them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import REPO, browser_path, connect, stop_group, text_of
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+pytestmark = pytest.mark.anyio
+
+SESSION_SCRIPT = REPO / "scripts" / "desktop-session"
+APP = "gtk3-widget-factory"
+# How long the app may take to show its window on the accessibility bus.
+APP_TIMEOUT = 30.0
+# What the desktop tools add to the tool list.
+WINDOWED = {"snapshot", "find", "click", "hover", "type", "fill", "press", "select", "check", "scroll"}
+
+
+def parse_env(script: str) -> tuple[dict[str, str], list[str]]:
+    """The `export K=V ...;` and `unset K ...;` lines `desktop-session --print` prints."""
+    exports: dict[str, str] = {}
+    unsets: list[str] = []
+    for line in script.splitlines():
+        words = shlex.split(line.strip().rstrip(";"))
+        if not words:
+            continue
+        if words[0] == "export":
+            for w in words[1:]:
+                key, _, value = w.partition("=")
+                exports[key] = value
+        elif words[0] == "unset":
+            unsets.extend(words[1:])
+    return exports, unsets
+
+
+@pytest.fixture(scope="module")
+def desktop_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """A private desktop session with gtk3-widget-factory running in it: the environment of a
+    process in that session."""
+    for tool in ("Xvfb", "dbus-daemon", APP):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
+    if not os.access(SESSION_SCRIPT, os.X_OK):
+        pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
+    logs = tmp_path_factory.mktemp("desktop")
+    started = subprocess.run(
+        [str(SESSION_SCRIPT), "--print"], capture_output=True, text=True, timeout=180, check=False
+    )
+    if started.returncode != 0:
+        pytest.fail(f"desktop-session --print failed ({started.returncode}):\n{started.stderr}")
+    exports, unsets = parse_env(started.stdout)
+    session_dir = exports.get("AXSNAP_DESKTOP_SESSION", "")
+    try:
+        assert exports.get("DISPLAY") and exports.get("DBUS_SESSION_BUS_ADDRESS"), started.stdout
+        env = {k: v for k, v in os.environ.items() if k not in unsets}
+        env.update(exports)
+        with open(logs / "app.log", "wb") as log:
+            app = subprocess.Popen(
+                [APP], env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        try:
+            time.sleep(0.2)
+            if app.poll() is not None:
+                pytest.fail(f"{APP} exited ({app.returncode}):\n{(logs / 'app.log').read_text()}")
+            yield env
+        finally:
+            stop_group(app)
+    finally:
+        if session_dir:
+            subprocess.run([str(SESSION_SCRIPT), "--stop", session_dir], capture_output=True, timeout=60, check=False)
+
+
+def server_params(axsnap_bin: Path, env: dict[str, str], *extra: str) -> StdioServerParameters:
+    argv = [str(axsnap_bin), "mcp", "--browser", browser_path(), *extra]
+    return StdioServerParameters(command=argv[0], args=argv[1:], env=env)
+
+
+@pytest.fixture
+async def desktop_client(axsnap_bin: Path, desktop_env: dict[str, str]) -> AsyncIterator:
+    """A Python SDK session with `axsnap mcp --desktop` in the desktop session."""
+    async with connect(server_params(axsnap_bin, desktop_env, "--desktop")) as client:
+        yield client
+
+
+async def call(client, tool: str, **args) -> tuple[str, dict]:
+    r = await client.call_tool(tool, args)
+    assert not r.is_error, f"{tool} {args}: {text_of(r)}"
+    return text_of(r), r.structured_content or {}
+
+
+async def call_error(client, tool: str, code: str, **args) -> str:
+    r = await client.call_tool(tool, args)
+    assert r.is_error, f"{tool} {args} should have failed: {text_of(r)}"
+    assert (r.structured_content or {}).get("error") == code, (r.structured_content, text_of(r))
+    return text_of(r)
+
+
+async def app_window(client) -> dict:
+    """The widget factory's window, once the app shows it on the bus."""
+    deadline = time.monotonic() + APP_TIMEOUT
+    while True:
+        text, s = await call(client, "desktop_windows")
+        windows = [w for w in s["windows"] if w["app"] == APP and w["role"] == "frame"]
+        if windows:
+            w = windows[0]
+            assert set(w) == {"id", "app", "title", "role", "active"}, w
+            assert re.fullmatch(r"w\d+", w["id"]), w
+            assert f'{w["id"]} frame "{w["title"]}" app "{APP}"' in text, text
+            return w
+        assert time.monotonic() < deadline, f"no {APP} window after {APP_TIMEOUT} s: {text}"
+        await anyio.sleep(0.3)
+
+
+def enabled_checkbutton(snapshot_text: str) -> tuple[str, bool]:
+    """The ref of a `checkbox "checkbutton"` that is neither disabled nor mixed (GTK keeps a
+    mixed one mixed when toggled), and whether it is checked."""
+    for m in re.finditer(r'^\s*checkbox "checkbutton" \[(e\d+)\](.*)$', snapshot_text, re.M):
+        flags = m.group(2)
+        if "[disabled]" not in flags and "[mixed]" not in flags:
+            return m.group(1), "[checked]" in flags
+    raise AssertionError(f'no enabled, unmixed checkbox "checkbutton" in:\n{snapshot_text}')
+
+
+def change_lines(text: str) -> list[str]:
+    """A diff's lines that say what changed (not its `#` header lines)."""
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+async def test_windows_snapshot_and_a_checkbox_toggled_as_a_diff(desktop_client) -> None:
+    window = await app_window(desktop_client)
+    wid = window["id"]
+
+    text, s = await call(desktop_client, "snapshot", window=wid, max_tokens=0)
+    assert (s["kind"], s["window"]) == ("full", wid), text
+    ref, checked = enabled_checkbutton(text)
+
+    # Toggle it: the answer is a diff of exactly that checkbox's state.
+    for want in (not checked, checked):
+        text, s = await call(desktop_client, "check", window=wid, ref=ref, checked=want)
+        assert s["kind"] == "diff", text
+        assert s["window"] == wid
+        flip = "+checked" if want else "-checked"
+        assert change_lines(text) == [f'~ {ref} checkbox "checkbutton": {flip}'], text
+
+    # Nothing changed since: the snapshot says so in one line.
+    text, s = await call(desktop_client, "snapshot", window=wid, max_tokens=0)
+    assert s["kind"] == "unchanged", text
+
+    # find works in the window too, and its refs are the snapshot's.
+    _, s = await call(desktop_client, "find", window=wid, query="checkbutton checkbox", limit=20)
+    assert ref in [h["ref"] for h in s["hits"]], s["hits"]
+
+    # The window's refs are its own: without window, a call goes to the browser, which has
+    # no page open here.
+    r = await desktop_client.call_tool("check", {"ref": ref})
+    assert r.is_error and (r.structured_content or {}).get("error") == "no_page", text_of(r)
+
+
+async def test_an_unknown_window_or_ref_says_what_to_do(desktop_client) -> None:
+    window = await app_window(desktop_client)
+    msg = await call_error(desktop_client, "snapshot", "no_window", window="w999")
+    assert "w999" in msg and "desktop_windows" in msg, msg
+    msg = await call_error(desktop_client, "click", "no_window", window="w999", ref="e1")
+    assert "desktop_windows" in msg, msg
+    # A ref no desktop snapshot gave out.
+    await call(desktop_client, "snapshot", window=window["id"], max_tokens=0)
+    msg = await call_error(desktop_client, "click", "unknown_ref", window=window["id"], ref="e99999")
+    assert "snapshot" in msg and window["id"] in msg, msg
+
+
+async def test_no_accessibility_bus_is_a_clear_error_and_the_next_call_tries_again(
+    axsnap_bin: Path, tmp_path: Path
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "AT_SPI_BUS_ADDRESS", "WAYLAND_DISPLAY")}
+    env["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={tmp_path}/no-such-bus"
+    async with connect(server_params(axsnap_bin, env, "--desktop")) as client:
+        for _ in range(2):
+            msg = await call_error(client, "desktop_windows", "no_desktop")
+            assert "scripts/desktop-session" in msg, msg
+        msg = await call_error(client, "snapshot", "no_desktop", window="w1")
+        assert "scripts/desktop-session" in msg, msg
+
+
+async def test_tool_list_grows_only_with_desktop(axsnap_bin: Path) -> None:
+    env = dict(os.environ)
+    async with connect(server_params(axsnap_bin, env)) as client:
+        tools = (await client.list_tools()).tools
+        assert "desktop_windows" not in {t.name for t in tools}
+        for t in tools:
+            assert "window" not in t.input_schema.get("properties", {}), t.name
+        # And the argument is refused, naming itself.
+        with pytest.raises(MCPError, match="unknown argument `window`"):
+            await client.call_tool("snapshot", {"window": "w1"})
+    async with connect(server_params(axsnap_bin, env, "--desktop")) as client:
+        desktop_tools = (await client.list_tools()).tools
+    assert [t.name for t in desktop_tools] == [t.name for t in tools] + ["desktop_windows"]
+    for t in desktop_tools:
+        has_window = "window" in t.input_schema.get("properties", {})
+        assert has_window == (t.name in WINDOWED), t.name
+
