@@ -81,26 +81,60 @@ async fn each_action_gives_its_exact_diff() {
     let r = d.act(&entry, ElementAction::Type { text: "hello".into(), clear: true, submit: false }).await;
     assert_eq!(body(&r), format!("~ {entry} textbox: value \"entry\" -> \"hello\""));
 
-    // Switch a notebook page.
+    // Switch a notebook page: the first notebook's tabs swap selection, and focus goes from
+    // the entry that had it to the tab list.
     let page2 = pick(&first, "tab", |n| n.name == "page 2");
+    let tree = &first.snapshot.tree;
+    let page2_id = tree
+        .preorder()
+        .map(|(id, _)| id)
+        .find(|id| tree.node(*id).ref_id.map(|r| r.to_string()) == Some(page2.clone()));
+    let tabs = tree.node(tree.node(page2_id.expect("the tab")).parent.expect("its tab list"));
+    let tablist = tabs.ref_id.expect("a ref").to_string();
+    let page1 = tree.node(tabs.children[0]).ref_id.expect("a ref").to_string();
+    let focused = pick(&r, "textbox", |n| n.states.contains(State::Focused));
     let r = d.act(&page2, ElementAction::Click { count: 1 }).await;
-    let diff = body(&r);
-    assert!(diff.contains(&format!("~ {page2} tab \"page 2\": +selected")), "{diff}");
-    assert!(diff.contains("tab \"page 1\": -selected"), "{diff}");
+    assert_eq!(
+        body(&r),
+        [
+            format!("~ {focused} textbox: -focused"),
+            format!("~ {tablist} tablist: +focused"),
+            format!("~ {page1} tab \"page 1\": -selected"),
+            format!("~ {page2} tab \"page 2\": +selected"),
+        ]
+        .join("\n")
+    );
 
-    // Open the menu, then close it with Escape.
+    // Open the menu (a popover: a modal group added under the window), then close it with
+    // Escape.
     let menu = d.find(&r, "button", "Menu");
+    let window =
+        r.snapshot.tree.root().and_then(|root| r.snapshot.tree.node(root).ref_id).expect("a ref").to_string();
     let r = d.act(&menu, ElementAction::Click { count: 1 }).await;
-    let diff = body(&r);
-    assert!(diff.contains(&format!("~ {menu} button \"Menu\": +pressed")), "{diff}");
-    for item in ["button \"Get Busy\"", "checkbox \"Dark Theme\"", "button \"About Widget Factory\""] {
-        assert!(diff.contains(item), "{diff}");
-    }
+    let item = |name: &str, role: &str| d.find(&r, role, name);
+    let expected = [
+        format!("~ {menu} button \"Menu\": +pressed"),
+        format!("~ {tablist} tablist: -focused"),
+        format!("+ under {window}:"),
+        "  generic [modal]".to_string(),
+        format!("    button \"Get Busy\" [{}] [focused]", item("Get Busy", "button")),
+        format!("    checkbox \"Dark Theme\" [{}]", item("Dark Theme", "checkbox")),
+        format!("    checkbox \"Slide Pages\" [{}]", item("Slide Pages", "checkbox")),
+        "    separator".to_string(),
+        format!("    button \"Inspector\" [{}]", item("Inspector", "button")),
+        format!("    button \"Keyboard Shortcuts\" [{}]", item("Keyboard Shortcuts", "button")),
+        format!("    button \"About Widget Factory\" [{}]", item("About Widget Factory", "button")),
+    ];
+    assert_eq!(body(&r), expected.join("\n"));
     let r = d.act(&menu, ElementAction::Press { keys: "Escape".into() }).await;
-    let diff = body(&r);
-    assert!(diff.contains("- generic with \"Get Busy\""), "{diff}");
-    assert!(diff.contains(&format!("~ {menu} button \"Menu\": +focused -pressed")), "{diff}");
-    assert!(!diff.contains("Dark Theme"), "{diff}");
+    assert_eq!(
+        body(&r),
+        [
+            format!("- generic with \"Get Busy\" in {window}"),
+            format!("~ {menu} button \"Menu\": +focused -pressed")
+        ]
+        .join("\n")
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

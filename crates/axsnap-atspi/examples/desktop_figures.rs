@@ -2,7 +2,7 @@
 //! auto against full tokens over a four-action workload on gtk3-widget-factory.
 //!
 //! ```text
-//! scripts/desktop-session -- cargo run --release -p axsnap-atspi --example figures [RUNS]
+//! scripts/desktop-session -- cargo run --release -p axsnap-atspi --example desktop_figures [RUNS]
 //! ```
 //!
 //! Starts each app itself in the session it runs in, and ends it afterwards.
