@@ -81,7 +81,10 @@ impl AtspiBackend {
         .await
         .map_err(|e| match e {
             AtspiError::Timeout { .. } => e,
-            e => AtspiError::NoAccessibilityBus(format!("no AT-SPI registry answers on it ({e})")),
+            AtspiError::Gone(detail) | AtspiError::Call { detail, .. } => {
+                AtspiError::NoAccessibilityBus(format!("no AT-SPI registry answers on it: {detail}"))
+            }
+            e => AtspiError::NoAccessibilityBus(format!("no AT-SPI registry answers on it: {e}")),
         })?;
         Ok(AtspiBackend {
             bus,
