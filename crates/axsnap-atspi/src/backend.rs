@@ -154,23 +154,23 @@ impl AtspiBackend {
         self.ids.get(&target.0).cloned().ok_or_else(|| AtspiError::NoSuchTarget(target.0.clone()))
     }
 
-    /// The windows (top-level children) of the app on `bus_name`.
-    async fn app_windows(&self, window: &ObjectRef) -> Vec<ObjectRef> {
-        let parent: Result<(String, OwnedObjectPath), _> = self
-            .bus
-            .property::<zbus::zvariant::OwnedValue>(window, iface::ACCESSIBLE, "Parent")
-            .await
-            .and_then(|v| {
-                <(String, OwnedObjectPath)>::try_from(v)
-                    .map_err(|e| AtspiError::Call { what: "Parent".into(), detail: e.to_string() })
-            });
-        let Ok(parent) = parent else { return Vec::new() };
-        let app = ObjectRef::from(parent);
+    /// The windows (top-level children) of `window`'s app.
+    async fn app_windows(&self, window: &ObjectRef) -> Result<Vec<ObjectRef>, AtspiError> {
         self.bus
-            .call::<_, Vec<(String, OwnedObjectPath)>>(&app, iface::ACCESSIBLE, "GetChildren", &())
+            .call::<_, Vec<(String, OwnedObjectPath)>>(&app_of(window), iface::ACCESSIBLE, "GetChildren", &())
             .await
             .map(|k| k.into_iter().map(ObjectRef::from).collect())
-            .unwrap_or_default()
+    }
+
+    /// The app's windows before an action: a hung or gone app fails the action at once (it
+    /// would not answer the action either); any other failure only costs the list of windows
+    /// the action opened.
+    async fn windows_before(&self, window: &ObjectRef) -> Result<Vec<ObjectRef>, AtspiError> {
+        match self.app_windows(window).await {
+            Ok(w) => Ok(w),
+            Err(e @ (AtspiError::Timeout { .. } | AtspiError::Gone(_))) => Err(e),
+            Err(_) => Ok(Vec::new()),
+        }
     }
 
     /// Waits until the window's app has been quiet for [`QUIET`] (or [`SETTLE_CAP`] passed).
@@ -193,7 +193,7 @@ impl AtspiBackend {
 
     async fn after(&mut self, window: &ObjectRef, before: Vec<ObjectRef>, start: Instant) -> Outcome {
         let settled = self.settle(&window.bus, start).await;
-        let now = self.app_windows(window).await;
+        let now = self.app_windows(window).await.unwrap_or_default();
         let opened = now.iter().filter(|w| !before.contains(w)).map(|w| TargetId(self.id_of(w))).collect();
         Outcome {
             settled,
@@ -252,7 +252,7 @@ impl Backend for AtspiBackend {
                 "{obj} is not an element of window {target} that can be acted on"
             )));
         }
-        let before = self.app_windows(&window).await;
+        let before = self.windows_before(&window).await?;
         let start = Instant::now();
         act::act(&self.bus, &obj, action).await?;
         Ok(self.after(&window, before, start).await)
@@ -264,7 +264,7 @@ impl Backend for AtspiBackend {
         action: &TargetAction,
     ) -> Result<Outcome, AtspiError> {
         let window = self.obj(target)?;
-        let before = self.app_windows(&window).await;
+        let before = self.windows_before(&window).await?;
         let start = Instant::now();
         match action {
             TargetAction::Press { keys: k } => keys::press(&self.bus, &keys::parse(k)?).await?,
