@@ -58,7 +58,8 @@ pub fn costs(text: &str, style: Style) -> Costs {
         if unref.len() != line.len() {
             out.refs += full.saturating_sub(count_cl100k(&format!("{unref}\n")));
         }
-        let entry = kinds.entry(kind_of(body, style)).or_default();
+        let top = body.len() == line.len();
+        let entry = kinds.entry(kind_of(body, top, style)).or_default();
         entry.0 += 1;
         entry.1 += full;
     }
@@ -67,19 +68,29 @@ pub fn costs(text: &str, style: Style) -> Costs {
     out
 }
 
-/// The role word a line starts with.
-fn kind_of(body: &str, style: Style) -> String {
-    if style == Style::Axsnap && body.starts_with('#') {
-        return "# header".into();
+/// The role word a line starts with (`top`: the line is not indented). In axsnap's form a
+/// bullet (`* `) is a list item, and a line that starts with no role word is a line of
+/// preformatted text, drawn bare.
+fn kind_of(body: &str, top: bool, style: Style) -> String {
+    if style == Style::Axsnap {
+        if top && body.starts_with('#') {
+            return "# header".into();
+        }
+        if body == "*" || body.starts_with("* ") {
+            return "listitem".into();
+        }
     }
     let body = body.strip_prefix('\'').unwrap_or(body);
     let end = body.find([' ', ':', '[']).unwrap_or(body.len());
     let word = &body[..end];
     if word.is_empty() {
-        "(other)".into()
-    } else {
-        word.to_string()
+        return "(other)".into();
     }
+    let known = !matches!(axsnap_core::Role::parse(word), axsnap_core::Role::Other(_));
+    if style == Style::Axsnap && !known && !matches!(word, "text" | "…") {
+        return "(code line)".into();
+    }
+    word.to_string()
 }
 
 /// `line` without its ref markers.
@@ -118,12 +129,13 @@ mod tests {
 
     #[test]
     fn kinds_and_refs() {
-        let ours = "# Title — http://x/\nlist [e6]\n  listitem\n    link \"Foo\" [e8]\n    text: hi [e9x]\n";
+        let ours = "# Title — http://x/\nlist [e6]\n  *\n    link \"Foo\" [e8]\n    text: hi [e9x]\n  code\n    let x = 1;\n    # not a header\n";
         let c = costs(ours, Style::Axsnap);
         let kinds: Vec<_> = c.kinds.iter().map(|k| (k.kind.as_str(), k.lines)).collect();
         assert!(
             kinds.contains(&("# header", 1)) && kinds.contains(&("link", 1)) && kinds.contains(&("text", 1))
         );
+        assert!(kinds.contains(&("listitem", 1)) && kinds.contains(&("(code line)", 2)), "{kinds:?}");
         assert!(c.refs > 0 && c.indent > 0 && c.tokens > c.refs + c.indent);
         assert_eq!(
             strip_refs("    link \"Foo\" [e8] [checked]", Style::Axsnap),

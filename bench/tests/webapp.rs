@@ -48,7 +48,7 @@ fn the_ide_task_succeeds_by_the_names_shown() {
         assert!(first.text.contains("\n  button \"New Folder\" [e"), "{}", first.text);
         assert!(!first.text.lines().any(|l| l.trim() == "generic"), "bare wrappers:\n{}", first.text);
         // The editor's tokens are joined per line, its indentation kept.
-        assert!(first.text.contains("\n  text:     let s1 = String::from(\"hello\");\n"), "{}", first.text);
+        assert!(first.text.contains("\n      let s1 = String::from(\"hello\");\n"), "{}", first.text);
         let mut total = first.cl100k;
         for s in IDE_WORKFLOW {
             let f = d.step(s).await.unwrap_or_else(|e| panic!("{e}"));
@@ -117,21 +117,24 @@ fn plain(line: &str) -> String {
     out.replace('`', "")
 }
 
-/// The text lines right under line `at`, joined by line breaks, their indentation kept.
+/// The lines of preformatted text right under line `at`, joined by line breaks, their own
+/// indentation kept: drawn bare, or after `text: ` where a line could read as another kind.
 fn block_under(lines: &[&str], at: usize) -> Option<String> {
     let indent = lines[at].len() - lines[at].trim_start().len();
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<&str> = Vec::new();
     for l in &lines[at + 1..] {
-        let i = l.len() - l.trim_start().len();
-        if i <= indent {
+        if l.is_empty() {
+            out.push("");
+            continue;
+        }
+        if l.len() - l.trim_start().len() <= indent {
             break;
         }
-        let t = l.trim_start();
-        let body = t
-            .strip_prefix("text: ")
-            .or_else(|| t.split_once("]: ").map(|(_, b)| b))
-            .or((t == "text:").then_some(""))?;
-        out.push(body.to_string());
+        let body = l.get(indent + 2..)?;
+        out.push(body.strip_prefix("text: ").or((body == "text:").then_some("")).unwrap_or(body));
+    }
+    while out.last() == Some(&"") {
+        out.pop();
     }
     Some(out.join("\n"))
 }
@@ -179,5 +182,8 @@ fn text_is_the_pages_own_characters() {
 #[test]
 fn markup_is_read_back_as_plain_text() {
     assert_eq!(plain("see [the guide](e18 \"x\"), or `Vec::new`."), "see the guide, or Vec::new.");
-    assert_eq!(block_under(&["code", "  text: a", "  text:     b", "next"], 0).as_deref(), Some("a\n    b"));
+    assert_eq!(
+        block_under(&["code", "  a", "", "      b", "  text: main", "next"], 0).as_deref(),
+        Some("a\n\n    b\nmain")
+    );
 }

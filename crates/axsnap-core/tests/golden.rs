@@ -558,6 +558,19 @@ fn token_variants() {
                 })
                 .collect()
         }),
+        ("list items as `listitem:`", |_, t| {
+            t.lines()
+                .map(|l| {
+                    let body = l.trim_start();
+                    let ind = &l[..l.len() - body.len()];
+                    match (body == "*", body.strip_prefix("* ")) {
+                        (true, _) => format!("{ind}listitem\n"),
+                        (_, Some(rest)) => format!("{ind}listitem: {rest}\n"),
+                        _ => l.to_string() + "\n",
+                    }
+                })
+                .collect()
+        }),
         ("states in one bracket", |_, t| t.replace("] [", ", ")),
         ("text quoted", |_, t| {
             t.lines()

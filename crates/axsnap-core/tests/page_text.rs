@@ -77,12 +77,37 @@ fn code_quotes_captions_and_an_editor() {
     }
     let text = page.render(&ProjectOptions::default());
     insta::assert_snapshot!("code_quotes_captions_editor", text);
-    assert!(text.contains("    text:     let s1 = String::from(\"hello\");\n"), "{text}");
+    // Lines of code are drawn bare, their own indentation kept.
+    assert!(
+        text.contains("\n  code\n    fn main() {\n        let s1 = String::from(\"hello\");\n    }\n"),
+        "{text}"
+    );
     assert!(text.contains("paragraph: Press the “Cancel” action, or use `Vec::new`, not this.\n"), "{text}");
     assert!(text.contains("paragraph: foobar baz!\n"), "{text}");
     assert!(text.contains("text: Output\ntext: Launcher\n"), "{text}");
-    assert!(text.contains("\n  text:     go();\n"), "{text}");
+    assert!(text.contains("\n      go();\n"), "{text}");
     assert!(!text.contains("go(); }"), "the editor's value is not said again:\n{text}");
+}
+
+/// A line of code that would read as a node's line (`name: axsnap`, a lone word) or a bullet
+/// keeps a `text: ` before it; the others are bare.
+#[test]
+fn code_lines_that_read_as_other_lines_say_text() {
+    let mut page = Page::new("Config");
+    let root = page.root();
+    let pre = page.add(root, Role::Generic, "", |n| {
+        n.flags.pre = true;
+        n.flags.block = true;
+    });
+    let code = page.add(pre, Role::Code, "", |n| n.flags.pre = true);
+    page.text(code, "name: axsnap\nversion = 1\nitems:\n  * one\nmain\n# done");
+    let text = page.render(&ProjectOptions::default());
+    assert!(
+        text.ends_with(
+            "\ncode\n  text: name: axsnap\n  version = 1\n  text: items:\n  text:   * one\n  text: main\n  # done\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

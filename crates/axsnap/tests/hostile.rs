@@ -524,7 +524,7 @@ const CASES: &[Case] = &[
         secs: SHORT_SECS,
         max_bytes: 4 * KB,
         fails: false,
-        check: |r| has_str(&r[0].stdout, "listitem: pushed 10000 states"),
+        check: |r| has_str(&r[0].stdout, "* pushed 10000 states"),
     },
     Case {
         name: "timer_that_never_stops",

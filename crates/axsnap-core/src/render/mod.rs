@@ -13,6 +13,11 @@
 //!   paragraph: Use your `work` email, or [sign up](e8).
 //!   textbox "Email" [e9] [required] [invalid]: bob@
 //!   checkbox "Remember me" [e12] [checked]
+//!   list
+//!     * Free for teams of five
+//!     * [Pricing](e15)
+//!   code
+//!     curl -fsS https://acme.example/install.sh | sh
 //!   link [e19] (#top)
 //!   text: © 2026 Acme Inc.
 //!   … 120 more items
@@ -22,8 +27,16 @@
 //! real pipeline (`cargo test -p axsnap-core --test golden token_variants -- --ignored
 //! --nocapture` prints the table; figures are cl100k totals, o200k within 1%):
 //! - No `- ` bullet before each line (Playwright's YAML form): indentation carries the
-//!   structure, and every line starts with a role word, `text:` or `…`, so nothing is
-//!   ambiguous. The bullet costs 11% more (3617 vs 3266 tokens).
+//!   structure, and every line starts with a role word, `text:`, `*` or `…`, or is a line of
+//!   preformatted text, so nothing is ambiguous. The bullet costs 11% more (3617 vs 3266
+//!   tokens).
+//! - A plain list item (no name, ref, state or value) is a bullet, `* text`, or `*` over its
+//!   own lines: `listitem: ` cost 9% more on the std index and 3% on a book chapter.
+//! - Preformatted text (a code block, an editor's lines) is drawn a line per line of code,
+//!   its indentation kept, bare, never inline. A line that could read as another kind of line
+//!   (`word:`, `word "…"`, `word [`, `word (`, a lone word, `*`, `…`) keeps a `text: ` before
+//!   it, and so does every line at the top level. `text: ` on every line cost 7% more on
+//!   the `Vec` page and 4% on a book chapter.
 //! - The page root (a `document`) is not a line: its name is the header's title; page-wide
 //!   states (`busy`) go in a `# page` header line.
 //! - Refs (`[e7]`) only on nodes an agent can act on or scope to: nodes with actions, widget
@@ -48,8 +61,7 @@
 //!   drawn inline as its pieces, without backticks.
 //! - Inline pieces are joined with the page's own spaces (projection keeps them on the text);
 //!   only between two elements (two links) is a space put by rule, and around an element laid
-//!   out as a block. Preformatted text (a code block, an editor's line) is drawn a `text:` line
-//!   per line of code, its indentation kept, never inline.
+//!   out as a block.
 //! - Text is `text: ...`, unquoted: quoting it (`"..."`) saved 0.4% but would mix two styles
 //!   for content (`paragraph: ...` stays unquoted).
 //! - States each in their own brackets in canonical order (`[e9] [required]`); one shared
@@ -58,9 +70,11 @@
 //! - Names are quoted with `"`, `\` and control characters escaped, so a name cannot break a
 //!   line; text after `: ` runs to the end of the line with `\` and control characters
 //!   escaped. A value and a collapsed text both follow `: `.
-//! - Link URLs only where they add information: when the link has no name, or when another
-//!   link of the page has the same name but a different URL; shown relative to the page
-//!   (`/path`, `#frag`). Every URL would cost 12% more (3669), more on link-heavy pages.
+//! - Link URLs only where they add information: when the link has no name, or when the
+//!   page's links of that name go to two or three different URLs (two `Result`s in a
+//!   signature); shown relative to the page (`/path`, `#frag`). A name with more targets
+//!   (`Source` under every method) is told apart by where it stands: its URLs cost 9% of the
+//!   `Vec` page. Every URL would cost 12% more (3669), more on link-heavy pages.
 //! - Headings say `[level=N]`; descriptions `[desc: "..."]`; select options
 //!   `[options: "A", "B"]` (at most 25); cut markers `… N more items`.
 //! - Lines deeper than 60 levels are drawn at 60 with `[depth N]`, so output stays linear in
