@@ -17,8 +17,11 @@ pub struct AppInfo {
     /// Its root object.
     #[serde(skip)]
     pub root: ObjectRef,
-    /// Its top-level windows.
+    /// Its top-level windows (none when it did not answer).
     pub windows: Vec<WindowInfo>,
+    /// False when the app did not answer in time (busy or hung): it is listed, named after its
+    /// program, with no windows.
+    pub answering: bool,
 }
 
 /// A top-level window (a frame, a dialog) of an app.
@@ -48,11 +51,36 @@ pub async fn list(bus: &Bus) -> Result<Vec<AppInfo>, AtspiError> {
 }
 
 async fn app(bus: &Bus, root: ObjectRef) -> Option<AppInfo> {
-    let name: String = bus.property(&root, iface::ACCESSIBLE, "Name").await.ok()?;
-    let kids: Vec<(String, OwnedObjectPath)> =
-        bus.call(&root, iface::ACCESSIBLE, "GetChildren", &()).await.unwrap_or_default();
-    let windows = join_all(kids.into_iter().map(ObjectRef::from).map(|w| window(bus, w))).await;
-    Some(AppInfo { name, root, windows: windows.into_iter().flatten().collect() })
+    let name = match bus.property::<String>(&root, iface::ACCESSIBLE, "Name").await {
+        Ok(name) => name,
+        // A hung app is still there: named after its program, so asking for it by name says
+        // it does not answer rather than that there is no such app.
+        Err(AtspiError::Timeout { .. }) => {
+            let name = program_name(bus, &root.bus).await.unwrap_or_else(|| root.bus.clone());
+            return Some(AppInfo { name, root, windows: Vec::new(), answering: false });
+        }
+        Err(_) => return None,
+    };
+    let kids: Result<Vec<(String, OwnedObjectPath)>, _> =
+        bus.call(&root, iface::ACCESSIBLE, "GetChildren", &()).await;
+    let answering = !matches!(kids, Err(AtspiError::Timeout { .. }));
+    let windows =
+        join_all(kids.unwrap_or_default().into_iter().map(ObjectRef::from).map(|w| window(bus, w))).await;
+    Some(AppInfo { name, root, windows: windows.into_iter().flatten().collect(), answering })
+}
+
+/// The program behind a connection of the accessibility bus (its process's first argument),
+/// asked of the bus daemon, which answers for a hung app.
+async fn program_name(bus: &Bus, unique_name: &str) -> Option<String> {
+    let daemon = ObjectRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
+    let pid: u32 = bus
+        .call(&daemon, "org.freedesktop.DBus", "GetConnectionUnixProcessID", &(unique_name,))
+        .await
+        .ok()?;
+    let cmdline = tokio::fs::read(format!("/proc/{pid}/cmdline")).await.ok()?;
+    let argv0 = cmdline.split(|b| *b == 0).next()?;
+    let name = String::from_utf8_lossy(argv0).rsplit('/').next()?.to_string();
+    (!name.is_empty()).then_some(name)
 }
 
 async fn window(bus: &Bus, obj: ObjectRef) -> Option<WindowInfo> {
@@ -93,6 +121,12 @@ pub fn find_app<'a>(apps: &'a [AppInfo], name: &str) -> Result<&'a AppInfo, Atsp
 /// Finds a window of `app`: the one titled `title` (exactly, else the one title that holds
 /// it), or without a title the active window, else the first one showing, else the first.
 pub fn find_window<'a>(app: &'a AppInfo, title: Option<&str>) -> Result<&'a WindowInfo, AtspiError> {
+    if !app.answering {
+        return Err(AtspiError::Timeout {
+            what: format!("listing the windows of {}", app.name),
+            after: crate::bus::CALL_TIMEOUT,
+        });
+    }
     let found = match title {
         Some(t) => app.windows.iter().find(|w| w.title == t).or_else(|| {
             let lower = t.to_lowercase();

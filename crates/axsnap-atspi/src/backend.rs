@@ -36,6 +36,15 @@ pub struct DesktopWindow {
     pub active: bool,
 }
 
+/// What [`AtspiBackend::listing`] found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Listing {
+    /// Every window of the apps that answered.
+    pub windows: Vec<DesktopWindow>,
+    /// The apps that did not answer in time (busy or hung), by name.
+    pub not_answering: Vec<String>,
+}
+
 /// The desktop backend: the windows of the apps on the accessibility bus.
 ///
 /// Targets are windows, named `w1`, `w2`, ... in the order this backend first saw them; an id
@@ -114,7 +123,14 @@ impl AtspiBackend {
 
     /// Every window of every app, with the ids to target them by.
     pub async fn windows(&mut self) -> Result<Vec<DesktopWindow>, AtspiError> {
+        Ok(self.listing().await?.windows)
+    }
+
+    /// Every window of every app, with the ids to target them by, and the apps that did not
+    /// answer (whose windows cannot be listed).
+    pub async fn listing(&mut self) -> Result<Listing, AtspiError> {
         let apps = self.apps().await?;
+        let not_answering = apps.iter().filter(|a| !a.answering).map(|a| a.name.clone()).collect();
         let mut out = Vec::new();
         for app in &apps {
             for w in &app.windows {
@@ -128,7 +144,7 @@ impl AtspiBackend {
                 });
             }
         }
-        Ok(out)
+        Ok(Listing { windows: out, not_answering })
     }
 
     /// The id of `app`'s window titled `title` (or its active or first window).

@@ -35,7 +35,7 @@ pub mod mapping;
 pub mod object;
 
 pub use apps::{AppInfo, WindowInfo};
-pub use backend::{AtspiBackend, DesktopWindow};
+pub use backend::{AtspiBackend, DesktopWindow, Listing};
 pub use bus::Bus;
 pub use capture::{CaptureLimits, Walk};
 pub use error::AtspiError;

@@ -106,6 +106,14 @@ async fn an_app_that_hangs_gives_a_bounded_answer_and_works_again_once_it_goes_o
     let apps = listed(&mut d.backend).await;
     println!("listing windows with a hung app: {:?}: {apps:?}", t.elapsed());
     assert!(!apps.iter().any(|a| a == FACTORY), "a window of a hung app is listed: {apps:?}");
+    // The app itself is listed, as not answering, and asking for its window by name says so.
+    let listing = d.backend.listing().await.expect("listing");
+    assert_eq!(listing.not_answering, [FACTORY], "{listing:?}");
+    let t = Instant::now();
+    let e = d.backend.window(FACTORY, None).await.unwrap_err();
+    println!("a hung app's window by name: {:?}: {e}", t.elapsed());
+    assert!(t.elapsed() < DEADLINE, "{:?}", t.elapsed());
+    assert!(matches!(e, AtspiError::Timeout { .. }) && e.to_string().contains(FACTORY), "{e:?}");
 
     app.cont().expect("SIGCONT");
     let t = Instant::now();

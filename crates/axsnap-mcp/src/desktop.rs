@@ -10,7 +10,9 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use axsnap_atspi::{AtspiBackend, AtspiError, DesktopWindow};
+#[cfg(test)]
+use axsnap_atspi::DesktopWindow;
+use axsnap_atspi::{AtspiBackend, AtspiError, Listing};
 use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
@@ -71,8 +73,8 @@ impl Desktop {
         match route {
             Route::Windows => {
                 Args::new(DESKTOP_WINDOWS, args, &[])?;
-                let windows = self.windows().await?;
-                Ok(window_list(&windows))
+                let listing = self.windows().await?;
+                Ok(window_list(&listing))
             }
             Route::In(window) => self.in_window(&window, tool, args).await,
         }
@@ -93,10 +95,10 @@ impl Desktop {
     }
 
     /// Every window, noting their ids as known.
-    async fn windows(&mut self) -> Result<Vec<DesktopWindow>, Failure> {
-        let windows = self.agent().await?.backend().windows().await?;
-        self.known.extend(windows.iter().map(|w| w.id.clone()));
-        Ok(windows)
+    async fn windows(&mut self) -> Result<Listing, Failure> {
+        let listing = self.agent().await?.backend().listing().await?;
+        self.known.extend(listing.windows.iter().map(|w| w.id.clone()));
+        Ok(listing)
     }
 
     /// Runs a windowed tool in `window`.
@@ -181,8 +183,10 @@ enum Call {
     Act(Op),
 }
 
-/// `desktop_windows`'s answer: a line per window, and the list for programs.
-fn window_list(windows: &[DesktopWindow]) -> Reply {
+/// `desktop_windows`'s answer: a line per window, and the list for programs; then a line per
+/// app that did not answer.
+fn window_list(listing: &Listing) -> Reply {
+    let windows = &listing.windows;
     let mut text = String::new();
     for w in windows {
         text.push_str(&format!("{} {} {:?} app {:?}", w.id, w.role, clip(&w.title), clip(&w.app)));
@@ -191,7 +195,13 @@ fn window_list(windows: &[DesktopWindow]) -> Reply {
         }
         text.push('\n');
     }
-    if windows.is_empty() {
+    for app in &listing.not_answering {
+        text.push_str(&format!(
+            "app {:?} is not answering (busy or hung): its windows cannot be listed; try again\n",
+            clip(app)
+        ));
+    }
+    if windows.is_empty() && listing.not_answering.is_empty() {
         text.push_str(
             "no windows: no app on the accessibility bus shows one (GTK and Qt apps show there with their \
              AT-SPI bridge, Chromium with --force-renderer-accessibility)\n",
@@ -200,6 +210,10 @@ fn window_list(windows: &[DesktopWindow]) -> Reply {
     let mut reply = Reply::message(DESKTOP_WINDOWS, text);
     reply.structured.remove("message");
     reply.structured.insert("windows".into(), serde_json::to_value(windows).unwrap_or_default());
+    if !listing.not_answering.is_empty() {
+        let apps = serde_json::to_value(&listing.not_answering).unwrap_or_default();
+        reply.structured.insert("not_answering".into(), apps);
+    }
     reply
 }
 
@@ -235,9 +249,22 @@ mod tests {
             role: "frame".into(),
             active: true,
         };
-        let r = window_list(&[w]);
+        let listing =
+            |windows: Vec<DesktopWindow>, not_answering: Vec<String>| Listing { windows, not_answering };
+        let r = window_list(&listing(vec![w.clone()], vec![]));
         assert_eq!(r.text, "w1 frame \"Widget Factory\" app \"gtk3-widget-factory\" (active)\n");
         assert_eq!(r.structured["windows"][0]["id"], json!("w1"));
-        assert!(window_list(&[]).text.starts_with("no windows"));
+        assert!(r.structured.get("not_answering").is_none());
+        assert!(window_list(&listing(vec![], vec![])).text.starts_with("no windows"));
+        // An app that does not answer is said, not left out.
+        let r = window_list(&listing(vec![w], vec!["gedit".into()]));
+        assert!(
+            r.text.ends_with(
+                "app \"gedit\" is not answering (busy or hung): its windows cannot be listed; try again\n"
+            ),
+            "{}",
+            r.text
+        );
+        assert_eq!(r.structured["not_answering"], json!(["gedit"]));
     }
 }

@@ -58,7 +58,7 @@ fn without_a_session_bus_it_says_to_start_a_desktop_session() {
 #[test]
 fn in_a_desktop_session_it_lists_apps_snapshots_windows_and_names_the_apps_there() {
     let desktop = Desktop::start().expect("a desktop session");
-    let _app = desktop.spawn(FACTORY, &[]).expect("gtk3-widget-factory");
+    let app = desktop.spawn(FACTORY, &[]).expect("gtk3-widget-factory");
 
     // `apps`: the factory with its window, once it is up.
     let start = Instant::now();
@@ -93,4 +93,20 @@ fn in_a_desktop_session_it_lists_apps_snapshots_windows_and_names_the_apps_there
     assert!(took < Duration::from_secs(10), "it took {took:?}");
     assert!(err.contains("no app named \"nosuch\""), "{err}");
     assert!(err.contains(&format!("apps there: \"{FACTORY}\"")), "{err}");
+
+    // A hung app is listed as not answering, and asking for it says it does not answer.
+    app.stop().expect("SIGSTOP");
+    let (out, took) = run(desktop.command(AXSNAP), &["desktop", "apps"]);
+    let listing = text(&out.stdout);
+    println!("{listing}");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(took < Duration::from_secs(10), "`desktop apps` with a hung app took {took:?}");
+    assert!(listing.contains(&format!("{FACTORY}\n  (not answering: busy or hung)\n")), "{listing}");
+    let (out, took) = run(desktop.command(AXSNAP), &["desktop", "snapshot", "--app", FACTORY]);
+    let err = text(&out.stderr);
+    println!("{err}");
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    assert!(took < Duration::from_secs(10), "it took {took:?}");
+    assert!(err.contains(&format!("listing the windows of {FACTORY} got no answer")), "{err}");
+    app.cont().expect("SIGCONT");
 }

@@ -33,7 +33,9 @@ async fn apps(format: FormatArg) -> anyhow::Result<()> {
     }
     for app in &apps {
         println!("{}", app.name);
-        if app.windows.is_empty() {
+        if !app.answering {
+            println!("  (not answering: busy or hung)");
+        } else if app.windows.is_empty() {
             println!("  (no windows)");
         }
         for w in &app.windows {
