@@ -33,7 +33,7 @@ APP = "gtk3-widget-factory"
 # How long the app may take to show its window on the accessibility bus.
 APP_TIMEOUT = 30.0
 # What the desktop tools add to the tool list.
-WINDOWED = {"snapshot", "find", "click", "hover", "type", "fill", "press", "select", "check", "scroll"}
+WINDOWED = {"snapshot", "find", "wait_for", "click", "hover", "type", "fill", "press", "select", "check", "scroll"}
 
 
 def parse_env(script: str) -> tuple[dict[str, str], list[str]]:
@@ -175,6 +175,35 @@ async def test_windows_snapshot_and_a_checkbox_toggled_as_a_diff(desktop_client)
     # no page open here.
     r = await desktop_client.call_tool("check", {"ref": ref})
     assert r.is_error and (r.structured_content or {}).get("error") == "no_page", text_of(r)
+
+
+async def test_wait_for_in_a_window(desktop_client) -> None:
+    window = await app_window(desktop_client)
+    wid = window["id"]
+    text, _ = await call(desktop_client, "snapshot", window=wid, max_tokens=0)
+    ref, checked = enabled_checkbutton(text)
+
+    # Text that is there: answered at once, with what was waited for, as the window's step.
+    text, s = await call(desktop_client, "wait_for", window=wid, text="checkbutton")
+    assert s["window"] == wid and s["kind"] == "unchanged", (s, text)
+    assert 'for text "checkbutton"' in text, text
+
+    # An element's state, after an action that set it.
+    await call(desktop_client, "check", window=wid, ref=ref, checked=not checked)
+    state = "unchecked" if checked else "checked"
+    text, s = await call(desktop_client, "wait_for", window=wid, ref=ref, state=state)
+    assert f"for {ref} to be {state}" in text, text
+    await call(desktop_client, "check", window=wid, ref=ref, checked=checked)
+
+    # Text that never comes: a timeout within the seconds given, saying what was waited for.
+    started = time.monotonic()
+    msg = await call_error(desktop_client, "wait_for", "timeout", window=wid, text="no such words here", seconds=1)
+    assert time.monotonic() - started < 5, time.monotonic() - started
+    assert "no such words here" in msg and "did not happen" in msg, msg
+
+    # Nothing to wait for.
+    with pytest.raises(MCPError, match="seconds"):
+        await desktop_client.call_tool("wait_for", {"window": wid})
 
 
 async def test_an_unknown_window_or_ref_says_what_to_do(desktop_client) -> None:

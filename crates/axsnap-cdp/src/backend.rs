@@ -27,6 +27,10 @@ const ADOPT_WAIT: Duration = Duration::from_secs(2);
 
 /// How often a running capture looks for a JavaScript dialog that opened meanwhile.
 const DIALOG_POLL: Duration = Duration::from_millis(20);
+/// A capture that finds an empty document still loading looks again this many times, after
+/// this pause.
+const BETWEEN_LOADS_LOOKS: usize = 3;
+const BETWEEN_LOADS_PAUSE: Duration = Duration::from_millis(60);
 
 /// The Chromium backend of one session: its tabs in a browser a [`BrowserHost`] shares.
 ///
@@ -226,7 +230,7 @@ impl CdpBackend {
         // answered: answer with the blocked capture as soon as the watcher sees it, instead
         // of at the deadline. (The calls already queued, the marks' removal among them, run
         // when the dialog is answered.)
-        let dialog_opens = async {
+        let dialog_opens = || async {
             loop {
                 if let Some(d) = page.watch().dialog() {
                     return d;
@@ -234,14 +238,33 @@ impl CdpBackend {
                 tokio::time::sleep(DIALOG_POLL).await;
             }
         };
-        let mut out = tokio::select! {
-            out = capture::capture(&page, deadline) => out?,
-            dialog = dialog_opens => {
-                let started = std::time::Instant::now();
-                let capture = self.blocked(target, &dialog).await?;
-                let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
-                return Ok(CaptureOutput { capture, stats });
+        let started = std::time::Instant::now();
+        let mut looks = 0;
+        let mut out = loop {
+            let left = deadline.saturating_sub(started.elapsed());
+            let out = tokio::select! {
+                out = capture::capture(&page, left) => out?,
+                dialog = dialog_opens() => {
+                    let started = std::time::Instant::now();
+                    let capture = self.blocked(target, &dialog).await?;
+                    let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
+                    return Ok(CaptureOutput { capture, stats });
+                }
+            };
+            // A document caught between loads (empty and still loading: a page that reloads
+            // itself) is a moment, not the page: look again, a few times within the deadline.
+            looks += 1;
+            let tree = &out.capture.tree;
+            let between_loads = tree.root().is_some_and(|r| {
+                tree.node(r).children.is_empty() && tree.node(r).states.contains(axsnap_core::State::Busy)
+            });
+            if !between_loads
+                || looks > BETWEEN_LOADS_LOOKS
+                || started.elapsed() + BETWEEN_LOADS_PAUSE * 4 > deadline
+            {
+                break out;
             }
+            tokio::time::sleep(BETWEEN_LOADS_PAUSE).await;
         };
         // The core sees the agent's id, whatever tab stands behind it now.
         out.capture.target = target.clone();

@@ -1,7 +1,8 @@
 //! [`Desktop`]: one MCP session's desktop work, with `--desktop`. It owns the session's
 //! [`Agent`] over the desktop's windows ([`AtspiBackend`]: its refs, baselines and window ids),
 //! connected to the accessibility bus on the first call that needs it, and runs the calls
-//! [`route`] sends it: `desktop_windows`, and snapshot, find and the actions given a `window`.
+//! [`route`] sends it: `desktop_windows`, and snapshot, find, `wait_for` and the actions given a
+//! `window`.
 //!
 //! The desktop agent's refs are its own: a ref from a window's snapshot is used with that
 //! window; a call without `window` goes to the browser as it always did. A failed connection
@@ -9,6 +10,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[cfg(test)]
 use axsnap_atspi::DesktopWindow;
@@ -25,6 +27,7 @@ use crate::failure::{self, clip, Failure};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::tools::{DESKTOP_WINDOWS, WINDOWED};
+use crate::wait;
 
 /// The argument that sends a call to a desktop window.
 const WINDOW: &str = "window";
@@ -113,6 +116,7 @@ impl Desktop {
         let call = match tool {
             "snapshot" => Call::Snapshot(calls::snapshot_request(args, &extra, self.options.max_tokens)?),
             "find" => Call::Find(calls::find_args(args, &extra)?),
+            "wait_for" => Call::Wait(wait_args(args, self.options.max_wait)?),
             _ => match calls::action(tool, args, &extra)? {
                 Some(op) => Call::Act(op),
                 None => return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool)))),
@@ -126,6 +130,7 @@ impl Desktop {
                 return Err(failure::no_window(window));
             }
         }
+        let after_wait = auto_request(self.options.max_tokens);
         let agent = self.agent().await?;
         agent.set_target(TargetId(window.to_string()));
         let result = match call {
@@ -142,6 +147,23 @@ impl Desktop {
                 reply.structured.insert(WINDOW.into(), json!(window));
                 return Ok(reply);
             }
+            Call::Wait((condition, seconds)) => {
+                let started = Instant::now();
+                let note = match condition {
+                    Some(cond) => {
+                        let limit = Duration::from_secs_f64(seconds.unwrap_or(wait::DEFAULT_SECONDS));
+                        wait::until_with(agent, &cond, limit, |e| failure::from_desktop(e, window)).await?;
+                        format!("waited {:.1} s for {}", started.elapsed().as_secs_f64(), cond.describe())
+                    }
+                    None => {
+                        let s = seconds.unwrap_or_default();
+                        tokio::time::sleep(Duration::from_secs_f64(s)).await;
+                        format!("waited {s} s")
+                    }
+                };
+                let step = agent.snapshot(&after_wait).await.map_err(|e| failure::from_desktop(e, window))?;
+                return Ok(self.step_reply(window, &step, vec![note]));
+            }
             Call::Act(Op::Element { r, action }) => agent.act(&r, &action).await,
             Call::Act(Op::Target(action)) => agent.act_on_target(&action).await,
             Call::Act(Op::Open(_)) => Err(AgentError::Backend(AtspiError::Unsupported(
@@ -149,17 +171,18 @@ impl Desktop {
             ))),
         };
         let step = result.map_err(|e| failure::from_desktop(e, window))?;
-        Ok(self.step_reply(window, &step))
+        Ok(self.step_reply(window, &step, Vec::new()))
     }
 
-    /// An answer to a step in `window`, saying which window it shows and which it opened.
-    fn step_reply(&mut self, window: &str, step: &Step) -> Reply {
+    /// An answer to a step in `window`, with `notes` first, saying which window it shows and
+    /// which it opened.
+    fn step_reply(&mut self, window: &str, step: &Step, notes: Vec<String>) -> Reply {
         let opened: Vec<String> =
             step.outcome.iter().flat_map(|o| o.opened.iter()).map(|t| t.0.clone()).collect();
         self.known.extend(opened.iter().cloned());
         let shown = self.agent.as_ref().and_then(|a| a.target()).map(|t| t.0.clone());
         let shown = shown.unwrap_or_else(|| window.to_string());
-        let mut happened = Happenings::default();
+        let mut happened = Happenings { notes, ..Happenings::default() };
         if let Some(last) = opened.last() {
             let now = if *last == shown { "shown below" } else { "not shown" };
             happened.notes.push(format!(
@@ -180,7 +203,27 @@ impl Desktop {
 enum Call {
     Snapshot((axsnap_core::session::Request, Option<String>)),
     Find((String, usize)),
+    /// What to wait for (`None`: only `seconds`), and for how long.
+    Wait((Option<wait::Condition>, Option<f64>)),
     Act(Op),
+}
+
+/// `wait_for`'s arguments with a `window`: a condition, `seconds`, or both.
+fn wait_args(
+    args: Option<&JsonObject>,
+    max_wait: Duration,
+) -> Result<(Option<wait::Condition>, Option<f64>), ArgError> {
+    let a = Args::new("wait_for", args, &["text", "text_gone", "ref", "state", "seconds", WINDOW])?;
+    let seconds = a.opt_number("seconds", 0.0, max_wait.as_secs_f64())?;
+    let condition = wait::Condition::read(&a)?;
+    if condition.is_none() && seconds.is_none() {
+        return Err(ArgError::Missing {
+            tool: "wait_for",
+            field: "text",
+            expected: "one of text, text_gone, ref (with state) or seconds".into(),
+        });
+    }
+    Ok((condition, seconds))
 }
 
 /// `desktop_windows`'s answer: a line per window, and the list for programs; then a line per

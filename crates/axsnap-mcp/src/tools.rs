@@ -41,7 +41,7 @@ pub const DESKTOP_WINDOWS: &str = "desktop_windows";
 
 /// The tools that take a `window` (with `--desktop`): they then work in that desktop window.
 pub const WINDOWED: &[&str] =
-    &["snapshot", "find", "click", "hover", "type", "fill", "press", "select", "check", "scroll"];
+    &["snapshot", "find", "wait_for", "click", "hover", "type", "fill", "press", "select", "check", "scroll"];
 
 /// The tools offered, `evaluate` included when `allow_eval`; with `desktop`, the
 /// [`DESKTOP_WINDOWS`] tool and a `window` argument on the [`WINDOWED`] tools. Without
@@ -57,7 +57,7 @@ pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
         }
         tools.push(tool(
             DESKTOP_WINDOWS,
-            "List desktop app windows. Pass a window id (w3) as window to snapshot, find and actions to work in it.",
+            "List desktop app windows. Pass a window id (w3) as window to snapshot, find, wait_for and actions to work in it.",
             json!({}),
             &[],
         ));

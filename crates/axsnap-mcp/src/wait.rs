@@ -7,10 +7,12 @@
 use std::time::{Duration, Instant};
 
 use axsnap_cdp::CdpBackend;
+use axsnap_core::backend::Backend;
 use axsnap_core::{Ref, Snapshot, State};
 
 use crate::agent::Agent;
 use crate::args::{ArgError, Args};
+use crate::error::AgentError;
 use crate::failure::{clip, Failure};
 
 /// How long a condition is waited for when the call names no `seconds`.
@@ -130,9 +132,20 @@ impl Condition {
 /// Polls `agent`'s current page until `cond` holds or `limit` passes (a `timeout` failure
 /// that says what was waited for).
 pub async fn until(agent: &mut Agent<CdpBackend>, cond: &Condition, limit: Duration) -> Result<(), Failure> {
+    until_with(agent, cond, limit, Failure::from).await
+}
+
+/// [`until`] on any backend, its errors made failures by `fail` (the desktop's name the
+/// window).
+pub async fn until_with<B: Backend>(
+    agent: &mut Agent<B>,
+    cond: &Condition,
+    limit: Duration,
+    fail: impl Fn(AgentError<B::Error>) -> Failure,
+) -> Result<(), Failure> {
     let started = Instant::now();
     loop {
-        let snap = agent.look().await.map_err(Failure::from)?;
+        let snap = agent.look().await.map_err(&fail)?;
         if cond.holds(snap)? {
             return Ok(());
         }
