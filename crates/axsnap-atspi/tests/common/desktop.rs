@@ -116,10 +116,12 @@ impl Desktop {
     }
 
     fn boot(&mut self) -> Result<(), String> {
-        // Xvfb writes the display number it took to fd 1 once it accepts clients.
+        // Xvfb writes the display number it took to fd 1 once it accepts clients. `-noreset`:
+        // an X server resets when its last client leaves (the AT-SPI bus launcher does, at
+        // start), and an app that connects then can fail ("cannot open display", seen twice).
         let log = self.dir.join("xvfb.log");
         let mut xvfb = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
+            .args(["-displayfd", "1", "-noreset", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(log_file(&log)?)
