@@ -441,23 +441,13 @@ impl Browsing {
     }
 
     async fn wait_for(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("wait_for", args, &["text", "text_gone", "ref", "state", "seconds"])?;
-        let max = self.options.max_wait.as_secs_f64();
-        let seconds = a.opt_number("seconds", 0.0, max)?;
-        let condition = wait::Condition::read(&a)?;
+        let (condition, seconds) = wait::read_call(args, &[], self.options.max_wait)?;
         let request = auto_request(self.options.max_tokens);
         let agent = self.agent_with_page()?;
         let started = Instant::now();
         let note = match condition {
             None => {
-                let Some(s) = seconds else {
-                    return Err(crate::args::ArgError::Missing {
-                        tool: "wait_for",
-                        field: "text",
-                        expected: "one of text, text_gone, ref (with state) or seconds".into(),
-                    }
-                    .into());
-                };
+                let s = seconds.unwrap_or_default();
                 tokio::time::sleep(Duration::from_secs_f64(s)).await;
                 format!("waited {s} s")
             }

@@ -116,7 +116,7 @@ impl Desktop {
         let call = match tool {
             "snapshot" => Call::Snapshot(calls::snapshot_request(args, &extra, self.options.max_tokens)?),
             "find" => Call::Find(calls::find_args(args, &extra)?),
-            "wait_for" => Call::Wait(wait_args(args, self.options.max_wait)?),
+            "wait_for" => Call::Wait(wait::read_call(args, &extra, self.options.max_wait)?),
             _ => match calls::action(tool, args, &extra)? {
                 Some(op) => Call::Act(op),
                 None => return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool)))),
@@ -206,24 +206,6 @@ enum Call {
     /// What to wait for (`None`: only `seconds`), and for how long.
     Wait((Option<wait::Condition>, Option<f64>)),
     Act(Op),
-}
-
-/// `wait_for`'s arguments with a `window`: a condition, `seconds`, or both.
-fn wait_args(
-    args: Option<&JsonObject>,
-    max_wait: Duration,
-) -> Result<(Option<wait::Condition>, Option<f64>), ArgError> {
-    let a = Args::new("wait_for", args, &["text", "text_gone", "ref", "state", "seconds", WINDOW])?;
-    let seconds = a.opt_number("seconds", 0.0, max_wait.as_secs_f64())?;
-    let condition = wait::Condition::read(&a)?;
-    if condition.is_none() && seconds.is_none() {
-        return Err(ArgError::Missing {
-            tool: "wait_for",
-            field: "text",
-            expected: "one of text, text_gone, ref (with state) or seconds".into(),
-        });
-    }
-    Ok((condition, seconds))
 }
 
 /// `desktop_windows`'s answer: a line per window, and the list for programs; then a line per

@@ -129,6 +129,28 @@ impl Condition {
     }
 }
 
+/// Reads a `wait_for` call: what to wait for (`None`: only `seconds`) and `seconds` (at most
+/// `max_wait`), one of them given. `extra` names arguments the caller also takes (`window`).
+pub fn read_call(
+    args: Option<&rmcp::model::JsonObject>,
+    extra: &[&'static str],
+    max_wait: Duration,
+) -> Result<(Option<Condition>, Option<f64>), ArgError> {
+    let mut known = vec!["text", "text_gone", "ref", "state", "seconds"];
+    known.extend_from_slice(extra);
+    let a = Args::new("wait_for", args, &known)?;
+    let seconds = a.opt_number("seconds", 0.0, max_wait.as_secs_f64())?;
+    let condition = Condition::read(&a)?;
+    if condition.is_none() && seconds.is_none() {
+        return Err(ArgError::Missing {
+            tool: "wait_for",
+            field: "text",
+            expected: "one of text, text_gone, ref (with state) or seconds".into(),
+        });
+    }
+    Ok((condition, seconds))
+}
+
 /// Polls `agent`'s current page until `cond` holds or `limit` passes (a `timeout` failure
 /// that says what was waited for).
 pub async fn until(agent: &mut Agent<CdpBackend>, cond: &Condition, limit: Duration) -> Result<(), Failure> {
