@@ -220,12 +220,19 @@ impl View {
     }
 }
 
-/// The `eN` of a line's `[eN]`.
+/// The `eN` of a line's `[eN]`, or of a link line's `[name](eN)`.
 fn ref_on(line: &str) -> Option<String> {
-    let start = line.find("[e")?;
-    let end = start + line[start..].find(']')?;
-    let r = &line[start + 1..end];
-    (r.len() > 1 && r[1..].chars().all(|c| c.is_ascii_digit())).then(|| r.to_string())
+    let is_ref = |r: &str| r.len() > 1 && r.starts_with('e') && r[1..].chars().all(|c| c.is_ascii_digit());
+    if let Some(start) = line.find(" [e") {
+        let r = line[start + 2..].split(']').next()?;
+        if is_ref(r) {
+            return Some(r.to_string());
+        }
+    }
+    let body = line.trim_start();
+    let after = &body[body.find("](e").filter(|_| body.starts_with('['))? + 2..];
+    let r = &after[..after.find([')', ' ']).unwrap_or(after.len())];
+    is_ref(r).then(|| r.to_string())
 }
 
 impl Driver {
@@ -429,6 +436,15 @@ fn matches(line: &str, target: Target) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refs_are_read_from_role_lines_and_link_lines() {
+        assert_eq!(ref_on("  button \"Run\" [e12] [clickable]").as_deref(), Some("e12"));
+        assert_eq!(ref_on("    [Open](e7) [selected]").as_deref(), Some("e7"));
+        assert_eq!(ref_on("  [Docs](e9 \"the docs\")").as_deref(), Some("e9"));
+        assert_eq!(ref_on("  see [Docs](e9) here"), None);
+        assert_eq!(ref_on("  code [x] here"), None);
+    }
 
     #[test]
     fn lines_are_matched_by_role_and_name() {

@@ -95,7 +95,7 @@ async def test_server_identity_and_tools(agent: Agent) -> None:
 async def test_login_form_and_stale_refs(agent: Agent, site: Site) -> None:
     text, s = await agent.ok("navigate", url=site.url("/login"))
     assert (s["kind"], s["reason"]) == ("full", "no_baseline")
-    assert 'heading "Log in"' in text
+    assert 'h1 "Log in"' in text
     assert s["settled"] is True and s["tokens"]["cl100k"] > 0
 
     user = await agent.ref("user name field", "textbox", "User name")
@@ -205,7 +205,7 @@ async def test_navigation_between_pages_and_back(agent: Agent, site: Site) -> No
     assert s["navigated"] is True and s["url"].endswith("/pages/two")
     # The shared header, nav and footer are matched and not re-sent: the answer is a diff.
     assert s["kind"] == "diff", (s.get("reason"), s.get("tokens"), text)
-    assert 'heading "Page two"' in text
+    assert 'h1 "Page two"' in text
     text, s = await agent.ok("back")
     assert s["url"].endswith("/pages/one") and s["kind"] == "diff", text
     text, s = await agent.ok("forward")
@@ -223,7 +223,7 @@ async def test_close_releases_the_context(agent: Agent, site: Site) -> None:
     assert s["kind"] == "closed"
     await agent.error("snapshot", "no_page")
     text, s = await agent.ok("navigate", url=site.url("/pages/two"))
-    assert s["kind"] == "full" and 'heading "Page two"' in text
+    assert s["kind"] == "full" and 'h1 "Page two"' in text
 
 
 async def test_screenshot_is_a_png(agent: Agent, site: Site) -> None:

@@ -55,7 +55,7 @@ async def test_endless_script_answers_in_time_and_the_session_goes_on(
             # Another session is not held up by it.
             await asyncio.sleep(1)
             r, secs = await timed(b, "navigate", url=site.url("/pages/one"))
-            assert not r.is_error and 'heading "Page one"' in text_of(r), text_of(r)
+            assert not r.is_error and 'h1 "Page one"' in text_of(r), text_of(r)
             assert secs < 8, f"another session waited {secs:.1f} s on a busy page"
             r, secs = await busy
             assert secs < BOUND, f"an endless script took {secs:.1f} s"
@@ -68,7 +68,7 @@ async def test_endless_script_answers_in_time_and_the_session_goes_on(
             assert not r.is_error, text_of(r)
             assert secs < 8, f"closing a busy tab took {secs:.1f} s"
             r, secs = await timed(a, "snapshot", mode="full")
-            assert not r.is_error and 'heading "Page two"' in text_of(r), text_of(r)
+            assert not r.is_error and 'h1 "Page two"' in text_of(r), text_of(r)
 
 
 async def test_busy_tab_navigates_away(axsnap_bin, tmp_path, site: Site) -> None:
@@ -78,7 +78,7 @@ async def test_busy_tab_navigates_away(axsnap_bin, tmp_path, site: Site) -> None
             assert secs < BOUND and not r.is_error, text_of(r)
             r, secs = await timed(c, "navigate", url=site.url("/pages/three"))
             assert not r.is_error, text_of(r)
-            assert 'heading "Page three"' in text_of(r), text_of(r)
+            assert 'h1 "Page three"' in text_of(r), text_of(r)
             assert secs < BOUND, f"leaving a busy page took {secs:.1f} s"
 
 
@@ -110,4 +110,4 @@ async def test_renderer_crash_then_a_new_page(axsnap_bin, tmp_path, site: Site) 
             assert r.structured_content["error"] == "crashed", text_of(r)
             assert "reload or navigate" in text_of(r)
             r = await c.call_tool("navigate", {"url": site.url("/pages/one")})
-            assert not r.is_error and 'heading "Page one"' in text_of(r), text_of(r)
+            assert not r.is_error and 'h1 "Page one"' in text_of(r), text_of(r)

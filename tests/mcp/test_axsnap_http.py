@@ -70,7 +70,7 @@ async def find_ref(client, query: str) -> str:
 async def still_serves(url: str, site: Site) -> None:
     async with connect(url) as c:
         text, s = await ok(c, "navigate", url=site.url("/pages/one"))
-        assert 'heading "Page one"' in text
+        assert 'h1 "Page one"' in text
 
 
 async def test_sessions_have_their_own_cookies_and_pages(axsnap_http_server, site: Site) -> None:
@@ -127,7 +127,7 @@ async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
                         errors.append(f"session {i} snapshot: {s}")
                 elif kind == 2:
                     text, s = await timed("snapshot", mode="full")
-                    if f'heading "Page {here}"' not in text:
+                    if f'h1 "Page {here}"' not in text:
                         errors.append(f"session {i} sees the wrong page: {text[:200]}")
                 else:
                     await timed("scroll", direction="down", amount=100)
@@ -275,9 +275,9 @@ async def test_browser_killed_between_calls(axsnap_http_server, site: Site) -> N
             first = text_of(r).splitlines()[0]
             assert "state" in first and "lost" in first, first
         assert not r.is_error, text_of(r)
-        assert 'heading "Page one"' in text_of(r), "the tab was reopened at its URL"
+        assert 'h1 "Page one"' in text_of(r), "the tab was reopened at its URL"
         text, _ = await ok(c, "navigate", url=site.url("/pages/two"))
-        assert 'heading "Page two"' in text
+        assert 'h1 "Page two"' in text
     await still_serves(url, site)
 
 
@@ -292,7 +292,7 @@ async def test_action_after_restart_is_not_repeated_blindly(axsnap_http_server, 
         # b's look runs again on its reopened tab; a's action is refused with why, not replayed
         # on a page whose state was lost.
         text, s = await ok(b, "snapshot", mode="full")
-        assert s.get("browser_restarted") is True and 'heading "Page one"' in text
+        assert s.get("browser_restarted") is True and 'h1 "Page one"' in text
         r = await a.call_tool("fill", {"ref": user, "text": USER})
         assert r.is_error and r.structured_content["error"] in ("browser_restarted", "browser_gone"), text_of(r)
         assert "snapshot" in text_of(r)

@@ -37,7 +37,7 @@ def test_inspector_navigates_over_http(inspector: Inspector, axsnap_http_server,
     )
     assert not called.get("isError"), called
     text = "\n".join(c["text"] for c in called["content"] if c["type"] == "text")
-    assert 'heading "Page three"' in text
+    assert 'h1 "Page three"' in text
     assert called["structuredContent"]["kind"] == "full"
 
 

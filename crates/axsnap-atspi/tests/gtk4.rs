@@ -17,7 +17,7 @@ async fn a_snapshot_and_a_toggle() {
     assert!(first.partial.is_none(), "{:?}", first.partial);
     assert!(text.starts_with("# GTK Widget Factory (gtk4-widget-factory)"), "{text}");
     assert_eq!(text.matches("checkbox \"checkbutton\"").count(), 6, "{text}");
-    assert!(text.contains("button \"togglebutton\"") && text.contains("link \"link button\""), "{text}");
+    assert!(text.contains("button \"togglebutton\"") && text.contains("[link button](e"), "{text}");
     // GTK 4 names unnamed widgets by their class; those names are not shown.
     assert!(!text.contains("\"GtkEntry\""), "{text}");
 

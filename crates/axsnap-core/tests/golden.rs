@@ -571,6 +571,47 @@ fn token_variants() {
                 })
                 .collect()
         }),
+        ("headings as `heading \"…\" [level=N]`", |_, t| {
+            t.lines()
+                .map(|l| {
+                    let body = l.trim_start();
+                    let ind = &l[..l.len() - body.len()];
+                    let digits = body
+                        .strip_prefix('h')
+                        .map_or(0, |r| r.bytes().take_while(u8::is_ascii_digit).count());
+                    if digits == 0 {
+                        return l.to_string() + "\n";
+                    }
+                    let rest = &body[1 + digits..];
+                    if !(rest.is_empty() || rest.starts_with([' ', ':'])) {
+                        return l.to_string() + "\n";
+                    }
+                    let after_name = rest.rfind('"').map_or(0, |q| q + 1);
+                    let colon = rest[after_name..].find(':').map_or(rest.len(), |c| after_name + c);
+                    let level = &body[1..1 + digits];
+                    format!("{ind}heading{} [level={level}]{}\n", &rest[..colon], &rest[colon..])
+                })
+                .collect()
+        }),
+        ("links as `link \"…\" [eN]`", |_, t| {
+            t.lines()
+                .map(|l| {
+                    let body = l.trim_start();
+                    let ind = &l[..l.len() - body.len()];
+                    let Some(mid) = body.find("](e").filter(|_| body.starts_with('[')) else {
+                        return l.to_string() + "\n";
+                    };
+                    let Some(close) = body[mid..].find(')').map(|c| mid + c) else {
+                        return l.to_string() + "\n";
+                    };
+                    let r = &body[mid + 2..close];
+                    if r.contains(' ') {
+                        return l.to_string() + "\n";
+                    }
+                    format!("{ind}link \"{}\" [{r}]{}\n", &body[1..mid], &body[close + 1..])
+                })
+                .collect()
+        }),
         ("states in one bracket", |_, t| t.replace("] [", ", ")),
         ("text quoted", |_, t| {
             t.lines()
@@ -617,7 +658,7 @@ fn token_variants() {
                 .lines()
                 .map(|l| {
                     let mut l = l.to_string();
-                    if l.trim_start().starts_with("link") {
+                    if l.trim_start().starts_with("link") || l.trim_start().starts_with('[') {
                         if !l.contains(" (") {
                             let u = &urls[k];
                             let short = origin.as_deref().and_then(|o| u.strip_prefix(o)).unwrap_or(u);

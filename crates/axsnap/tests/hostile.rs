@@ -305,8 +305,8 @@ const CASES: &[Case] = &[
         fails: false,
         check: |r| {
             // Too long for one line: every link is still there, each on its own line.
-            has_str(&r[0].stdout, "link \"link1499\" [e")?;
-            has_str(&r[0].stdout, "link \"link0\" [e")?;
+            has_str(&r[0].stdout, "[link1499](e")?;
+            has_str(&r[0].stdout, "[link0](e")?;
             // Within the default budget: an outline that says what it folded.
             let tokens = axsnap_core::tokens::count_cl100k(&r[1].stdout);
             if tokens > axsnap_core::outline::DEFAULT_MAX_TOKENS {
@@ -501,8 +501,7 @@ const CASES: &[Case] = &[
         // The popup shares its opener's renderer when Chromium puts them in one process: then
         // the opener is busy too and the answer says so; otherwise the opener is captured whole.
         check: |r| {
-            has_str(&r[0].stdout, "heading \"Opener\"")
-                .or_else(|_| has(&r[0].stdout, "did not settle", "busy"))
+            has_str(&r[0].stdout, "h1 \"Opener\"").or_else(|_| has(&r[0].stdout, "did not settle", "busy"))
         },
     },
     Case {
@@ -514,7 +513,7 @@ const CASES: &[Case] = &[
         fails: false,
         check: |r| {
             has(&r[0].stdout, "did not settle", "reloads or redirects itself")?;
-            has_str(&r[0].stdout, "heading \"Again\"")
+            has_str(&r[0].stdout, "h1 \"Again\"")
         },
     },
     Case {
@@ -535,7 +534,7 @@ const CASES: &[Case] = &[
         fails: false,
         check: |r| {
             has(&r[0].stdout, "did not settle", "kept changing")?;
-            has_str(&r[0].stdout, "heading \"Clock\"")
+            has_str(&r[0].stdout, "h1 \"Clock\"")
         },
     },
     // Not pages: refused with the true reason, before any browser starts.
@@ -573,7 +572,7 @@ const CASES: &[Case] = &[
         secs: LIVE_SECS,
         max_bytes: KB,
         fails: false,
-        check: |r| has_str(&r[0].stdout, "heading \"Inline page\""),
+        check: |r| has_str(&r[0].stdout, "h1 \"Inline page\""),
     },
 ];
 

@@ -5,7 +5,7 @@
 //! (`navigation [e2] … folded 3,400 tokens: 310 links`), and `snapshot ref=e2` opens it. On
 //! documentation pages content runs flat under one parent, sectioned by headings, so a heading
 //! also folds its *section* (the siblings after it, up to the next heading of its level or
-//! above): `heading "Numeric Types" [e412] [level=2] … folded 2,345 tokens: 12 links`, and
+//! above): `h2 "Numeric Types" [e412] … folded 2,345 tokens: 12 links`, and
 //! its ref opens that section ([`section`]).
 //!
 //! What an outline shows, in order, while it fits:

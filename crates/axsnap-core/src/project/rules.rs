@@ -792,6 +792,20 @@ impl Builder<'_> {
                 continue;
             }
             if node.flags.pre {
+                // In preformatted text a block's edge is a line break, also where the
+                // neighbour is a link (rustdoc's `where` clause after a signature's last
+                // link): the renderer draws the run a line per line.
+                let starts = i > 0 && self.starts_block.contains(&k) && !node.name.starts_with('\n');
+                let ends = self.ends_block.contains(&tail) && !node.name.ends_with('\n');
+                let inline_at = |j: usize| kids.get(j).is_some_and(|&s| self.out.node(s).role == Role::Link);
+                let (starts, ends) = (starts && inline_at(i - 1), ends && inline_at(i + 1));
+                let node = self.out.node_mut(k);
+                if starts {
+                    node.name.insert(0, '\n');
+                }
+                if ends {
+                    node.name.push('\n');
+                }
                 continue;
             }
             if i + 1 == n || self.ends_block.contains(&tail) {

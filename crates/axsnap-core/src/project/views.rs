@@ -66,7 +66,7 @@ pub(super) fn interactive_only(mut work: Work, max_text: usize, stats: &mut Proj
         let n = work.tree.node(old);
         if parent.is_some() && n.role == Role::Heading {
             // A heading is context kept whole: its text and links draw one line, as in the
-            // full view (`heading [level=4]: pub fn [with_capacity](e390)(…)`).
+            // full view (`h4: pub fn [with_capacity](e390)(…)`).
             work.move_subtree(old, &mut out, parent);
             continue;
         }

@@ -123,14 +123,14 @@ fn push_node(out: &mut String, r: Ref, first: &Side, second: &Side, detail: Deta
             return;
         }
         out.push(' ');
-        line::push_role(out, &n.role);
+        line::push_kind(out, n);
         if detail == Detail::Full && !n.name.is_empty() {
             out.push(' ');
             line::push_descriptor_name(out, &n.name);
         }
         return;
     }
-    line::push_role(out, &n.role);
+    line::push_kind(out, n);
     if detail != Detail::NoName && !n.name.is_empty() {
         out.push(' ');
         line::push_descriptor_name(out, &n.name);

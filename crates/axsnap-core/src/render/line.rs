@@ -269,17 +269,24 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
     let mut after_block = false;
     // A code line's indentation is the page's.
     let leading_pre = kids.first().is_some_and(|k| src.node(*k).flags.pre);
+    // Line breaks of preformatted text in the run (a rustdoc signature's `where` clause): the
+    // run is then drawn a line per line under its node ([`write_line`]). Only those breaks may
+    // end a line; any other is a reason to draw the pieces as lines of their own.
+    let mut pre_breaks = 0;
+    // Whether a piece is an element (a link, a code span): a run of text alone that keeps
+    // its line breaks is a code block's or an editor's, drawn as its own lines.
+    let mut has_element = false;
     for &k in kids {
         let c = src.node(k);
         let grandkids = src.children(k);
         if c.value.is_some() || shown_states(c).next().is_some() {
             return None;
         }
-        // Code that keeps its line breaks is drawn a line per line.
-        if c.role == Role::Text && c.flags.pre && c.name.contains('\n') {
-            return None;
+        if c.role == Role::Text && c.flags.pre {
+            pre_breaks += c.name.matches('\n').count();
         }
         let is_text = c.role == Role::Text;
+        has_element |= !is_text;
         // A link's description goes inline as its title: `[Vec<T>](e83 "struct std::vec::Vec")`.
         let title = shown_description(c);
         let titled_link = c.role == Role::Link && grandkids.is_empty() && c.ref_id.is_some();
@@ -374,7 +381,11 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
             _ => return None,
         }
     }
+    if pre_breaks > 0 && (!has_element || out.matches('\n').count() != pre_breaks) {
+        return None;
+    }
     let out = if leading_pre { out.trim_end() } else { out.trim() };
+    let out = out.trim_start_matches('\n');
     (!out.is_empty() && out.len() <= INLINE_BYTES).then(|| out.to_string())
 }
 
@@ -489,33 +500,20 @@ fn write_line_body(
     }
     match n.role {
         Role::Text if n.flags.pre => {
-            // Preformatted text (a code block, an editor's lines) a line per line, its
-            // indentation kept, bare: a `text:` on every line of code cost 7% of the `Vec`
-            // page. A line that could read as another kind of line keeps the `text: `.
-            let text = bound::text(&n.name);
-            for (i, l) in text.trim_end().lines().enumerate() {
-                let l = l.trim_end();
-                if i > 0 {
-                    out.push('\n');
-                    if l.is_empty() && depth > 0 {
-                        continue;
-                    }
-                    for _ in 0..depth.min(MAX_INDENT) {
-                        out.push_str("  ");
-                    }
-                }
-                // A first line that is empty says `text:`, so no line is only indentation.
-                if depth == 0 || reads_as_other_line(l) || (i == 0 && l.is_empty()) {
-                    out.push_str(if l.is_empty() { "text:" } else { "text: " });
-                }
-                push_tail(out, l);
-            }
+            push_bare_lines(out, &bound::text(&n.name), depth);
             return;
         }
         Role::Text => {
-            out.push_str("text: ");
+            // Prose is drawn bare, as code lines are: `text: ` only where the line could
+            // read as another kind of line, at the top level, or on an empty text.
             let text = bound::text(&n.name);
-            push_tail(out, if n.flags.pre { text.trim_end() } else { text.trim() });
+            let text = text.trim();
+            if text.is_empty() {
+                out.push_str("text:");
+            } else if depth == 0 || reads_as_other_line(text) {
+                out.push_str("text: ");
+            }
+            push_tail(out, text);
             return;
         }
         Role::More => {
@@ -531,28 +529,64 @@ fn write_line_body(
     if is_bullet(n, holds_more, has_content) {
         // A plain list item is a bullet: `* text`, or `*` over its own lines.
         out.push('*');
-        if let Some(t) = tail.filter(|t| !t.is_empty()) {
-            out.push(' ');
-            push_tail(out, t);
+        match tail.filter(|t| !t.is_empty()) {
+            Some(t) if t.contains('\n') => push_run_lines(out, t, depth),
+            Some(t) => {
+                out.push(' ');
+                push_tail(out, t);
+            }
+            None => {}
         }
         return;
     }
-    push_role(out, &n.role);
-    if !n.name.is_empty() {
-        out.push(' ');
-        push_quoted(out, &bound::text(&n.name));
+    if n.role == Role::Paragraph && depth > 0 && is_plain(n, holds_more, has_content) {
+        // A plain paragraph is its text, bare, like a text's (`paragraph: ` cost two tokens a
+        // paragraph, 2% of a book chapter).
+        let bare = tail.filter(|t| {
+            !t.is_empty()
+                && !t.contains('\n')
+                && !t.starts_with(char::is_whitespace)
+                && !reads_as_other_line(t)
+        });
+        if let Some(t) = bare {
+            push_tail(out, t);
+            return;
+        }
     }
-    if let (Some(r), true) = (n.ref_id, shows_ref(n, holds_more)) {
-        let _ = write!(out, " [{r}]");
+    let shown_ref = n.ref_id.filter(|_| shows_ref(n, holds_more));
+    // A named link is drawn as it is inline, `[name](e12)`, its description as a title:
+    // `link "name" [e12]` cost two tokens more a link.
+    // A description with a quote in it cannot be a title: the link keeps its role word.
+    let markdown_link =
+        n.role == Role::Link && !n.name.is_empty() && shown_description(n).is_none_or(|d| !d.contains('"'));
+    match shown_ref {
+        Some(r) if markdown_link => {
+            out.push('[');
+            push_tail(out, &bound::text(&n.name));
+            let _ = write!(out, "]({r}");
+            if let Some(d) = shown_description(n) {
+                out.push_str(" \"");
+                push_tail(out, &bound::text(d));
+                out.push('"');
+            }
+            out.push(')');
+        }
+        _ => {
+            push_kind(out, n);
+            if !n.name.is_empty() {
+                out.push(' ');
+                push_quoted(out, &bound::text(&n.name));
+            }
+            if let Some(r) = shown_ref {
+                let _ = write!(out, " [{r}]");
+            }
+        }
     }
     if says_clickable(n) {
         out.push_str(" [clickable]");
     }
     for s in shown_states(n) {
         let _ = write!(out, " [{s}]");
-    }
-    if let (Role::Heading, Some(l)) = (&n.role, n.level) {
-        let _ = write!(out, " [level={l}]");
     }
     if let Some(url) = shown_url(n, ctx) {
         out.push_str(" (");
@@ -566,7 +600,9 @@ fn write_line_body(
     // is not shown: the content is, and the agent acts on nothing there. A node it can act on
     // or scope to keeps it, and so does one with nothing else to say what it is.
     let labels_itself = n.name.is_empty() && n.value.is_none() && !has_content;
-    let described = shows_ref(n, holds_more) || labels_itself;
+    // A markdown link has shown its description as its title.
+    let titled = markdown_link && shown_ref.is_some();
+    let described = (shows_ref(n, holds_more) && !titled) || labels_itself;
     if let (Some(d), true) = (shown_description(n), described) {
         out.push_str(" [desc: ");
         push_quoted(out, &bound::text(d));
@@ -579,6 +615,9 @@ fn write_line_body(
             out.push_str(": ");
             push_tail(out, &bound::text(v));
         }
+        // A run that keeps the page's line breaks: its lines under the node, as a code
+        // block's are.
+        (None, Some(t)) if t.contains('\n') => push_run_lines(out, t, depth),
         (None, Some(t)) => {
             out.push_str(": ");
             push_tail(out, t);
@@ -591,12 +630,50 @@ fn write_line_body(
     }
 }
 
+/// An inline run that keeps the page's line breaks, drawn under its node's line (at `depth`).
+fn push_run_lines(out: &mut String, run: &str, depth: usize) {
+    out.push('\n');
+    for _ in 0..(depth + 1).min(MAX_INDENT) {
+        out.push_str("  ");
+    }
+    push_bare_lines(out, run, depth + 1);
+}
+
+/// Preformatted text (a code block, an editor's lines, a run that keeps its line breaks) a
+/// line per line at `depth`, the first line's indentation already written: each line's own
+/// indentation kept, bare. A `text:` on every line of code cost 7% of the `Vec` page. A line
+/// that could read as another kind of line keeps the `text: `, and so does every line at the
+/// top level and a first line that is empty (so no line is only indentation).
+fn push_bare_lines(out: &mut String, text: &str, depth: usize) {
+    for (i, l) in text.trim_end().lines().enumerate() {
+        let l = l.trim_end();
+        if i > 0 {
+            out.push('\n');
+            if l.is_empty() && depth > 0 {
+                continue;
+            }
+            for _ in 0..depth.min(MAX_INDENT) {
+                out.push_str("  ");
+            }
+        }
+        if depth == 0 || reads_as_other_line(l) || (i == 0 && l.is_empty()) {
+            out.push_str(if l.is_empty() { "text:" } else { "text: " });
+        }
+        push_tail(out, l);
+    }
+}
+
 /// Whether a list item is drawn as a bullet (`* text`): one with nothing to show but its
 /// content. `listitem: ` cost two tokens more a line (9% of the std index, 3% of a book
 /// chapter); a list item with a name, a ref, a state, a value or a fold keeps its role word.
 fn is_bullet(n: &Node, holds_more: bool, has_content: bool) -> bool {
-    n.role == Role::ListItem
-        && n.name.is_empty()
+    n.role == Role::ListItem && is_plain(n, holds_more, has_content)
+}
+
+/// Whether a node has nothing to show but its content: no name, value, fold, ref, state or
+/// description.
+fn is_plain(n: &Node, holds_more: bool, has_content: bool) -> bool {
+    n.name.is_empty()
         && n.value.as_deref().is_none_or(str::is_empty)
         && n.folded.is_none()
         && !shows_ref(n, holds_more)
@@ -605,9 +682,11 @@ fn is_bullet(n: &Node, holds_more: bool, has_content: bool) -> bool {
         && (has_content || shown_description(n).is_none())
 }
 
-/// Whether a line of preformatted text, drawn bare, could be read as another kind of line:
-/// a node's (`word`, then `:`, ` "`, ` [`, ` (` or the end), a bullet (`*`), a marker (`…`) or
-/// one that says it is text (`text:`). Such a line is drawn after `text: `.
+/// Whether a line of the page's text, drawn bare, could be read as another kind of line: a
+/// node's (`word`, then `:`, ` "`, ` [`, ` (` or the end), a bullet (`*`), a marker (`…`) or
+/// one that says it is text (`text:`). Such a line keeps its `text: ` (`paragraph: `). A line
+/// that starts with a link (`[Pricing](e15) and more`) reads the same either way: a link, ref
+/// e15, then text.
 fn reads_as_other_line(line: &str) -> bool {
     let l = line.trim_start();
     if l.is_empty() {
@@ -665,6 +744,17 @@ pub(super) fn push_options(out: &mut String, options: &[String]) {
 
 /// A role's name, reduced to characters that cannot break the line (platform roles outside
 /// the vocabulary are kept verbatim by the model).
+/// A node's kind word: `h1`, `h2`, … for a heading with a level (`heading "Examples"
+/// [level=5]` cost 4 tokens more a heading: 3% of the `Vec` page), else its role.
+pub(super) fn push_kind(out: &mut String, n: &Node) {
+    match (&n.role, n.level) {
+        (Role::Heading, Some(l)) => {
+            let _ = write!(out, "h{l}");
+        }
+        (role, _) => push_role(out, role),
+    }
+}
+
 pub(super) fn push_role(out: &mut String, role: &Role) {
     let s = bound::id(role.as_str());
     if s.is_empty() {
@@ -876,6 +966,53 @@ mod tests {
     }
 
     #[test]
+    fn a_run_that_keeps_its_line_breaks_is_drawn_a_line_per_line() {
+        // rustdoc's signature with a `where` clause: its links stay inline, its lines are
+        // the page's, under the heading's line.
+        let mut h = nd(Role::Heading, "", "h");
+        h.level = Some(4);
+        let mut t = Tree::with_root(h);
+        let h = t.root().unwrap();
+        t.append(h, pre("pub fn "));
+        t.append(h, link("retain_mut", "l1", 1));
+        t.append(h, pre("<F>(&mut self, f: F)\nwhere\n    F: "));
+        t.append(h, link("FnMut", "l2", 2));
+        t.append(h, pre("(&mut T) -> bool,"));
+        assert_eq!(
+            render(&t),
+            "h4\n  pub fn [retain_mut](e1)<F>(&mut self, f: F)\n  text: where\n  text:     F: [FnMut](e2)(&mut T) -> bool,\n"
+        );
+        // Drawn under a bullet too.
+        let mut t = Tree::with_root(nd(Role::ListItem, "", "li"));
+        let li = t.root().unwrap();
+        t.append(li, link("a", "l1", 1));
+        t.append(li, pre(" b\n c d"));
+        assert_eq!(render(&t), "*\n  [a](e1) b\n   c d\n");
+        // A run of text alone that keeps its breaks is a code block's: its own lines, as before.
+        let mut t = Tree::with_root(nd(Role::Code, "", "c"));
+        let c = t.root().unwrap();
+        t.append(c, pre("fn a() {\n}"));
+        assert_eq!(render(&t), "code\n  fn a() {\n  }\n");
+        // A break that is not the page's (text that is not preformatted) is escaped on one
+        // line, never a line of its own.
+        let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
+        let p = t.root().unwrap();
+        t.append(p, link("a", "l1", 1));
+        t.append(p, nd(Role::Text, " x\ny", "t"));
+        t.append(p, pre(" z\nw"));
+        assert!(!render(&t).contains("\n  y"), "{}", render(&t));
+    }
+
+    #[test]
+    fn headings_say_their_level_as_their_kind() {
+        let mut h = nd(Role::Heading, "Examples", "h");
+        h.level = Some(5);
+        assert_eq!(line(&h), "  h5 \"Examples\"\n");
+        h.level = None;
+        assert_eq!(line(&h), "  heading \"Examples\"\n");
+    }
+
+    #[test]
     fn anything_but_inline_leaves_keeps_its_own_lines() {
         // A button, a link with a state, a named parent, nested content: each line stays.
         let mut t = Tree::with_root(nd(Role::Paragraph, "", "p"));
@@ -891,12 +1028,12 @@ mod tests {
         let mut l = link("Home", "l", 3);
         l.states = StateSet::EMPTY.with(State::Selected);
         t.append(li, l);
-        assert_eq!(render(&t), "*\n  link \"Home\" [e3] [selected]\n");
+        assert_eq!(render(&t), "*\n  [Home](e3) [selected]\n");
 
         let mut t = Tree::with_root(nd(Role::Heading, "Intro", "h"));
         let h = t.root().unwrap();
         t.append(h, link("Intro", "l", 4));
-        assert_eq!(render(&t), "heading \"Intro\"\n  link \"Intro\" [e4]\n");
+        assert_eq!(render(&t), "heading \"Intro\"\n  [Intro](e4)\n");
 
         // A description that only adds to the name is not shown; another one is the link's
         // title.
