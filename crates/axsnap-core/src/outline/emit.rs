@@ -13,6 +13,9 @@ impl Units {
         let root = &self.units[self.root];
         let new_root = out.push(bare(tree.node(root.head)));
         out.set_root(new_root);
+        for &k in tree.node(root.head).children.iter().take(root.lead as usize) {
+            copy_subtree(tree, k, &mut out, new_root);
+        }
         let keep = root.members.len() - cut.min(root.members.len());
         // (unit, parent in `out`), in reverse so pops come in document order.
         let mut stack: Vec<(usize, NodeId)> =
@@ -23,6 +26,10 @@ impl Units {
                 (Kind::Node, Show::Whole) => copy_subtree(tree, x.head, &mut out, parent),
                 (Kind::Node, Show::Open) => {
                     let id = out.append(parent, bare(tree.node(x.head)));
+                    // The children its line holds go with it.
+                    for &k in tree.node(x.head).children.iter().take(x.lead as usize) {
+                        copy_subtree(tree, k, &mut out, id);
+                    }
                     stack.extend(x.members.iter().rev().map(|&m| (m, id)));
                 }
                 (Kind::Section, Show::Open) => stack.extend(x.members.iter().rev().map(|&m| (m, parent))),

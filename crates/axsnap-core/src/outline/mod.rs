@@ -90,6 +90,9 @@ enum Kind {
 struct Unit {
     kind: Kind,
     head: NodeId,
+    /// How many of the head's first children its line holds (a `Node`'s inline run): shown
+    /// with it, never units of their own.
+    lead: u32,
     members: Vec<usize>,
     /// Tokens of the head's own line (`Node`), 0 for a section (its heading is a member).
     own: u32,
@@ -124,7 +127,7 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
     let elided = tree.node(root).role == Role::Document;
     let costs = if elided {
         let mut all = line_costs(tree, &tree.node(root).children, 0, &ctx);
-        all[root.index()] = LineCost { tokens: 0, drawn: true, inline: false, folded: 0 };
+        all[root.index()] = LineCost { tokens: 0, drawn: true, lead: 0, folded: 0 };
         all
     } else {
         line_costs(tree, &[root], 0, &ctx)
@@ -222,23 +225,24 @@ impl Units {
         while let Some(id) = stack.pop() {
             order.push(id);
             let c = costs[id.index()];
-            if c.drawn && !c.inline {
-                stack.extend(tree.node(id).children.iter().rev().copied());
+            if c.drawn {
+                stack.extend(tree.node(id).children.iter().skip(c.lead as usize).rev().copied());
             }
         }
         for &id in order.iter().rev() {
             let c = costs[id.index()];
             let n = tree.node(id);
-            let mut members = Vec::new();
-            if !c.inline {
-                let kids: Vec<usize> =
-                    n.children.iter().map(|k| unit_of[k.index()]).filter(|&u| u != usize::MAX).collect();
-                members = group(&mut units, tree, kids);
-            }
+            let kids: Vec<usize> = n.children[(c.lead as usize).min(n.children.len())..]
+                .iter()
+                .map(|k| unit_of[k.index()])
+                .filter(|&u| u != usize::MAX)
+                .collect();
+            let members = group(&mut units, tree, kids);
             let size = c.tokens as u64;
             units.push(Unit {
                 kind: Kind::Node,
                 head: id,
+                lead: c.lead,
                 members,
                 own: c.tokens,
                 fold: c.folded + FOLD_SUFFIX,
@@ -480,6 +484,7 @@ fn group(units: &mut Vec<Unit>, tree: &Tree, kids: Vec<usize>) -> Vec<usize> {
             units.push(Unit {
                 kind: Kind::Section,
                 head: units[k].head,
+                lead: 0,
                 members: vec![k],
                 own: 0,
                 fold: 0,

@@ -31,6 +31,7 @@ use crate::caps::thousands;
 
 use super::bound;
 use super::diff_groups::Groups;
+use super::layout;
 use super::line::{self, LineCtx, Subtree};
 use crate::diff::{Diff, FieldChange, Op};
 use crate::refs::Ref;
@@ -196,7 +197,7 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 }
                 body.push_str(":\n");
                 if !subtree.nodes.is_empty() {
-                    line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                    layout::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
                 }
             }
             Op::Remove { r } => {
@@ -246,7 +247,7 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                     push_node(&mut body, *r, &p, &n, Detail::Full);
                     body.push_str(" replaced by:\n");
                     if !subtree.nodes.is_empty() {
-                        line::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
+                        layout::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
                     }
                 }
             }

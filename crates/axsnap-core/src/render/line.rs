@@ -1,4 +1,5 @@
-//! One node as one line of the text form, and the walk that writes a subtree as lines.
+//! One node as one line of the text form (or a few: a code block's, a run's that keeps its
+//! line breaks), with what it shows: kind, name, ref, states, URL, value, inline tail.
 //!
 //! Shared by the snapshot and the diff renderers, over either a [`Tree`] or a diff's
 //! [`NewSubtree`], so an added subtree reads exactly like the same nodes in a snapshot.
@@ -27,11 +28,6 @@ const AMBIGUOUS_TARGETS: usize = 3;
 
 /// Longest name shown in a diff's context descriptor.
 const DESCRIPTOR_NAME_CHARS: usize = 60;
-
-/// Children drawn inline on their parent's line stop being drawn so (each gets its own line
-/// again) when the line's inline part would pass this many bytes: a paragraph of 100,000
-/// links is not one line.
-const INLINE_BYTES: usize = 8_000;
 
 /// A tree-shaped source of nodes: a snapshot's [`Tree`] or a diff's [`NewSubtree`].
 pub(super) trait Source<'a> {
@@ -238,178 +234,6 @@ pub(super) fn shown_states(node: &Node) -> impl Iterator<Item = State> + '_ {
     node.states.iter().filter(move |s| shows_state(node, *s))
 }
 
-/// The content of `node`'s children drawn on its own line (`paragraph: text`), when they are
-/// all inline leaves: text, code spans and links. A line per child would spend an indent, a
-/// role word and a newline on each piece of running text (`text: the`, `code: s`,
-/// `text: refers to`), and a link alone in a list item or a heading two lines for one. Inline,
-/// a code span reads `` `s` `` and a link `[name](e12)`, its ref kept, so the agent can still act
-/// on it, its description as a title (`[Vec](e12 "struct std::vec::Vec")`); code that holds
-/// links is drawn as its pieces. The pieces are joined with single spaces (the whitespace
-/// between them is not in the tree). Nothing else is drawn inline: a link with a state, an
-/// element with children, a ref the line would lose, a `More` marker.
-pub(super) fn inline_tail<'a, S: Source<'a>>(
-    src: &S,
-    id: S::Id,
-    kids: &[S::Id],
-    ctx: &LineCtx,
-) -> Option<String> {
-    let n = src.node(id);
-    if kids.is_empty() || matches!(n.role, Role::Text | Role::More) || !n.name.is_empty() || n.value.is_some()
-    {
-        return None;
-    }
-    // An editor's lines stay lines: two texts side by side are two blocks.
-    let editor = n.states.contains(State::Editable);
-    let mut out = String::new();
-    // Whether the piece before was text: text carries its own spaces (projection kept the
-    // page's), so only between two elements is a space put by rule.
-    let mut after_text = true;
-    // Whether the piece before was a block-level element (a link laid out as a block): the
-    // page breaks the line there, which one line draws as a space.
-    let mut after_block = false;
-    // A code line's indentation is the page's.
-    let leading_pre = kids.first().is_some_and(|k| src.node(*k).flags.pre);
-    // Line breaks of preformatted text in the run (a rustdoc signature's `where` clause): the
-    // run is then drawn a line per line under its node ([`write_line`]). Only those breaks may
-    // end a line; any other is a reason to draw the pieces as lines of their own.
-    let mut pre_breaks = 0;
-    // Whether a piece is an element (a link, a code span): a run of text alone that keeps
-    // its line breaks is a code block's or an editor's, drawn as its own lines.
-    let mut has_element = false;
-    for &k in kids {
-        let c = src.node(k);
-        let grandkids = src.children(k);
-        if c.value.is_some() || shown_states(c).next().is_some() {
-            return None;
-        }
-        if c.role == Role::Text && c.flags.pre {
-            pre_breaks += c.name.matches('\n').count();
-        }
-        let is_text = c.role == Role::Text;
-        has_element |= !is_text;
-        // A link's description goes inline as its title: `[Vec<T>](e83 "struct std::vec::Vec")`.
-        let title = shown_description(c);
-        let titled_link = c.role == Role::Link && grandkids.is_empty() && c.ref_id.is_some();
-        if title.is_some_and(|t| !titled_link || t.contains('"')) {
-            return None;
-        }
-        // No space before closing punctuation or after an opening bracket: `u32`. not `u32` .
-        let glued = c.name.starts_with(['.', ',', ';', ':', '!', '?', ')', ']', '}']);
-        // Two texts side by side were not joined: a block's edge is between them.
-        if editor && after_text && is_text && !out.is_empty() {
-            return None;
-        }
-        let apart =
-            (!after_text && !is_text && !glued) || (after_text && is_text) || after_block || c.flags.block;
-        if !out.is_empty() && apart && !out.ends_with(['(', '[', '{', ' ']) && !c.name.starts_with(' ') {
-            out.push(' ');
-        }
-        after_text = is_text;
-        after_block = c.flags.block;
-        if out.len() > INLINE_BYTES {
-            return None;
-        }
-        match c.role {
-            Role::Text if grandkids.is_empty() => out.push_str(&bound::text(&c.name)),
-            // A code span is often an element around one text node.
-            Role::Code if !shows_ref(c, false) => {
-                let text = match grandkids.as_slice() {
-                    [] => c.name.as_str(),
-                    [t] if c.name.is_empty()
-                        && src.node(*t).role == Role::Text
-                        && src.children(*t).is_empty() =>
-                    {
-                        let t = src.node(*t);
-                        // A code block keeps its lines.
-                        if t.flags.pre && t.name.contains('\n') {
-                            return None;
-                        }
-                        t.name.as_str().trim()
-                    }
-                    // Code that holds links (rustdoc's `[len](e1) == [capacity](e2)`): its
-                    // pieces inline, without backticks, which would make the links read as
-                    // code.
-                    _ => {
-                        let inner = inline_tail(src, k, &grandkids, ctx)?;
-                        out.push_str(&inner);
-                        continue;
-                    }
-                };
-                if text.is_empty() {
-                    return None;
-                }
-                out.push('`');
-                out.push_str(&bound::text(text));
-                out.push('`');
-            }
-            // A plain span around one text (a counter: "Refreshed `0` times" reads as one).
-            Role::Generic
-                if c.name.is_empty()
-                    && !shows_ref(c, false)
-                    && c.description.is_none()
-                    && matches!(grandkids.as_slice(), [t] if src.node(*t).role == Role::Text
-                        && src.children(*t).is_empty()
-                        && shown_states(src.node(*t)).next().is_none()
-                        && !(src.node(*t).flags.pre && src.node(*t).name.contains('\n'))) =>
-            {
-                out.push_str(&bound::text(&src.node(grandkids[0]).name));
-            }
-            _ if !grandkids.is_empty() => return None,
-            Role::Link if !c.name.is_empty() => {
-                // Brackets inside the name stay as they are: an escape would be doubled by the
-                // line's own escaping of `\`, and a reader pairs `[T]` inside fine.
-                out.push('[');
-                out.push_str(&bound::text(&c.name));
-                out.push(']');
-                match (c.ref_id, shows_ref(c, false)) {
-                    (Some(r), true) => {
-                        let _ = write!(out, "({r}");
-                        if let Some(t) = title {
-                            let _ = write!(out, " \"{}\"", bound::text(t));
-                        }
-                        out.push(')');
-                    }
-                    (Some(_), false) => return None,
-                    (None, _) => {}
-                }
-                if let Some(url) = shown_url(c, ctx) {
-                    out.push_str(" (");
-                    out.push_str(&bound::url(url));
-                    out.push(')');
-                }
-            }
-            _ => return None,
-        }
-    }
-    if pre_breaks > 0 && (!has_element || out.matches('\n').count() != pre_breaks) {
-        return None;
-    }
-    let out = if leading_pre { out.trim_end() } else { out.trim() };
-    let out = out.trim_start_matches('\n');
-    (!out.is_empty() && out.len() <= INLINE_BYTES).then(|| out.to_string())
-}
-
-/// Writes the subtree at `root` as lines, the root at `depth`. Iterative.
-pub(super) fn write_subtree<'a, S: Source<'a>>(
-    out: &mut String,
-    src: &S,
-    root: S::Id,
-    depth: usize,
-    ctx: &LineCtx,
-) {
-    let mut stack = vec![(root, depth)];
-    while let Some((id, d)) = stack.pop() {
-        let kids = src.children(id);
-        let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
-        let tail = inline_tail(src, id, &kids, ctx);
-        let has_content = !kids.is_empty();
-        write_line(out, src.node(id), d, ctx, holds_more, tail.as_deref(), has_content);
-        if tail.is_none() {
-            stack.extend(kids.into_iter().rev().map(|k| (k, d + 1)));
-        }
-    }
-}
-
 /// Writes what an outline left out under a node: `folded 2,345 tokens: 12 links, 3 headings`.
 pub(crate) fn push_folded(out: &mut String, f: &crate::tree::Folded) {
     let _ = write!(out, "folded {} tokens", crate::caps::thousands(f.tokens as usize));
@@ -417,53 +241,6 @@ pub(crate) fn push_folded(out: &mut String, f: &crate::tree::Folded) {
         out.push_str(": ");
         push_tail(out, &f.holds);
     }
-}
-
-/// What one node costs in the text form, for the outline's sizing ([`line_costs`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LineCost {
-    /// cl100k tokens of the node's own line(s), with its inline tail; 0 for a node not drawn
-    /// on a line of its own.
-    pub tokens: u32,
-    /// Whether the node is drawn (a line of its own); its children then are too unless
-    /// `inline`.
-    pub drawn: bool,
-    /// Its children are drawn on its line (an inline run), not as lines.
-    pub inline: bool,
-    /// Tokens of the line drawn folded (no inline tail, its ref shown), without the
-    /// `… folded N tokens` suffix.
-    pub folded: u32,
-}
-
-/// The cost of each node's line in the text form of `tree` drawn from `roots` (indexed by
-/// arena index), as [`write_subtree`] would draw each at `depth`. One walk; each line is
-/// tokenized on its own, which counts within a few percent of the whole text.
-pub(crate) fn line_costs(tree: &Tree, roots: &[NodeId], depth: usize, ctx: &LineCtx) -> Vec<LineCost> {
-    let mut costs = vec![LineCost::default(); tree.arena_len()];
-    let mut stack: Vec<(NodeId, usize)> = roots.iter().rev().map(|&r| (r, depth)).collect();
-    let mut buf = String::new();
-    let src = tree;
-    while let Some((id, d)) = stack.pop() {
-        let kids = src.children(id);
-        let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
-        let tail = inline_tail(&src, id, &kids, ctx);
-        let n = src.node(id);
-        buf.clear();
-        write_line(&mut buf, n, d, ctx, holds_more, tail.as_deref(), !kids.is_empty());
-        let tokens = crate::tokens::count_cl100k(&buf) as u32;
-        let folded = if kids.is_empty() {
-            tokens
-        } else {
-            buf.clear();
-            write_line(&mut buf, n, d, ctx, true, None, true);
-            crate::tokens::count_cl100k(&buf) as u32
-        };
-        costs[id.index()] = LineCost { tokens, drawn: true, inline: tail.is_some(), folded };
-        if tail.is_none() {
-            stack.extend(kids.into_iter().rev().map(|k| (k, d + 1)));
-        }
-    }
-    costs
 }
 
 /// Writes one node's line (with its newline).
@@ -666,7 +443,7 @@ fn push_bare_lines(out: &mut String, text: &str, depth: usize) {
 /// Whether a list item is drawn as a bullet (`* text`): one with nothing to show but its
 /// content. `listitem: ` cost two tokens more a line (9% of the std index, 3% of a book
 /// chapter); a list item with a name, a ref, a state, a value or a fold keeps its role word.
-fn is_bullet(n: &Node, holds_more: bool, has_content: bool) -> bool {
+pub(super) fn is_bullet(n: &Node, holds_more: bool, has_content: bool) -> bool {
     n.role == Role::ListItem && is_plain(n, holds_more, has_content)
 }
 
@@ -710,7 +487,7 @@ fn reads_as_other_line(line: &str) -> bool {
 /// The description a line shows: not one that only adds to the name it contains (rustdoc's
 /// `title="struct std::vec::Vec"` on a link named `Vec`), which costs tokens on every link of
 /// a page and tells the agent little it needs to act.
-fn shown_description(n: &Node) -> Option<&str> {
+pub(super) fn shown_description(n: &Node) -> Option<&str> {
     let d = n.description.as_deref().filter(|d| !d.trim().is_empty())?;
     // Said once: a description that holds the name, or a name computed from content that
     // holds the description (a card's button named "Notebook Python 3", described
@@ -719,7 +496,7 @@ fn shown_description(n: &Node) -> Option<&str> {
 }
 
 /// The URL a link line shows, if any (see the module doc of `render`).
-fn shown_url<'n>(n: &'n Node, ctx: &LineCtx) -> Option<&'n str> {
+pub(super) fn shown_url<'n>(n: &'n Node, ctx: &LineCtx) -> Option<&'n str> {
     if n.role != Role::Link {
         return None;
     }
@@ -814,6 +591,7 @@ pub(super) fn push_descriptor_name(out: &mut String, name: &str) {
 mod tests {
     use super::*;
     use crate::refs::Ref;
+    use crate::render::layout::write_subtree;
     use crate::state::{Action, StateSet};
     use crate::tree::NativeId;
 

@@ -110,11 +110,14 @@
 mod bound;
 mod diff_groups;
 mod diff_text;
+mod inline;
 mod json;
+mod layout;
 mod line;
 mod text;
 
-pub(crate) use line::{line_costs, ref_worthy, shows_ref, LineCost, LineCtx};
+pub(crate) use layout::{line_costs, LineCost};
+pub(crate) use line::{ref_worthy, shows_ref, LineCtx};
 
 use serde::{Deserialize, Serialize};
 

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::bound;
+use super::layout;
 use super::line::{self, LineCtx};
 use crate::role::Role;
 use crate::snapshot::Snapshot;
@@ -70,10 +71,10 @@ pub(super) fn snapshot(snap: &Snapshot) -> String {
     match (root, elided_root) {
         (Some(r), Some(_)) => {
             for c in &tree.node(r).children {
-                line::write_subtree(&mut out, &tree, *c, 0, &ctx);
+                layout::write_subtree(&mut out, &tree, *c, 0, &ctx);
             }
         }
-        (Some(r), None) => line::write_subtree(&mut out, &tree, r, 0, &ctx),
+        (Some(r), None) => layout::write_subtree(&mut out, &tree, r, 0, &ctx),
         (None, _) => out.push_str("# empty\n"),
     }
     out
