@@ -141,14 +141,18 @@ pub fn cost_report(c: &Comparison, top: usize) -> String {
 }
 
 fn summary(k: &Costs) -> String {
-    format!(
+    let mut s = format!(
         "{} tokens by line; indentation {} ({:.1}%), refs {} ({:.1}%)",
         thousands(k.tokens),
         thousands(k.indent),
         pct(k.indent, k.tokens),
         thousands(k.refs),
         pct(k.refs, k.tokens)
-    )
+    );
+    if k.words > 0 {
+        s.push_str(&format!("; its words alone {} ({:.1}%)", thousands(k.words), pct(k.words, k.tokens)));
+    }
+    s
 }
 
 fn pct(part: usize, whole: usize) -> f64 {

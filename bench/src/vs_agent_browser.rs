@@ -411,9 +411,13 @@ pub fn cost_report(c: &Comparison, top: usize) -> String {
                 ("agent-browser", &m.theirs.text, Style::Playwright),
             ] {
                 let k = costs(text, style);
+                let words = match k.words {
+                    0 => String::new(),
+                    w => format!("; its words alone {}", thousands(w)),
+                };
                 let _ = writeln!(
                     out,
-                    "  {side}: {} tokens by line; indentation {}, refs {}",
+                    "  {side}: {} tokens by line; indentation {}, refs {}{words}",
                     thousands(k.tokens),
                     thousands(k.indent),
                     thousands(k.refs)
@@ -429,6 +433,26 @@ pub fn cost_report(c: &Comparison, top: usize) -> String {
                 }
             }
         }
+        // The floor on the book chapters: our words alone and our refs, against half of
+        // agent-browser's snapshot (the goal).
+        let (mut words, mut refs, mut theirs) = (0, 0, 0);
+        for p in c.pages.iter().filter(|p| docs::BOOK_CHAPTERS.contains(&p.page.as_str())) {
+            let m = p.mode(mode);
+            let k = costs(&m.ours.text, Style::Axsnap);
+            words += k.words;
+            refs += k.refs;
+            theirs += m.theirs.size.tokens_cl100k;
+        }
+        let _ = writeln!(
+            out,
+            "book chapters ({}): axsnap's words alone {} + its refs {} = {}, against half of agent-browser's {}: {}",
+            mode.suffix(),
+            thousands(words),
+            thousands(refs),
+            thousands(words + refs),
+            thousands(theirs),
+            thousands(theirs / 2)
+        );
     }
     out
 }
