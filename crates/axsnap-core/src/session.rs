@@ -265,7 +265,10 @@ impl Session {
         let key = (client.clone(), capture.target.clone());
         // What the client is shown: the snapshot, or its outline when over the budget. Fitting
         // renders the text form once; the answer reuses it.
-        let fitted = request.max_tokens.map(|b| fit(&snapshot, b, partial.as_deref()));
+        // A part shown from a later child on numbers its cut line's `from=` from the element's
+        // first child.
+        let from = request.options.view.scope.as_ref().and(request.options.view.from).unwrap_or(0);
+        let fitted = request.max_tokens.map(|b| fit(&snapshot, b, partial.as_deref(), from));
         let (outlined, rendered) = match fitted {
             Some(f) => (f.outline, (format == Format::Text).then_some((f.text, f.tokens))),
             None => (None, None),
@@ -512,7 +515,7 @@ fn outline_note(o: &OutlineInfo) -> String {
 /// with its header and note lines), or `None` when the whole snapshot fits: what a snapshot
 /// request with [`Request::max_tokens`] shows.
 pub fn fit_budget(snap: &Snapshot, budget: usize) -> Option<(Snapshot, OutlineInfo)> {
-    fit(snap, budget, None).outline
+    fit(snap, budget, None, 0).outline
 }
 
 /// What fitting a snapshot to a budget gave: the outline when the page is over it, and the text
@@ -524,8 +527,9 @@ struct Fit {
 }
 
 /// Fits `snap` to `budget`. The outline's own sizing counts each line alone; the whole text is
-/// counted here, and the outline is made again with less room while it does not fit.
-fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Fit {
+/// counted here, and the outline is made again with less room while it does not fit. `from`:
+/// the index among the element's children of the root's first child (a part shown `from=`).
+fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>, from: usize) -> Fit {
     let text = full_text(snap, Format::Text, &Lead { partial, outline: None });
     let page_tokens = count_cl100k(&text);
     if page_tokens <= budget {
@@ -534,7 +538,7 @@ fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Fit {
     let mut room = budget;
     let mut last = Fit { outline: None, text, tokens: page_tokens };
     for _ in 0..4 {
-        let o = crate::outline::outline(&snap.tree, snap.header.url.as_deref(), room);
+        let o = crate::outline::outline_from(&snap.tree, snap.header.url.as_deref(), room, from);
         let info = OutlineInfo { page_tokens, budget, folds: o.folds };
         let shown = Snapshot {
             target: snap.target.clone(),
@@ -557,7 +561,8 @@ fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>) -> Fit {
 
 /// A scoped request shows the part of the page an outline would fold there: a section head's
 /// section ([`crate::outline::section`]), else the element's subtree, both cut from the whole
-/// page's projection (so the part holds exactly what a fold of it left out). `None` when the
+/// page's projection (so the part holds exactly what a fold of it left out); with `from`, the
+/// element's children from that index on (what an outline's cut line left out). `None` when the
 /// element is not in that projection: the scoped projection then says so.
 fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crate::project::Projection> {
     let scope = options.view.scope.as_ref()?;
@@ -566,7 +571,11 @@ fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crat
     let mut page = project(raw, &whole);
     let tree = &page.tree;
     let id = tree.preorder().map(|(id, _)| id).find(|&id| &tree.node(id).native == scope)?;
-    let part = crate::outline::section(tree, id).unwrap_or_else(|| crate::outline::subtree(tree, id));
+    let part = match options.view.from {
+        // The rest of a part an outline cut: the element's own children from there on.
+        Some(from) => crate::outline::subtree_from(tree, id, from),
+        None => crate::outline::section(tree, id).unwrap_or_else(|| crate::outline::subtree(tree, id)),
+    };
     page.stats.output_nodes = part.len();
     page.tree = part;
     Some(page)

@@ -98,6 +98,7 @@ fn view() -> impl Strategy<Value = View> {
         .prop_map(|(interactive_only, top_surface, viewport, max_depth, max_nodes)| View {
             interactive_only,
             scope: None,
+            from: None,
             top_surface,
             viewport,
             max_depth,

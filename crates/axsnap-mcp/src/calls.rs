@@ -116,7 +116,7 @@ pub(crate) fn snapshot_request(
     extra: &[&str],
     default_tokens: Option<usize>,
 ) -> Result<(Request, Option<String>), ArgError> {
-    let own = ["mode", "ref", "interactive", "viewport", "max_nodes", "max_tokens", "format"];
+    let own = ["mode", "ref", "from", "interactive", "viewport", "max_nodes", "max_tokens", "format"];
     let known: Vec<&str> = own.iter().copied().chain(extra.iter().copied()).collect();
     let a = Args::new("snapshot", args, &known)?;
     let mode = match a.opt_choice("mode", &["auto", "full", "reset"])?.unwrap_or("auto") {
@@ -139,6 +139,14 @@ pub(crate) fn snapshot_request(
     request.options.view.viewport = a.opt_bool("viewport")?.unwrap_or(false);
     request.options.view.max_nodes = a.opt_int("max_nodes", 1, i64::MAX)?.map(|n| n as usize);
     let scope = a.opt_str("ref")?.map(str::to_string);
+    request.options.view.from = a.opt_int("from", 0, i64::MAX)?.map(|n| n as usize);
+    if request.options.view.from.is_some() && scope.is_none() {
+        return Err(ArgError::Missing {
+            tool: "snapshot",
+            field: "ref",
+            expected: "the element whose children `from` counts, as the outline's line says".into(),
+        });
+    }
     Ok((request, scope))
 }
 
@@ -175,4 +183,25 @@ pub(crate) fn find_reply(query: &str, hits: &[Hit]) -> Reply {
     reply.structured.remove("message");
     reply.structured.insert("hits".into(), serde_json::to_value(hits).unwrap_or_default());
     reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(v: serde_json::Value) -> JsonObject {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn snapshot_takes_from_with_a_ref_only() {
+        let args = obj(serde_json::json!({"ref": "e2", "from": 318}));
+        let (request, scope) = snapshot_request(Some(&args), &[], Some(10_000)).expect("valid");
+        assert_eq!((scope.as_deref(), request.options.view.from), (Some("e2"), Some(318)));
+        let args = obj(serde_json::json!({"from": 318}));
+        let err = snapshot_request(Some(&args), &[], None).expect_err("from needs a ref");
+        assert!(err.to_string().contains("missing argument `ref`"), "{err}");
+        let args = obj(serde_json::json!({"ref": "e2", "from": -1}));
+        assert!(snapshot_request(Some(&args), &[], None).is_err());
+    }
 }

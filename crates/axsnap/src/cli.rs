@@ -263,6 +263,10 @@ pub struct SnapshotArgs {
     /// its section). Refs are numbered in page order, so the same page gives the same refs.
     #[arg(long = "ref", value_name = "REF")]
     pub scope: Option<String>,
+    /// With --ref: only its children from this index on (the rest of a part too wide for one
+    /// answer, as the outline's `… N more parts` line says).
+    #[arg(long, value_name = "N", requires = "scope")]
+    pub from: Option<usize>,
     /// Browser options.
     #[command(flatten)]
     pub browser: BrowserArgs,

@@ -26,6 +26,7 @@ pub fn options(view: &ViewArgs) -> ProjectOptions {
             max_depth: view.max_depth,
             max_nodes: view.max_nodes,
             scope: None,
+            from: None,
         },
         ..ProjectOptions::default()
     }

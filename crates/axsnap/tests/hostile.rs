@@ -317,6 +317,44 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "wide_table_pages_through_from",
+        input: Input::Page("wide_table.html"),
+        runs: &[
+            &["snapshot", "{url}", "--capture-timeout", "10", "--max-tokens", "2000", "--ref", "e2"],
+            &[
+                "snapshot",
+                "{url}",
+                "--capture-timeout",
+                "10",
+                "--max-tokens",
+                "2000",
+                "--ref",
+                "e2",
+                "--from",
+                "2490",
+            ],
+        ],
+        secs: LIVE_SECS,
+        max_bytes: 64 * KB,
+        fails: false,
+        check: |r| {
+            // The table is too wide even folded: its first rows, then a line that says how to
+            // open the rest, which the second run does from row 2,490 to the last.
+            for run in r {
+                let tokens = axsnap_core::tokens::count_cl100k(&run.stdout);
+                if tokens > 2_000 {
+                    return Err(format!("{tokens} tokens over the budget"));
+                }
+            }
+            has_str(&r[0].stdout, "cell \"Item 0\"")?;
+            has(&r[0].stdout, "more parts", "do not fit in the budget: snapshot ref=e2 from=")?;
+            no_str(&r[1].stdout, "\"Item 2489\"")?;
+            has_str(&r[1].stdout, "cell \"Item 2490\"")?;
+            has_str(&r[1].stdout, "cell \"Item 2499\"")?;
+            no_str(&r[1].stdout, "more parts")
+        },
+    },
+    Case {
         name: "control_characters_cannot_break_lines",
         input: Input::Page("control_chars.html"),
         runs: &[SNAP],

@@ -5,8 +5,9 @@ use crate::role::Role;
 use crate::tree::{Folded, Node, NodeId, Tree};
 
 impl Units {
-    /// Builds the shown tree.
-    pub(super) fn emit(&self, tree: &Tree, shows: &[Show], cut: usize) -> Outline {
+    /// Builds the shown tree. `from`: the index among its element's children of the root's
+    /// first child, for the cut line's `from=`.
+    pub(super) fn emit(&self, tree: &Tree, shows: &[Show], cut: usize, from: usize) -> Outline {
         let mut out = Tree::with_capacity(tree.arena_len().min(1 << 16));
         let mut folds = 0;
         let mut folded_nodes = 0;
@@ -74,8 +75,15 @@ impl Units {
             for &m in rest {
                 self.count_unit(tree, m, &mut holds);
             }
+            // Where the cut starts among the root's children: `from=` opens the rest.
+            let first = self.units[rest[0]].head;
+            let at = tree.node(root.head).children.iter().position(|&c| c == first);
+            let open = match (tree.node(root.head).ref_id, at) {
+                (Some(r), Some(at)) => format!(": snapshot ref={r} from={} opens them", from + at),
+                _ => String::new(),
+            };
             let name = format!(
-                "{} more parts ({} tokens) do not fit in the budget; find searches them",
+                "{} more parts ({} tokens) do not fit in the budget{open}; find searches them",
                 crate::caps::thousands(cut),
                 crate::caps::thousands(tokens as usize)
             );
@@ -164,6 +172,18 @@ pub fn subtree(tree: &Tree, id: NodeId) -> Tree {
     let mut out = Tree::with_root(bare(tree.node(id)));
     if let Some(root) = out.root() {
         for &c in &tree.node(id).children {
+            copy_subtree(tree, c, &mut out, root);
+        }
+    }
+    out
+}
+
+/// The subtree at `id` with only its children from index `from` on (what an outline's
+/// `… N more parts … from=N` line left out, when `id` is that outline's root).
+pub fn subtree_from(tree: &Tree, id: NodeId, from: usize) -> Tree {
+    let mut out = Tree::with_root(bare(tree.node(id)));
+    if let Some(root) = out.root() {
+        for &c in tree.node(id).children.iter().skip(from) {
             copy_subtree(tree, c, &mut out, root);
         }
     }

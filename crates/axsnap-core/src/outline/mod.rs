@@ -22,8 +22,10 @@
 //! sections its folds open hold every node of the page once (`tests/outline_props.rs`). The
 //! outline is a deterministic function of the tree and the budget: the same page gives the
 //! same outline, so diffs between outlines stay small. When even the first level of folds is
-//! over the budget (thousands of large siblings), the tail is cut into one `… N more` line
-//! that says so; `find` still searches the whole page.
+//! over the budget (a table of thousands of rows), the first parts are shown whole and the
+//! tail is cut into one `… N more parts` line that says where it starts, `snapshot ref=e2
+//! from=318`: [`subtree_from`] and [`outline_from`] show the rest, a page at a time, each part
+//! on exactly one page; `find` still searches the whole page.
 
 use crate::render::{line_costs, LineCost, LineCtx};
 use crate::role::Role;
@@ -33,7 +35,7 @@ use crate::tree::{Node, NodeId, Tree};
 mod emit;
 mod section;
 
-pub use emit::subtree;
+pub use emit::{subtree, subtree_from};
 pub use section::{section, section_level};
 
 use emit::{bare, copy_subtree};
@@ -62,7 +64,8 @@ pub struct Outline {
     pub folds: usize,
     /// Nodes of the page under folds (not in `tree`).
     pub folded_nodes: usize,
-    /// Top-level parts cut into the closing `… N more` line (0 but on pathological pages).
+    /// Top-level parts cut into the closing `… N more parts` line (0 but on parts with
+    /// thousands of children).
     pub cut: usize,
 }
 
@@ -119,6 +122,12 @@ struct Units {
 /// `page_url` is the page's URL, as the renderer shortens links with it. A tree that fits is
 /// returned whole (`folds == 0`).
 pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
+    outline_from(tree, page_url, budget, 0)
+}
+
+/// [`outline`] of a part whose root shows its element's children from index `from` on
+/// ([`subtree_from`]): the cut line's `from=` counts from the element's first child.
+pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: usize) -> Outline {
     let Some(root) = tree.root() else {
         return Outline { tree: tree.clone(), folds: 0, folded_nodes: 0, cut: 0 };
     };
@@ -185,7 +194,7 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
         left = left.saturating_sub(before - share);
         units.fill(&mut shows, &mut left);
     }
-    units.emit(tree, &shows, cut)
+    units.emit(tree, &shows, cut, from)
 }
 
 /// Whether a node is an element an agent acts on that is in the viewport.
@@ -364,16 +373,30 @@ impl Units {
     }
 
     /// With nothing required, the root's parts (folded) can still be too many: keeps those
-    /// that fit and cuts the rest, returning how many were cut.
+    /// that fit, in document order, each whole (a page of rows reads better than a page of
+    /// folded rows; a part too big for any page is folded), and cuts the rest, returning how
+    /// many were cut. The cut line says where the rest starts (`from=`): a page away.
     fn cut_tail(&self, shows: &mut [Show], budget: u64) -> usize {
         let root = &self.units[self.root];
+        let room = budget.saturating_sub(FOLD_SUFFIX as u64);
         let mut used = root.own as u64;
         for (i, &m) in root.members.iter().enumerate() {
+            let x = &self.units[m];
+            if shows[m] == Show::Fold && used + x.size <= room {
+                shows[m] = Show::Whole;
+                used += x.size;
+                continue;
+            }
+            // One that would fit whole on a page of its own goes whole to the next page; only
+            // one too big for any page is folded (its ref opens it).
+            if shows[m] == Show::Fold && root.own as u64 + x.size <= room && i > 0 {
+                return root.members.len() - i;
+            }
             let c = match shows[m] {
-                Show::Whole => self.units[m].size,
-                _ => self.units[m].fold as u64,
+                Show::Whole => x.size,
+                _ => x.fold as u64,
             };
-            if used + c > budget.saturating_sub(FOLD_SUFFIX as u64) {
+            if used + c > room {
                 return root.members.len() - i;
             }
             used += c;

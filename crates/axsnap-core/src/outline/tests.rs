@@ -109,3 +109,60 @@ fn the_same_page_gives_the_same_outline() {
     let t = chapter(20, 12);
     assert_eq!(text(&outline(&t, None, 2_000).tree), text(&outline(&t, None, 2_000).tree));
 }
+
+/// A table of `rows` rows under the document, each a cell and a button (offscreen).
+fn wide_table(rows: u32) -> (Tree, NodeId) {
+    let mut t = Tree::with_root(nd(Role::Document, "Inventory", 1));
+    let root = t.root().unwrap_or(NodeId(0));
+    let table = t.append(root, nd(Role::Table, "", 2));
+    for i in 0..rows {
+        let row = t.append(table, nd(Role::Row, "", 10 + 3 * i));
+        t.append(row, nd(Role::Cell, &format!("Item {i} in stock"), 11 + 3 * i));
+        let mut b = nd(Role::Button, &format!("Order {i}"), 12 + 3 * i);
+        b.states.set(State::Offscreen, true);
+        t.append(row, b);
+    }
+    (t, table)
+}
+
+#[test]
+fn a_part_too_wide_for_one_answer_pages_through_from() {
+    let (t, table) = wide_table(3_000);
+    let budget = 2_000;
+    // Page through the table as an agent would: open it, then follow each cut line's `from=`.
+    let mut seen = vec![0u32; 3_000];
+    let mut from = 0;
+    let mut pages = 0;
+    loop {
+        pages += 1;
+        assert!(pages < 100, "paging must end");
+        let part = subtree_from(&t, table, from);
+        let o = outline_from(&part, None, budget, from);
+        let shown = text(&o.tree);
+        assert!(crate::tokens::count_cl100k(&shown) <= budget + budget / 10, "{shown}");
+        for l in shown.lines() {
+            if let Some(i) = l.trim().strip_prefix("cell \"Item ").and_then(|r| r.split(' ').next()) {
+                seen[i.parse::<usize>().unwrap_or(0)] += 1;
+            }
+        }
+        // Rows are shown whole, not as a page of folds.
+        assert!(!shown.contains("… folded"), "{shown}");
+        if o.cut == 0 {
+            break;
+        }
+        let next = shown
+            .split("snapshot ref=e2 from=")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok());
+        let next = next.unwrap_or_else(|| panic!("the cut line says where the rest starts:\n{shown}"));
+        assert!(next > from, "from={next} after {from}");
+        from = next;
+    }
+    assert!(pages > 2, "{pages} pages");
+    assert!(
+        seen.iter().all(|&n| n == 1),
+        "every row on exactly one page: {:?}",
+        seen.iter().position(|&n| n != 1)
+    );
+}

@@ -109,6 +109,10 @@ pub struct View {
     pub interactive_only: bool,
     /// Only the subtree of this element.
     pub scope: Option<NativeId>,
+    /// With `scope`: only the scope's children from this index on, under it (the rest of a
+    /// part too wide for one answer, as an outline's `… N more parts` line says:
+    /// `snapshot ref=e5 from=900`).
+    pub from: Option<usize>,
     /// Only the top surface (the last open modal dialog, alert dialog, menu or alert), when one
     /// is open; the whole tree otherwise.
     pub top_surface: bool,

@@ -13,7 +13,8 @@ use crate::live::{self, Live};
 use crate::{output, pipeline};
 
 pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
-    let options = pipeline::options(&a.view);
+    let mut options = pipeline::options(&a.view);
+    options.view.from = a.from;
     let max_tokens = (a.max_tokens > 0).then_some(a.max_tokens);
     let scope: Option<Ref> = a.scope.as_deref().map(str::parse).transpose()?;
     let request = Request {
