@@ -41,7 +41,7 @@ async def test_python_sdk_over_stdio_logs_in(playwright_stdio, site: Site) -> No
 
     await client.call_tool("browser_navigate", {"url": site.url("/login")})
     snap = text_of(await client.call_tool("browser_snapshot", {}))
-    assert 'h1 "Log in"' in snap
+    assert 'heading "Log in"' in snap
     user, password = ref_of(snap, "textbox", "User name"), ref_of(snap, "textbox", "Password")
     await client.call_tool("browser_type", {"element": "User name", "target": user, "text": USER})
     r = await client.call_tool(
@@ -65,8 +65,8 @@ async def test_python_sdk_over_http_keeps_sessions_apart(playwright_http_server,
         await b.call_tool("browser_navigate", {"url": site.url("/pages/two")})
         snap_a = text_of(await a.call_tool("browser_snapshot", {}))
         snap_b = text_of(await b.call_tool("browser_snapshot", {}))
-    assert 'h1 "Page one"' in snap_a and "Page two" not in snap_a
-    assert 'h1 "Page two"' in snap_b and "Page one" not in snap_b
+    assert 'heading "Page one"' in snap_a and "Page two" not in snap_a
+    assert 'heading "Page two"' in snap_b and "Page one" not in snap_b
 
 
 async def test_python_sdk_fixture_over_http(playwright_http, site: Site) -> None:
@@ -111,5 +111,5 @@ def test_inspector_cli_over_http_navigates_and_snapshots(
     link = re.search(r"\[Snapshot\]\(([^)]+\.yml)\)", navigated)
     assert link, navigated
     snap = (NODE_DIR / link.group(1)).resolve().read_text()
-    assert 'h1 "Page three"' in snap
+    assert 'heading "Page three"' in snap
     assert 'link "Three"' in snap
