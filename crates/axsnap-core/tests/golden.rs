@@ -539,6 +539,16 @@ fn fixture_diffs() {
 /// A rewrite of the chosen text form (given the snapshot and its rendering).
 type Variant = fn(&Snapshot, &str) -> String;
 
+/// `text` with each line that `f` rewrites (given its indentation and body) rewritten.
+fn per_line(text: &str, f: impl Fn(&str, &str) -> Option<String>) -> String {
+    text.lines()
+        .map(|l| {
+            let body = l.trim_start();
+            f(&l[..l.len() - body.len()], body).unwrap_or_else(|| l.to_string()) + "\n"
+        })
+        .collect()
+}
+
 /// Prints the token cost of the chosen text form and of alternatives on every fixture:
 /// `cargo test -p axsnap-core --test golden token_variants -- --ignored --nocapture`.
 #[test]
@@ -559,70 +569,37 @@ fn token_variants() {
                 .collect()
         }),
         ("list items as `listitem:`", |_, t| {
-            t.lines()
-                .map(|l| {
-                    let body = l.trim_start();
-                    let ind = &l[..l.len() - body.len()];
-                    match (body == "*", body.strip_prefix("* ")) {
-                        (true, _) => format!("{ind}listitem\n"),
-                        (_, Some(rest)) => format!("{ind}listitem: {rest}\n"),
-                        _ => l.to_string() + "\n",
-                    }
-                })
-                .collect()
+            per_line(t, |ind, body| match (body == "*", body.strip_prefix("* ")) {
+                (true, _) => Some(format!("{ind}listitem")),
+                (_, Some(rest)) => Some(format!("{ind}listitem: {rest}")),
+                _ => None,
+            })
         }),
         ("headings as `heading \"…\" [level=N]`", |_, t| {
-            t.lines()
-                .map(|l| {
-                    let body = l.trim_start();
-                    let ind = &l[..l.len() - body.len()];
-                    let digits = body
-                        .strip_prefix('h')
-                        .map_or(0, |r| r.bytes().take_while(u8::is_ascii_digit).count());
-                    if digits == 0 {
-                        return l.to_string() + "\n";
-                    }
-                    let rest = &body[1 + digits..];
-                    if !(rest.is_empty() || rest.starts_with([' ', ':'])) {
-                        return l.to_string() + "\n";
-                    }
-                    let after_name = rest.rfind('"').map_or(0, |q| q + 1);
-                    let colon = rest[after_name..].find(':').map_or(rest.len(), |c| after_name + c);
-                    let level = &body[1..1 + digits];
-                    format!("{ind}heading{} [level={level}]{}\n", &rest[..colon], &rest[colon..])
-                })
-                .collect()
+            per_line(t, |ind, body| {
+                let digits = body.strip_prefix('h')?.bytes().take_while(u8::is_ascii_digit).count();
+                let rest = body
+                    .get(1 + digits..)
+                    .filter(|r| digits > 0 && (r.is_empty() || r.starts_with([' ', ':'])))?;
+                let after_name = rest.rfind('"').map_or(0, |q| q + 1);
+                let colon = rest[after_name..].find(':').map_or(rest.len(), |c| after_name + c);
+                let level = &body[1..1 + digits];
+                Some(format!("{ind}heading{} [level={level}]{}", &rest[..colon], &rest[colon..]))
+            })
         }),
         ("links as `link \"…\" [eN]`", |_, t| {
-            t.lines()
-                .map(|l| {
-                    let body = l.trim_start();
-                    let ind = &l[..l.len() - body.len()];
-                    let Some(mid) = body.find("](e").filter(|_| body.starts_with('[')) else {
-                        return l.to_string() + "\n";
-                    };
-                    let Some(close) = body[mid..].find(')').map(|c| mid + c) else {
-                        return l.to_string() + "\n";
-                    };
-                    let r = &body[mid + 2..close];
-                    if r.contains(' ') {
-                        return l.to_string() + "\n";
-                    }
-                    format!("{ind}link \"{}\" [{r}]{}\n", &body[1..mid], &body[close + 1..])
-                })
-                .collect()
+            per_line(t, |ind, body| {
+                let mid = body.find("](e").filter(|_| body.starts_with('['))?;
+                let close = mid + body[mid..].find(')')?;
+                let r = Some(&body[mid + 2..close]).filter(|r| !r.contains(' '))?;
+                Some(format!("{ind}link \"{}\" [{r}]{}", &body[1..mid], &body[close + 1..]))
+            })
         }),
         ("states in one bracket", |_, t| t.replace("] [", ", ")),
         ("text quoted", |_, t| {
-            t.lines()
-                .map(|l| match l.trim_start().strip_prefix("text: ") {
-                    Some(rest) => {
-                        let ind = &l[..l.len() - l.trim_start().len()];
-                        format!("{ind}\"{}\"\n", rest.replace('"', "\\\""))
-                    }
-                    None => l.to_string() + "\n",
-                })
-                .collect()
+            per_line(t, |ind, body| {
+                body.strip_prefix("text: ").map(|rest| format!("{ind}\"{}\"", rest.replace('"', "\\\"")))
+            })
         }),
         ("'...' for …", |_, t| t.replace('…', "...")),
         ("ref first: [e7] button", |_, t| {
