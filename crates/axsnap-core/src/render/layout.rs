@@ -48,11 +48,13 @@ fn line_tail<'a, S: Source<'a>>(src: &S, id: S::Id, kids: &[S::Id], ctx: &LineCt
 fn is_silent_list<'a, S: Source<'a>>(src: &S, kids: &[S::Id], i: usize) -> bool {
     let k = kids[i];
     let n = src.node(k);
+    if n.role != Role::List {
+        return false;
+    }
     let items = src.children(k);
     let beside_a_list =
         |j: Option<usize>| j.and_then(|j| kids.get(j)).is_some_and(|&s| src.node(s).role == Role::List);
-    n.role == Role::List
-        && !items.is_empty()
+    !items.is_empty()
         && n.name.is_empty()
         && n.value.is_none()
         && n.description.is_none()
