@@ -20,8 +20,11 @@ const INLINE_BYTES: usize = 8_000;
 /// a code span reads `` `s` `` and a link `[name](e12)`, its ref kept, so the agent can still act
 /// on it, its description as a title (`[Vec](e12 "struct std::vec::Vec")`); code that holds
 /// links is drawn as its pieces. The pieces are joined with single spaces (the whitespace
-/// between them is not in the tree). Nothing else is drawn inline: a link with a state, an
-/// element with children, a ref the line would lose, a `More` marker.
+/// between them is not in the tree). A run whose preformatted text keeps the page's line
+/// breaks (a rustdoc signature's `where` clause) comes back with them, and is drawn a line per
+/// line under its node; text alone that keeps them (a code block) is not a run. Nothing else
+/// is drawn inline: a link with a state, an element with children, a ref the line would lose,
+/// a `More` marker.
 pub(super) fn inline_tail<'a, S: Source<'a>>(
     src: &S,
     id: S::Id,
