@@ -135,8 +135,13 @@ fn check_output(t: &Tree, opts: &ProjectOptions, output_nodes: usize) {
     }
 }
 
+/// Cases: `AXSNAP_PROPTEST_CASES` (default 512; `scripts/deep-check` runs many more).
+fn cases() -> u32 {
+    std::env::var("AXSNAP_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn default_projection_is_idempotent(specs in proptest::collection::vec(spec(), 0..60)) {

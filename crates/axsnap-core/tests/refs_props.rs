@@ -44,15 +44,49 @@ struct Model {
 
 #[derive(Clone, Copy, Debug)]
 enum Edit {
-    Insert { parent: usize, look: usize, pos: usize, new_scope: bool },
-    Delete { node: usize },
-    Rename { node: usize, look: usize },
-    Value { node: usize, v: u8 },
-    Move { node: usize, parent: usize, pos: usize },
-    Reorder { node: usize, by: usize },
-    Siblings { parent: usize, look: usize, count: usize },
-    Twin { node: usize },
-    Churn { node: usize, delete: Option<usize>, reorder: Option<usize> },
+    Insert {
+        parent: usize,
+        look: usize,
+        pos: usize,
+        new_scope: bool,
+    },
+    Delete {
+        node: usize,
+    },
+    Rename {
+        node: usize,
+        look: usize,
+    },
+    Value {
+        node: usize,
+        v: u8,
+    },
+    Move {
+        node: usize,
+        parent: usize,
+        pos: usize,
+    },
+    Reorder {
+        node: usize,
+        by: usize,
+    },
+    Siblings {
+        parent: usize,
+        look: usize,
+        count: usize,
+    },
+    Twin {
+        node: usize,
+    },
+    Churn {
+        node: usize,
+        delete: Option<usize>,
+        reorder: Option<usize>,
+    },
+    /// Nothing changes, but the next capture is partial: it misses the subtree of `cut`.
+    Partial {
+        cut: usize,
+    },
 }
 
 impl Model {
@@ -222,8 +256,21 @@ impl Model {
                 }
                 return Some(old);
             }
+            Edit::Partial { .. } => {}
         }
         None
+    }
+
+    /// The raw tree a partial capture gives: the subtree of a picked non-root node missed.
+    fn partial_tree(&self, cut: usize) -> Tree {
+        let mut t = self.tree();
+        if let Some(i) = self.pick(cut, true) {
+            let native = NativeId::new(self.nodes[i].scope.clone(), self.nodes[i].id.clone());
+            if let Some(id) = t.preorder().map(|(id, _)| id).find(|&id| t.node(id).native == native) {
+                t.detach(id);
+            }
+        }
+        t
     }
 
     fn tree(&self) -> Tree {
@@ -292,6 +339,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         2 => u().prop_map(|node| Edit::Twin { node }),
         2 => (u(), prop::option::of(u()), prop::option::of(u()))
             .prop_map(|(node, delete, reorder)| Edit::Churn { node, delete, reorder }),
+        1 => u().prop_map(|cut| Edit::Partial { cut }),
     ]
 }
 
@@ -392,9 +440,16 @@ proptest! {
         for e in edits {
             let before = model.clone();
             let churned = model.apply(e);
-            let raw = model.tree();
+            let raw = match e {
+                Edit::Partial { cut } => model.partial_tree(cut),
+                _ => model.tree(),
+            };
             let mut projected = raw.clone();
-            space.refresh(&target, &raw, &mut projected);
+            if matches!(e, Edit::Partial { .. }) {
+                space.refresh_partial(&target, &raw, &mut projected);
+            } else {
+                space.refresh(&target, &raw, &mut projected);
+            }
             check(&space, &mut oracle, &target, &projected, Some(&before), &model, churned.as_deref())?;
         }
     }

@@ -15,13 +15,18 @@
 //!
 //! 3. **By matched descendants.** A container a site rebuilds on every page (mdBook's sidebar:
 //!    unnamed nested lists, unique by neither key) is matched to the new node whose matched
-//!    descendants are its own: same role and name, and a strict majority on both sides (of
-//!    the old node's descendants that were carried, and of the new node's) is the same set.
-//!    Containers are decided innermost first, so a nested list goes to its own new list and
-//!    not to the one around it.
+//!    descendants are its own: same role and name, a strict majority on both sides (of the old
+//!    node's descendants that were carried, and of the new node's) is the same set, and the
+//!    pair is the best of both its nodes, with no other pair as good for either (by the share
+//!    of both sides' matched descendants held in common). Two nested look-alikes around the
+//!    same contents (a wrapper and its inner twin) tie, and neither is carried: their contents
+//!    cannot tell them apart, and nesting order is position. A nested list with fewer
+//!    contents than the list around it is told apart by its share.
 //!
-//! Uniqueness on both sides (1, 2) or a majority of both sides' contents (3) is what makes a
-//! carry safe: among look-alikes nothing is carried, and position is never used.
+//! Uniqueness on both sides (1, 2), or a majority of both sides' contents that no other pair
+//! matches as well (3), is what makes a carry safe: among look-alikes nothing is carried, and
+//! position is never used. The keys compared were recorded from a whole capture: a partial one
+//! may have missed a look-alike, so it proves nothing unique (`RefSpace::refresh_partial`).
 
 use std::collections::HashMap;
 
@@ -208,17 +213,71 @@ fn by_descendants(
             }
         }
     }
-    // Strict majorities on both sides, best first; ties go to the smaller container (fewer
-    // matched descendants on the new side), then to document order, so the outcome is fixed.
-    let mut ranked: Vec<((usize, NodeId), u32)> =
-        votes.into_iter().filter(|&((j, n), v)| 2 * v > old_count[&j] && 2 * v > new_count[&n]).collect();
-    ranked.sort_by_key(|&((j, n), v)| (std::cmp::Reverse(v), new_count[&n], n.0, churned[j].r));
-    for ((j, n), _) in ranked {
-        if matched[j] || taken[n.index()] {
-            continue;
-        }
+    // A pair qualifies on strict majorities of both sides. Among qualifying pairs, it is
+    // carried only when it is the best for both its old and its new node, and no other pair
+    // is as good for either (by the share of both sides' matched contents it holds in
+    // common). Two qualifying new nodes for one old container are nested (their matched
+    // contents overlap), so a tie is a wrapper and its look-alike around the same contents:
+    // nothing tells them apart, and nothing is carried.
+    let qualifying: Vec<((usize, NodeId), Share)> = votes
+        .into_iter()
+        .filter(|&((j, n), v)| 2 * v > old_count[&j] && 2 * v > new_count[&n])
+        .map(|((j, n), v)| ((j, n), Share { common: v, union: old_count[&j] + new_count[&n] - v }))
+        .collect();
+    let mut best_old: HashMap<usize, Best> = HashMap::new();
+    let mut best_new: HashMap<NodeId, Best> = HashMap::new();
+    for &((j, n), share) in &qualifying {
+        best_old.entry(j).or_insert(Best { share, count: 0 }).offer(share);
+        best_new.entry(n).or_insert(Best { share, count: 0 }).offer(share);
+    }
+    let mut accepted: Vec<(usize, NodeId)> = qualifying
+        .into_iter()
+        .filter(|&((j, n), share)| best_old[&j].is_unique(share) && best_new[&n].is_unique(share))
+        .map(|(pair, _)| pair)
+        .collect();
+    // Each accepted pair is the only best of both its nodes, so no node is in two of them;
+    // sorting only fixes the order refs are reported in.
+    accepted.sort_by_key(|&(j, n)| (n.0, churned[j].r));
+    for (j, n) in accepted {
         matched[j] = true;
         taken[n.index()] = true;
         pairs.push((churned[j].r, n));
+    }
+}
+
+/// How much of two containers' matched contents they hold in common: `common` of the
+/// `union` of both sides' matched descendants (a Jaccard share, kept as a fraction).
+#[derive(Clone, Copy, Debug)]
+struct Share {
+    common: u32,
+    union: u32,
+}
+
+impl Share {
+    fn cmp(self, other: Share) -> std::cmp::Ordering {
+        (u64::from(self.common) * u64::from(other.union))
+            .cmp(&(u64::from(other.common) * u64::from(self.union)))
+    }
+}
+
+/// The best share one node was offered, and how many pairs offered it.
+#[derive(Clone, Copy, Debug)]
+struct Best {
+    share: Share,
+    count: u32,
+}
+
+impl Best {
+    fn offer(&mut self, share: Share) {
+        match share.cmp(self.share) {
+            std::cmp::Ordering::Greater => *self = Best { share, count: 1 },
+            std::cmp::Ordering::Equal => self.count += 1,
+            std::cmp::Ordering::Less => {}
+        }
+    }
+
+    /// Whether `share` is the best and no other pair offered as much.
+    fn is_unique(&self, share: Share) -> bool {
+        self.count == 1 && share.cmp(self.share).is_eq()
     }
 }

@@ -16,12 +16,14 @@
 //!   (an element replaced by an identical twin in the same document is a new element);
 //! - a ref whose whole scope vanished may be carried, only to a node of a scope the previous
 //!   capture did not have, only on a match unique on both sides (module `matching`: the whole-tree
-//!   structural key of module `keys`, or the key among siblings inside an already matched parent);
-//!   the table then names the new native id;
+//!   structural key of module `keys`, the key among siblings inside an already matched parent, or
+//!   a container's matched contents when no other pair matches them as well); the table then
+//!   names the new native id;
 //! - a partial capture ([`RefSpace::refresh_partial`]: a deadline cut it, or a JavaScript dialog
 //!   blocks the page) proves nothing about the elements it missed: their refs stay as they are
-//!   (neither kept by a sighting nor made stale) and nothing is carried, so the next whole capture
-//!   judges them. This cannot hit a wrong element: a ref still names one native id, and a backend
+//!   (neither kept by a sighting nor made stale), nothing is carried, and the structure churn
+//!   matching compares stays that of the last whole capture (a partial one may have missed a
+//!   look-alike, so it shows no key unique); the next whole capture judges them. This cannot hit a wrong element: a ref still names one native id, and a backend
 //!   refuses an action on a native id that is gone.
 
 use std::collections::{HashMap, HashSet};
@@ -231,7 +233,9 @@ impl RefSpace {
 
     /// [`RefSpace::refresh`] for a partial capture: refs of elements it does not contain are
     /// left alone instead of going stale, and no ref is carried across a scope change, because
-    /// a partial capture does not show that anything is gone.
+    /// a partial capture does not show that anything is gone. Nor does it show a structural key
+    /// unique (what it missed may hold a look-alike), so churn matching keeps comparing what the
+    /// last whole capture recorded.
     pub fn refresh_partial(&mut self, target: &TargetId, raw: &Tree, projected: &mut Tree) -> RefStats {
         self.refresh_with(target, raw, projected, true)
     }
@@ -321,8 +325,10 @@ impl RefSpace {
         };
 
         // 3. Carry churned refs on unique structural matches.
-        let keys = Keys::of(raw, &raw_order);
-        if !churned.is_empty() {
+        // Keys are only read from a whole capture (a partial one carries nothing and records no
+        // structure: see step 5).
+        let keys = (!partial).then(|| Keys::of(raw, &raw_order));
+        if let Some(keys) = keys.as_ref().filter(|_| !churned.is_empty()) {
             churned.sort_unstable();
             let olds: Vec<Churned> = churned
                 .iter()
@@ -345,7 +351,7 @@ impl RefSpace {
                 raw_refs[id.index()].is_none() && !old_scopes.contains(&raw.node(id).native.scope)
             };
             let pairs =
-                matching::carry(&olds, &NewSide { raw, keys: &keys, refs: &raw_refs, candidate: &candidate });
+                matching::carry(&olds, &NewSide { raw, keys, refs: &raw_refs, candidate: &candidate });
             for (r, id) in pairs {
                 let native = raw.node(id).native.clone();
                 if !t.by_native.insert(&native, r) {
@@ -418,34 +424,11 @@ impl RefSpace {
             }
         }
 
-        // 5. Remember where every element with a ref sits in the raw tree.
-        let look_up_new = stats.assigned > 0;
-        // The nearest ancestor with a ref, per raw node (pre-order: parents come first).
-        let mut nearest: Vec<Option<Ref>> = vec![None; raw.arena_len()];
-        for &id in &raw_order {
-            let node = raw.node(id);
-            nearest[id.index()] = node.parent.and_then(|p| raw_refs[p.index()].or(nearest[p.index()]));
-            let r = match raw_refs[id.index()] {
-                Some(r) => r,
-                None if look_up_new => match t.by_native.get(slots, &node.native) {
-                    Some(r) => {
-                        raw_refs[id.index()] = Some(r);
-                        r
-                    }
-                    None => continue,
-                },
-                None => continue,
-            };
-            let slot = &mut slots[slot_index(r)];
-            if slot.native.as_ref() != Some(&node.native) {
-                continue; // a repeated native id: the first node holds the ref
-            }
-            slot.structure = Some(Structure {
-                full: keys.full_unique(id).then(|| keys.full[id.index()]),
-                local: keys.sibling_unique[id.index()].then(|| keys.sibling[id.index()]),
-                parent: node.parent.and_then(|p| raw_refs[p.index()]),
-                ancestor: nearest[id.index()],
-            });
+        // 5. Remember where every element with a ref sits in the raw tree, for churn matching
+        // later. Only a whole capture shows that a key is unique: a partial one may have missed
+        // the look-alikes, so the structure of its last whole capture stays.
+        if let Some(keys) = &keys {
+            remember_structure(slots, &t.by_native, raw, &raw_order, &mut raw_refs, keys, stats.assigned > 0);
         }
 
         if let Some(scopes) = next_scopes {
@@ -513,6 +496,48 @@ impl RefSpace {
         });
         self.target_index.insert(target.clone(), i);
         i
+    }
+}
+
+/// Records, for every raw node with a ref, how it sits in `raw` (its keys where they are unique,
+/// its parent's and nearest ancestor's refs): what churn matching compares when its scope goes.
+/// `look_up_new`: refs were given out in this refresh, so nodes without one in `raw_refs` may
+/// have one now.
+fn remember_structure(
+    slots: &mut Slots,
+    by_native: &NativeIndex,
+    raw: &Tree,
+    raw_order: &[NodeId],
+    raw_refs: &mut [Option<Ref>],
+    keys: &Keys,
+    look_up_new: bool,
+) {
+    // The nearest ancestor with a ref, per raw node (pre-order: parents come first).
+    let mut nearest: Vec<Option<Ref>> = vec![None; raw.arena_len()];
+    for &id in raw_order {
+        let node = raw.node(id);
+        nearest[id.index()] = node.parent.and_then(|p| raw_refs[p.index()].or(nearest[p.index()]));
+        let r = match raw_refs[id.index()] {
+            Some(r) => r,
+            None if look_up_new => match by_native.get(slots, &node.native) {
+                Some(r) => {
+                    raw_refs[id.index()] = Some(r);
+                    r
+                }
+                None => continue,
+            },
+            None => continue,
+        };
+        let slot = &mut slots[slot_index(r)];
+        if slot.native.as_ref() != Some(&node.native) {
+            continue; // a repeated native id: the first node holds the ref
+        }
+        slot.structure = Some(Structure {
+            full: keys.full_unique(id).then(|| keys.full[id.index()]),
+            local: keys.sibling_unique[id.index()].then(|| keys.sibling[id.index()]),
+            parent: node.parent.and_then(|p| raw_refs[p.index()]),
+            ancestor: nearest[id.index()],
+        });
     }
 }
 

@@ -524,3 +524,63 @@ fn a_container_without_a_majority_of_its_contents_on_both_sides_is_not_carried()
     // B: all of old list 2, and those are most of B: it keeps list 2's ref.
     assert_eq!(ref_of(&p2, "page2", "B"), ref_of(&p1, "page1", "inner2"));
 }
+
+/// The shape the never-retarget property found (issue 18): two nested look-alike containers
+/// (unnamed buttons) around the same matched contents, beside look-alikes that make neither
+/// key unique. Their contents cannot tell the outer from the inner, so neither is carried: a
+/// guess would hand each one's ref to the other (the inner ref landed on the outer button).
+#[test]
+fn nested_look_alikes_around_the_same_contents_are_not_carried_by_them() {
+    // document > [button > [button > [generic]], button > [button], button]
+    let build = |scope: &str| {
+        let mut t = Tree::with_root(nd(Role::Document, "", scope, "doc"));
+        let r = t.root().unwrap();
+        let outer = t.append(r, nd(Role::Button, "", scope, "outer"));
+        let inner = t.append(outer, nd(Role::Button, "", scope, "inner"));
+        t.append(inner, nd(Role::Generic, "", scope, "x"));
+        let other = t.append(r, nd(Role::Button, "", scope, "other"));
+        t.append(other, nd(Role::Button, "", scope, "other-inner"));
+        t.append(r, nd(Role::Button, "", scope, "last"));
+        t
+    };
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &build("d1"));
+    let (p1, _) = refresh(&mut s, "t", &build("d2"));
+    // The contents are unique by their whole-tree key and carry.
+    assert_eq!(ref_of(&p1, "d2", "x"), ref_of(&p0, "d1", "x"));
+    for id in ["outer", "inner"] {
+        let was = ref_of(&p0, "d1", id);
+        assert!(matches!(s.resolve(&tid("t"), was), Err(RefError::Stale { .. })), "{id}");
+        for now in ["outer", "inner"] {
+            assert_ne!(ref_of(&p1, "d2", now), was, "{id}'s ref went to {now}");
+        }
+    }
+}
+
+/// A partial capture may miss an element's look-alikes, so it does not show a key unique: the
+/// structure churn matching compares stays that of the last whole capture.
+#[test]
+fn a_partial_capture_does_not_make_a_key_unique() {
+    // document > [group "A" > [button "OK"], group "A" > [button "OK"]]
+    let build = |scope: &str, groups: &[&str]| {
+        let mut t = Tree::with_root(nd(Role::Document, "", scope, "doc"));
+        let r = t.root().unwrap();
+        for g in groups {
+            let group = t.append(r, nd(Role::Group, "A", scope, &format!("g{g}")));
+            t.append(group, nd(Role::Button, "OK", scope, &format!("b{g}")));
+        }
+        t
+    };
+    let mut s = RefSpace::new();
+    let whole = build("d1", &["1", "2"]);
+    let (p0, _) = refresh(&mut s, "t", &whole);
+    // A capture cut short: the second group was not read.
+    let part = build("d1", &["1"]);
+    let mut view = part.clone();
+    s.refresh_partial(&tid("t"), &part, &mut view);
+    // The first button goes, and the document is replaced by a copy of what is left.
+    let (p1, _) = refresh(&mut s, "t", &build("d2", &["2"]));
+    let gone = ref_of(&p0, "d1", "b1");
+    assert!(matches!(s.resolve(&tid("t"), gone), Err(RefError::Stale { .. })));
+    assert_ne!(ref_of(&p1, "d2", "b2"), gone, "the gone button's ref went to its look-alike");
+}
