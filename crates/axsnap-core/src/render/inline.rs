@@ -13,6 +13,12 @@ use crate::state::State;
 /// links is not one line.
 const INLINE_BYTES: usize = 8_000;
 
+/// How many code spans deep a run's pieces are read (a code span that holds links is drawn as
+/// its pieces, and a piece may be a code span again). Deeper nesting is not drawn inline: each
+/// level gets its line. This bounds the recursion, and the work each node's line costs, whatever
+/// the page's depth (a chain of 100,000 nested code spans).
+const INLINE_NESTING: usize = 16;
+
 /// The content of `node`'s children drawn on its own line (`paragraph: text`), when they are
 /// all inline leaves: text, code spans and links. A line per child would spend an indent, a
 /// role word and a newline on each piece of running text (`text: the`, `code: s`,
@@ -30,6 +36,17 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
     id: S::Id,
     kids: &[S::Id],
     ctx: &LineCtx,
+) -> Option<String> {
+    run(src, id, kids, ctx, INLINE_NESTING)
+}
+
+/// [`inline_tail`] with `nesting` more levels of code spans that may be read.
+fn run<'a, S: Source<'a>>(
+    src: &S,
+    id: S::Id,
+    kids: &[S::Id],
+    ctx: &LineCtx,
+    nesting: usize,
 ) -> Option<String> {
     let n = src.node(id);
     if kids.is_empty() || matches!(n.role, Role::Text | Role::More) || !n.name.is_empty() || n.value.is_some()
@@ -108,7 +125,7 @@ pub(super) fn inline_tail<'a, S: Source<'a>>(
                     // pieces inline, without backticks, which would make the links read as
                     // code.
                     _ => {
-                        let inner = inline_tail(src, k, &grandkids, ctx)?;
+                        let inner = run(src, k, &grandkids, ctx, nesting.checked_sub(1)?)?;
                         out.push_str(&inner);
                         continue;
                     }
