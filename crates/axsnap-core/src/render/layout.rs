@@ -139,24 +139,29 @@ pub(crate) fn line_costs(tree: &Tree, roots: &[NodeId], depth: usize, ctx: &Line
         let n = src.node(id);
         buf.clear();
         write_line(&mut buf, n, d, ctx, holds_more, tail.as_deref(), !kids.is_empty());
-        let tokens = crate::tokens::count_cl100k(&buf) as u32;
+        let tokens = count_line(&buf);
         let folded = if kids.is_empty() {
             tokens
         } else {
             buf.clear();
             write_line(&mut buf, n, d, ctx, true, None, true);
-            crate::tokens::count_cl100k(&buf) as u32
+            count_line(&buf)
         };
         costs[id.index()] = LineCost { tokens, drawn: true, lead: lead as u32, folded };
         for list in push_kids(&src, &kids[lead..], d + 1, &mut stack) {
             // Folded, it would have its line (with its ref) back.
             buf.clear();
             write_line(&mut buf, src.node(list), d + 1, ctx, true, None, true);
-            let folded = crate::tokens::count_cl100k(&buf) as u32;
+            let folded = count_line(&buf);
             costs[list.index()] = LineCost { tokens: 0, drawn: true, lead: 0, folded };
         }
     }
     costs
+}
+
+/// cl100k tokens of one drawn line.
+fn count_line(line: &str) -> u32 {
+    crate::tokens::count_cl100k_line(line) as u32
 }
 
 #[cfg(test)]

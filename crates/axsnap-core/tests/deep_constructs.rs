@@ -1,0 +1,253 @@
+//! Depth: every stage of the engine on each construct a page nests, 100,000 levels deep, on a
+//! thread with a small stack (a quarter of a tokio worker's), so any recursion on the input's
+//! depth overflows here instead of in a user's server. Nested code spans overflowed the
+//! renderer this way (issue 19).
+//!
+//! Each construct goes through what an agent's calls run: the auto snapshot at the default
+//! budget (projection, refs, the outline and its line costs), the auto answer to a change (the
+//! diff, or the outline of the new page), the whole page in the text and JSON forms, the diff
+//! and its renderings, `apply`, and `find`.
+
+use std::time::Instant;
+
+use axsnap_core::backend::Capture;
+use axsnap_core::diff::{apply, diff};
+use axsnap_core::find::find;
+use axsnap_core::outline::DEFAULT_MAX_TOKENS;
+use axsnap_core::render::{render_diff, render_snapshot, Format};
+use axsnap_core::session::{ClientId, Mode, Policy, Request, Session};
+use axsnap_core::{Action, Header, NativeId, Node, NodeId, Role, TargetId, Tree};
+
+/// Levels of nesting of each construct.
+const DEPTH: usize = 100_000;
+
+/// The stack the checks run on: tokio's workers have 2 MiB.
+const STACK: usize = 512 * 1024;
+
+/// Builds a chain of `DEPTH` levels: `level` appends one level under the node it is given and
+/// returns the node the next level goes under; the leaf text goes under the last.
+struct Chain {
+    tree: Tree,
+    next_id: usize,
+}
+
+impl Chain {
+    fn new() -> Chain {
+        Chain {
+            tree: Tree::with_root(Node::new(Role::Document, "Deep", NativeId::new("d", "0"))),
+            next_id: 1,
+        }
+    }
+
+    fn add(&mut self, parent: NodeId, mut node: Node) -> NodeId {
+        node.native = NativeId::new("d", self.next_id.to_string());
+        self.next_id += 1;
+        self.tree.append(parent, node)
+    }
+
+    fn build(leaf: &str, level: impl Fn(&mut Chain, NodeId, usize) -> NodeId) -> Tree {
+        let mut c = Chain::new();
+        let mut at = c.tree.root().expect("a root");
+        for i in 0..DEPTH {
+            at = level(&mut c, at, i);
+        }
+        c.add(at, n(Role::Text, leaf));
+        c.tree
+    }
+}
+
+fn n(role: Role, name: &str) -> Node {
+    Node::new(role, name, NativeId::new("d", ""))
+}
+
+fn link(name: &str) -> Node {
+    let mut a = n(Role::Link, name);
+    a.actions = [Action::Click].into_iter().collect();
+    a.url = Some(format!("https://deep.example/{name}"));
+    a
+}
+
+fn pre(mut node: Node) -> Node {
+    node.flags.pre = true;
+    node
+}
+
+/// One construct, as two versions of the page: the leaf's text is all that differs.
+fn construct(kind: &str, leaf: &str) -> Tree {
+    match kind {
+        // A paragraph's code span holding a text and the next code span.
+        "code spans" => Chain::build(leaf, |c, at, i| {
+            let at = if i == 0 { c.add(at, n(Role::Paragraph, "")) } else { at };
+            let code = c.add(at, n(Role::Code, ""));
+            c.add(code, n(Role::Text, &format!("x{i} ")));
+            code
+        }),
+        // Code spans holding a link and the next code span (rustdoc's signatures).
+        "links in code" => Chain::build(leaf, |c, at, i| {
+            let at = if i == 0 { c.add(at, n(Role::Paragraph, "")) } else { at };
+            let code = c.add(at, n(Role::Code, ""));
+            c.add(code, link(&format!("T{i}")));
+            code
+        }),
+        // Inline spans, each a text and the next span.
+        "inline runs" => Chain::build(leaf, |c, at, i| {
+            let at = if i == 0 { c.add(at, n(Role::Paragraph, "")) } else { at };
+            let span = c.add(at, n(Role::Generic, ""));
+            c.add(span, n(Role::Text, &format!("x{i} ")));
+            span
+        }),
+        // Nested lists: an item's link and the next list under it.
+        "lists" => Chain::build(leaf, |c, at, i| {
+            let list = c.add(at, n(Role::List, ""));
+            let item = c.add(list, n(Role::ListItem, ""));
+            c.add(item, link(&format!("item {i}")));
+            item
+        }),
+        // Tables in cells.
+        "tables" => Chain::build(leaf, |c, at, i| {
+            let table = c.add(at, n(Role::Table, ""));
+            let row = c.add(table, n(Role::Row, ""));
+            c.add(row, n(Role::Cell, &format!("c{i}")))
+        }),
+        // Widgets in widgets (a button in a button, a menu in a menu).
+        "widgets" => Chain::build(leaf, |c, at, i| {
+            let mut b = n(Role::Button, &format!("b{i}"));
+            b.actions = [Action::Click].into_iter().collect();
+            c.add(at, b)
+        }),
+        // Headings holding links, each in a section (a document outline).
+        "sections" => Chain::build(leaf, |c, at, i| {
+            let section = c.add(at, n(Role::Region, &format!("s{i}")));
+            let mut h = n(Role::Heading, "");
+            h.level = Some(1 + (i % 6) as u32);
+            let h = c.add(section, h);
+            c.add(h, link(&format!("h{i}")));
+            section
+        }),
+        // Preformatted lines, each a span with its line and the next span (an editor).
+        "preformatted" => Chain::build(leaf, |c, at, i| {
+            let span = c.add(at, pre(n(Role::Generic, "")));
+            c.add(span, pre(n(Role::Text, &format!("line {i}\n"))));
+            span
+        }),
+        other => panic!("no construct {other}"),
+    }
+}
+
+fn capture(tree: Tree) -> Capture {
+    Capture {
+        target: TargetId("t".into()),
+        header: Header { url: Some("https://deep.example/".into()), title: Some("Deep".into()) },
+        tree,
+        partial: None,
+    }
+}
+
+/// Runs every stage on `kind`, on a small stack.
+fn check(kind: &'static str) {
+    let handle = std::thread::Builder::new()
+        .name(kind.into())
+        .stack_size(STACK)
+        .spawn(move || run(kind))
+        .expect("a thread");
+    if let Err(e) = handle.join() {
+        std::panic::resume_unwind(e);
+    }
+}
+
+fn run(kind: &str) {
+    let start = Instant::now();
+    let v1 = construct(kind, "leaf");
+    let v2 = construct(kind, "new leaf");
+    let mut session = Session::new(Policy::default());
+    let client = ClientId("a".into());
+    let auto = Request { mode: Mode::Auto, also_json: true, ..Request::default() };
+    let now = Instant::now();
+    // Running text joins into one piece, cut at the text cap with its marker: the page fits,
+    // the leaf is in the cut, and the cut is said.
+    let joined = matches!(kind, "inline runs" | "preformatted");
+
+    // The first answer: an outline within the budget.
+    let first = session.snapshot(&client, &capture(v1), &auto, now).expect("a snapshot");
+    assert!(first.size.tokens_cl100k <= DEFAULT_MAX_TOKENS, "{kind}: {} tokens", first.size.tokens_cl100k);
+    assert!(joined || first.outline.is_some(), "{kind}: 100,000 levels fit the budget?");
+    assert!(first.json.as_deref().is_some_and(|j| j.starts_with('{')), "{kind}: no JSON");
+
+    // The answer to a change: within the budget too.
+    let second = session.snapshot(&client, &capture(v2), &auto, now).expect("a second snapshot");
+    assert!(second.size.tokens_cl100k <= DEFAULT_MAX_TOKENS, "{kind}: {} tokens", second.size.tokens_cl100k);
+
+    // The whole pages, both forms.
+    let (prev, next) = (&first.snapshot, &second.snapshot);
+    let text = render_snapshot(next, Format::Text);
+    assert!(
+        text.contains("new leaf") || joined && text.contains(" chars"),
+        "{kind}: the leaf is not in the whole text, and no cut says where it went"
+    );
+    assert!(joined || text.contains("[depth "), "{kind}: deep lines say their depth");
+    let json = render_snapshot(next, Format::Json);
+    let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON form reads back");
+    let nodes = value["nodes"].as_array().map_or(0, Vec::len);
+    assert!(joined || nodes >= DEPTH, "{kind}: {nodes} nodes in the JSON form");
+
+    // The diff: one change, exact, in both forms.
+    let d = diff(&prev.tree, &next.tree).expect("a diff");
+    assert!(apply(&prev.tree, &d).expect("it applies") == next.tree, "{kind}: apply(prev, diff) != next");
+    let dt = render_diff(&d, &prev.tree, &next.tree, Format::Text);
+    assert!(!d.ops.is_empty() && dt.len() < 10_000, "{kind}: diff text of {} bytes", dt.len());
+    assert!(joined || dt.contains("new leaf"), "{kind}: the diff does not show the leaf: {dt}");
+    let dj = render_diff(&d, &prev.tree, &next.tree, Format::Json);
+    serde_json::from_str::<serde_json::Value>(&dj).expect("the diff's JSON reads back");
+
+    // find reaches the bottom, with a short path.
+    let query = match kind {
+        "inline runs" => "x1",
+        "preformatted" => "line 1",
+        _ => "new leaf",
+    };
+    let hits = find(&next.tree, query, 1);
+    let hit = hits.first().unwrap_or_else(|| panic!("{kind}: find missed the leaf"));
+    assert!(hit.path.len() <= 5, "{kind}: {hit:?}");
+    assert!(joined || hit.name.contains("new leaf"), "{kind}: {hit:?}");
+    eprintln!("{kind}: {DEPTH} levels in {:.1} s", start.elapsed().as_secs_f64());
+}
+
+#[test]
+fn code_spans() {
+    check("code spans");
+}
+
+#[test]
+fn links_in_code() {
+    check("links in code");
+}
+
+#[test]
+fn inline_runs() {
+    check("inline runs");
+}
+
+#[test]
+fn lists() {
+    check("lists");
+}
+
+#[test]
+fn tables() {
+    check("tables");
+}
+
+#[test]
+fn widgets() {
+    check("widgets");
+}
+
+#[test]
+fn sections() {
+    check("sections");
+}
+
+#[test]
+fn preformatted() {
+    check("preformatted");
+}
