@@ -282,6 +282,28 @@ try { x.send(); } catch (e) {}
     return _page("Waiting on the network", "<main><h1>Waiting</h1></main>", script)
 
 
+def _deep_code() -> bytes:
+    # A paragraph holding a chain of nested code spans, each with a link and the next span
+    # (rustdoc's signatures, nested past any sense), then a button to act on. Chromium lays out
+    # and reads a few thousand levels; the engine must take any depth (issue 19).
+    script = """
+let at = document.getElementById('chain');
+for (let i = 0; i < 1500; i++) {
+  const code = document.createElement('code');
+  const a = document.createElement('a');
+  a.href = '#t' + i;
+  a.textContent = 'T' + i;
+  code.append(a, ' ');
+  at.appendChild(code);
+  at = code;
+}
+at.append('leaf');
+document.getElementById('after').addEventListener('click', (e) => { e.target.textContent = 'Clicked'; });
+"""
+    body = "<main><h1>Deep code</h1><p id=chain>Signature: </p><button id=after>After</button></main>"
+    return _page("Deep code", body, script)
+
+
 class Site:
     """The fixture site, serving on 127.0.0.1 at a random port until `close()`."""
 
@@ -383,6 +405,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/alert-on-load": _alert_on_load,
             "/busy-on-load": _busy_on_load,
             "/sync-xhr": _sync_xhr,
+            "/deep-code": _deep_code,
         }.get(path)
         if path == "/hang":
             # Holds the request unanswered; the client gives up or the site closes first.

@@ -111,3 +111,27 @@ async def test_renderer_crash_then_a_new_page(axsnap_bin, tmp_path, site: Site) 
             assert "reload or navigate" in text_of(r)
             r = await c.call_tool("navigate", {"url": site.url("/pages/one")})
             assert not r.is_error and 'h1 "Page one"' in text_of(r), text_of(r)
+
+
+async def test_deeply_nested_code_spans_answer_and_every_session_goes_on(
+    axsnap_bin, tmp_path, site: Site
+) -> None:
+    # A chain of nested code spans overflowed the renderer's stack, which aborts the whole
+    # server (every session on it). Now: a bounded answer, an action on the page, and another
+    # session served before and after.
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as a, connect(server.url) as b:
+            r = await b.call_tool("navigate", {"url": site.url("/pages/one")})
+            assert not r.is_error, text_of(r)
+            r, secs = await timed(a, "navigate", url=site.url("/deep-code"))
+            assert not r.is_error, text_of(r)
+            assert secs < BOUND, f"the deep page took {secs:.1f} s"
+            text = text_of(r)
+            assert 'h1 "Deep code"' in text and "[depth " in text, text[:2000]
+            assert r.structured_content["kind"] == "full", r.structured_content
+            r = await a.call_tool("find", {"query": "After button", "limit": 1})
+            ref = r.structured_content["hits"][0]["ref"]
+            r = await a.call_tool("click", {"ref": ref})
+            assert not r.is_error and "Clicked" in text_of(r), text_of(r)
+            r = await b.call_tool("snapshot", {"mode": "full"})
+            assert not r.is_error and 'h1 "Page one"' in text_of(r), text_of(r)

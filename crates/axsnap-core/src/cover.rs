@@ -27,17 +27,40 @@ use crate::tree::{NodeId, Tree};
 #[derive(Clone, Debug, Default)]
 pub struct Covers {
     nodes: Vec<NodeId>,
+    /// Each node's place in pre-order and the size of its subtree, by arena index (empty when
+    /// there is no cover): whether a cover is around a node is then two compares, not a walk
+    /// up a tree that may be 100,000 deep.
+    order: Vec<(u32, u32)>,
 }
 
 impl Covers {
     /// Finds the covers of `tree`.
     pub fn of(tree: &Tree) -> Covers {
-        let nodes = tree
-            .preorder()
-            .map(|(id, _)| id)
-            .filter(|id| tree.node(*id).states.contains(State::Covering))
-            .collect();
-        Covers { nodes }
+        let pre: Vec<NodeId> = tree.preorder().map(|(id, _)| id).collect();
+        let nodes: Vec<NodeId> =
+            pre.iter().copied().filter(|id| tree.node(*id).states.contains(State::Covering)).collect();
+        if nodes.is_empty() {
+            return Covers { nodes, order: Vec::new() };
+        }
+        let mut order = vec![(0u32, 1u32); tree.arena_len()];
+        for (i, id) in pre.iter().enumerate() {
+            order[id.index()].0 = i as u32;
+        }
+        // Children come after their parent in pre-order: sizes add up from the end.
+        for id in pre.iter().rev() {
+            if let Some(p) = tree.node(*id).parent {
+                order[p.index()].1 += order[id.index()].1;
+            }
+        }
+        Covers { nodes, order }
+    }
+
+    /// Whether `c` is `id` or one of its ancestors.
+    fn around(&self, c: NodeId, id: NodeId) -> bool {
+        match (self.order.get(c.index()), self.order.get(id.index())) {
+            (Some(&(start, size)), Some(&(at, _))) => at >= start && at - start < size,
+            _ => false,
+        }
     }
 
     /// Whether the tree has no cover.
@@ -49,7 +72,7 @@ impl Covers {
     /// holds `id`'s centre and that is not around it; else the only cover there is. `None`
     /// when no cover can be told.
     pub fn cover_of(&self, tree: &Tree, id: NodeId) -> Option<NodeId> {
-        let around = |c: NodeId| c == id || tree.ancestors(id).any(|a| a == c);
+        let around = |c: NodeId| self.around(c, id);
         let hit = tree.node(id).bounds.map(|b| b.center()).and_then(|(x, y)| {
             self.nodes.iter().rev().copied().find(|c| {
                 !around(*c)

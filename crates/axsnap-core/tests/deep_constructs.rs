@@ -16,7 +16,7 @@ use axsnap_core::find::find;
 use axsnap_core::outline::DEFAULT_MAX_TOKENS;
 use axsnap_core::render::{render_diff, render_snapshot, Format};
 use axsnap_core::session::{ClientId, Mode, Policy, Request, Session};
-use axsnap_core::{Action, Header, NativeId, Node, NodeId, Role, TargetId, Tree};
+use axsnap_core::{Action, Header, NativeId, Node, NodeId, Rect, Role, State, TargetId, Tree};
 
 /// Levels of nesting of each construct.
 const DEPTH: usize = 100_000;
@@ -134,6 +134,28 @@ fn construct(kind: &str, leaf: &str) -> Tree {
     }
 }
 
+/// `tree` under a modal dialog drawn over the whole page: every element one acts on is marked
+/// covered, as the Chromium backend marks them.
+fn covered(mut tree: Tree) -> Tree {
+    let page = Rect { x: 0.0, y: 0.0, w: 1280.0, h: 720.0 };
+    let ids: Vec<NodeId> = tree.preorder().map(|(id, _)| id).collect();
+    for id in ids {
+        let node = tree.node_mut(id);
+        if node.actions.is_empty() {
+            continue;
+        }
+        node.bounds = Some(Rect { x: 10.0, y: 10.0, w: 100.0, h: 20.0 });
+        node.states.set(State::Obscured, true);
+    }
+    let mut dialog = Node::new(Role::Dialog, "Cookies", NativeId::new("d", "dialog"));
+    dialog.bounds = Some(page);
+    dialog.states.set(State::Covering, true);
+    dialog.states.set(State::Modal, true);
+    let root = tree.root().expect("a root");
+    tree.append(root, dialog);
+    tree
+}
+
 fn capture(tree: Tree) -> Capture {
     Capture {
         target: TargetId("t".into()),
@@ -209,6 +231,19 @@ fn run(kind: &str) {
     let hit = hits.first().unwrap_or_else(|| panic!("{kind}: find missed the leaf"));
     assert!(hit.path.len() <= 5, "{kind}: {hit:?}");
     assert!(joined || hit.name.contains("new leaf"), "{kind}: {hit:?}");
+    // A dialog opens over all of it: every level is covered (one line says so).
+    let third = session.snapshot(&client, &capture(covered(construct(kind, "new leaf"))), &auto, now);
+    let third = third.expect("a third snapshot");
+    assert!(third.size.tokens_cl100k <= DEFAULT_MAX_TOKENS, "{kind}: {} tokens", third.size.tokens_cl100k);
+    let d = diff(&next.tree, &third.snapshot.tree).expect("a diff");
+    let dt = render_diff(&d, &next.tree, &third.snapshot.tree, Format::Text);
+    let acted_on = !matches!(kind, "code spans" | "inline runs" | "tables" | "preformatted");
+    assert!(
+        !acted_on || dt.contains("covers"),
+        "{kind}: the cover is not said: {}",
+        &dt[..dt.len().min(2000)]
+    );
+
     eprintln!("{kind}: {DEPTH} levels in {:.1} s", start.elapsed().as_secs_f64());
 }
 

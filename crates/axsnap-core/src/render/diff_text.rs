@@ -24,6 +24,7 @@
 //! states) are left out, and so are operations made only of them; the header counts a node
 //! updated only in such fields as unchanged.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -48,12 +49,16 @@ const HINT_SEARCH_NODES: usize = 50;
 pub(super) struct Side<'t> {
     pub(super) tree: &'t Tree,
     pub(super) by_ref: HashMap<Ref, NodeId>,
+    /// Each node's nearest ancestor whose ref the snapshot shows, by arena index: made on
+    /// first use in one walk, since looking up each node's ancestors one by one is quadratic
+    /// in a deep tree (a chain of 100,000 changed code spans).
+    anchors: OnceCell<Vec<Option<Ref>>>,
 }
 
 impl<'t> Side<'t> {
     fn new(tree: &'t Tree) -> Side<'t> {
         let by_ref = tree.preorder().filter_map(|(id, _)| tree.node(id).ref_id.map(|r| (r, id))).collect();
-        Side { tree, by_ref }
+        Side { tree, by_ref, anchors: OnceCell::new() }
     }
 
     fn is_elided_root(&self, id: NodeId) -> bool {
@@ -86,10 +91,20 @@ impl<'t> Side<'t> {
 
     /// The nearest ancestor whose ref the snapshot shows (the page root does not count).
     fn anchor(&self, id: NodeId) -> Option<Ref> {
-        self.tree
-            .ancestors(id)
-            .find(|a| !self.is_elided_root(*a) && self.shows_ref(*a))
-            .and_then(|a| self.tree.node(a).ref_id)
+        let anchors = self.anchors.get_or_init(|| {
+            let mut anchors = vec![None; self.tree.arena_len()];
+            // Pre-order: a parent's entry is made before its children's.
+            for (n, _) in self.tree.preorder() {
+                let Some(p) = self.tree.node(n).parent else { continue };
+                anchors[n.index()] = if !self.is_elided_root(p) && self.shows_ref(p) {
+                    self.tree.node(p).ref_id
+                } else {
+                    anchors[p.index()]
+                };
+            }
+            anchors
+        });
+        anchors.get(id.index()).copied().flatten()
     }
 }
 
