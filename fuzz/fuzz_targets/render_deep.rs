@@ -103,7 +103,8 @@ impl Page {
 
 /// A page from the bytes: runs of (construct, levels, siblings each level).
 fn build(bytes: &mut Bytes, word: &str) -> Tree {
-    let mut page = Page { tree: Tree::with_root(Node::new(Role::Document, "Fuzz", NativeId::new("d", "0"))), next: 1 };
+    let mut page =
+        Page { tree: Tree::with_root(Node::new(Role::Document, "Fuzz", NativeId::new("d", "0"))), next: 1 };
     let root = page.tree.root().unwrap_or(NodeId(0));
     let mut at = root;
     while bytes.left() > 0 && page.tree.len() < MAX_NODES {
@@ -174,7 +175,8 @@ fuzz_target!(|data: &[u8]| {
     let (a, b) = (&first.snapshot.tree, &second.snapshot.tree);
     for s in [&first.snapshot, &second.snapshot] {
         let _ = render_snapshot(s, Format::Text);
-        serde_json::from_str::<serde_json::Value>(&render_snapshot(s, Format::Json)).expect("JSON reads back");
+        serde_json::from_str::<serde_json::Value>(&render_snapshot(s, Format::Json))
+            .expect("JSON reads back");
     }
     let d = diff(a, b).expect("a diff");
     assert!(apply(a, &d).expect("it applies") == *b, "apply(prev, diff) != next");
