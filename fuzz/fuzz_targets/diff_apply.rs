@@ -7,32 +7,9 @@ use axsnap_core::diff::{apply, diff, Diff, FieldChange, NewNode, NewSubtree, Op}
 use axsnap_core::{NativeId, Node, NodeId, Rect, Ref, Role, State, StateSet, Tree};
 use libfuzzer_sys::fuzz_target;
 
-/// Reads the input a byte at a time; zeros once it runs out.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-
-    fn small(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            self.byte() as usize % n
-        }
-    }
-
-    fn left(&self) -> usize {
-        self.0.len()
-    }
-}
+#[path = "bytes.rs"]
+mod bytes;
+use bytes::Bytes;
 
 const ROLES: [Role; 4] = [Role::Generic, Role::Button, Role::Link, Role::ListItem];
 

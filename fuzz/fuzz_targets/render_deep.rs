@@ -14,24 +14,9 @@ use axsnap_core::session::{ClientId, Mode, Policy, Request, Session};
 use axsnap_core::{Action, Header, NativeId, Node, NodeId, Rect, Role, State, TargetId, Tree};
 use libfuzzer_sys::fuzz_target;
 
-/// Reads the input a byte at a time; zeros once it runs out.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((b, rest)) => {
-                self.0 = rest;
-                *b
-            }
-            None => 0,
-        }
-    }
-
-    fn left(&self) -> usize {
-        self.0.len()
-    }
-}
+#[path = "bytes.rs"]
+mod bytes;
+use bytes::Bytes;
 
 /// Most levels one run of a construct nests; runs follow each other, so a page can be deep.
 const RUN_LEVELS: usize = 400;
