@@ -149,7 +149,7 @@ proptest! {
         let opts = ProjectOptions::default();
         let once = project(&raw, &opts);
         let twice = project(&once.tree, &opts);
-        prop_assert!(once.tree == twice.tree, "\nonce:  {:#?}\ntwice: {:#?}", dump(&once.tree), dump(&twice.tree));
+        prop_assert!(once.tree == twice.tree, "\nraw: {:#?}\nonce:  {:#?}\ntwice: {:#?}", dump(&raw), dump(&once.tree), dump(&twice.tree));
         check_output(&once.tree, &opts, once.stats.output_nodes);
     }
 
@@ -162,7 +162,7 @@ proptest! {
         let opts = ProjectOptions { max_text_chars: max, ..ProjectOptions::default() };
         let once = project(&raw, &opts);
         let twice = project(&once.tree, &opts);
-        prop_assert!(once.tree == twice.tree, "\nonce:  {:#?}\ntwice: {:#?}", dump(&once.tree), dump(&twice.tree));
+        prop_assert!(once.tree == twice.tree, "\nraw: {:#?}\nonce:  {:#?}\ntwice: {:#?}", dump(&raw), dump(&once.tree), dump(&twice.tree));
     }
 
     #[test]

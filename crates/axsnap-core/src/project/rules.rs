@@ -475,7 +475,8 @@ impl Builder<'_> {
     /// then joining, then repeats again (a joined run may now equal the name or value), then
     /// images repeating the name and labels or texts repeating a neighbouring control. Dropping
     /// repeats first means no drop can make two texts adjacent after joining; a sibling repeat
-    /// always leaves its control next to the gap, so it cannot either.
+    /// always leaves its control next to the gap, so it cannot either. Edge spaces are
+    /// trimmed after every drop, since a drop can leave a run at the edge.
     fn tidy_children(&mut self, id: NodeId) {
         let opts = self.opts;
         if self.out.node(id).children.is_empty() || !(opts.drop_redundant || opts.join_text) {
@@ -487,9 +488,7 @@ impl Builder<'_> {
         if opts.drop_redundant {
             self.drop_repeats(&name, value.as_deref(), &mut kids);
         }
-        if opts.join_text {
-            self.join_runs(&mut kids);
-        }
+        let runs = if opts.join_text { self.join_runs(&mut kids) } else { Vec::new() };
         let mut name = name;
         let mut value = value;
         if opts.drop_redundant {
@@ -515,6 +514,10 @@ impl Builder<'_> {
                 self.stats.content_names_dropped += 1;
             }
         }
+        // Last, once every drop is done: a drop after joining can take away the inline
+        // neighbour a run's edge space was kept for (a logo image repeating the name), and a
+        // second projection would then trim it.
+        self.trim_run_edges(&kids, &runs);
         let n = self.out.node_mut(id);
         n.children = kids;
         n.name = name;
@@ -693,9 +696,9 @@ impl Builder<'_> {
     /// Joins each run of adjacent plain text siblings into its first node, with exactly the
     /// whitespace the pieces carry (none between `"foo"` and `"bar"`), never across the edge of
     /// a block (two captions stay two texts); in preformatted text a block edge is a line
-    /// break. Then a run's edge space goes where no inline neighbour needs it, and runs of
-    /// whitespace alone go.
-    fn join_runs(&mut self, kids: &mut Vec<NodeId>) {
+    /// break. Then runs of whitespace alone go. Returns each run's first and last piece, for
+    /// [`Self::trim_run_edges`].
+    fn join_runs(&mut self, kids: &mut Vec<NodeId>) -> Vec<(NodeId, NodeId)> {
         let max = self.opts.max_text_chars;
         let mut kept = 0;
         let mut run: Option<RunState> = None;
@@ -772,13 +775,13 @@ impl Builder<'_> {
             self.end_run(r, max);
         }
         kids.truncate(kept);
-        self.tidy_run_edges(kids, &runs);
+        self.tidy_runs(kids, &runs);
+        runs
     }
 
-    /// Drops runs of whitespace alone and trims a run's edge space where nothing inline is on
-    /// that side: the first or last child, or the edge of a block. A space before a link
-    /// stays (the renderer draws the two inline).
-    fn tidy_run_edges(&mut self, kids: &mut Vec<NodeId>, runs: &[(NodeId, NodeId)]) {
+    /// Drops runs of whitespace alone, and in preformatted text makes a block's edge a line
+    /// break where the neighbour is inline.
+    fn tidy_runs(&mut self, kids: &mut Vec<NodeId>, runs: &[(NodeId, NodeId)]) {
         let tails: std::collections::HashMap<NodeId, NodeId> = runs.iter().copied().collect();
         let mut dropped = 0;
         let n = kids.len();
@@ -806,14 +809,6 @@ impl Builder<'_> {
                 if ends {
                     node.name.push('\n');
                 }
-                continue;
-            }
-            if i + 1 == n || self.ends_block.contains(&tail) {
-                let trimmed = node.name.trim_end_matches(' ').len();
-                node.name.truncate(trimmed);
-            }
-            if (i == 0 || self.starts_block.contains(&k)) && node.name.starts_with(' ') {
-                node.name.remove(0);
             }
         }
         if dropped > 0 {
@@ -823,6 +818,33 @@ impl Builder<'_> {
                 keep[i - 1]
             });
             self.stats.empty_text_dropped += dropped;
+        }
+    }
+
+    /// Trims a run's edge space where nothing inline is on that side: the first or last child,
+    /// or the edge of a block. A space before a link stays (the renderer draws the two
+    /// inline). Preformatted runs keep theirs.
+    fn trim_run_edges(&mut self, kids: &[NodeId], runs: &[(NodeId, NodeId)]) {
+        if runs.is_empty() {
+            return;
+        }
+        let tails: std::collections::HashMap<NodeId, NodeId> = runs.iter().copied().collect();
+        let n = kids.len();
+        for (i, &k) in kids.iter().enumerate() {
+            let Some(&tail) = tails.get(&k) else { continue };
+            let ends = i + 1 == n || self.ends_block.contains(&tail);
+            let starts = i == 0 || self.starts_block.contains(&k);
+            let node = self.out.node_mut(k);
+            if node.flags.pre {
+                continue;
+            }
+            if ends {
+                let trimmed = node.name.trim_end_matches(' ').len();
+                node.name.truncate(trimmed);
+            }
+            if starts && node.name.starts_with(' ') {
+                node.name.remove(0);
+            }
         }
     }
 
