@@ -17,10 +17,14 @@ impl Units {
         for &k in tree.node(root.head).children.iter().take(root.lead as usize) {
             copy_subtree(tree, k, &mut out, new_root);
         }
-        let keep = root.members.len() - cut.min(root.members.len());
+        // The cut is of the host's last parts.
+        let host = self.cut_host();
+        let hosted = &self.units[host].members;
+        let keep = hosted.len() - cut.min(hosted.len());
+        let shown =
+            |u: usize| if u == host { &self.units[u].members[..keep] } else { &self.units[u].members[..] };
         // (unit, parent in `out`), in reverse so pops come in document order.
-        let mut stack: Vec<(usize, NodeId)> =
-            root.members[..keep].iter().rev().map(|&m| (m, new_root)).collect();
+        let mut stack: Vec<(usize, NodeId)> = shown(self.root).iter().rev().map(|&m| (m, new_root)).collect();
         while let Some((u, parent)) = stack.pop() {
             let x = &self.units[u];
             match (x.kind, shows[u]) {
@@ -33,7 +37,7 @@ impl Units {
                     }
                     stack.extend(x.members.iter().rev().map(|&m| (m, id)));
                 }
-                (Kind::Section, Show::Open) => stack.extend(x.members.iter().rev().map(|&m| (m, parent))),
+                (Kind::Section, Show::Open) => stack.extend(shown(u).iter().rev().map(|&m| (m, parent))),
                 (Kind::Section, Show::Whole) => {
                     for &m in &x.members {
                         self.emit_whole(tree, m, &mut out, parent);
@@ -69,7 +73,7 @@ impl Units {
             }
         }
         if cut > 0 {
-            let rest = &root.members[keep..];
+            let rest = &hosted[keep..];
             let tokens: u64 = rest.iter().map(|&m| self.units[m].size).sum();
             let mut holds = Holds::default();
             for &m in rest {

@@ -372,15 +372,29 @@ impl Units {
         total
     }
 
-    /// With nothing required, the root's parts (folded) can still be too many: keeps those
-    /// that fit, in document order, each whole (a page of rows reads better than a page of
-    /// folded rows; a part too big for any page is folded), and cuts the rest, returning how
-    /// many were cut. The cut line says where the rest starts (`from=`): a page away.
+    /// The unit whose parts a cut line cuts: the root, or the section that is all of it (a
+    /// page whose one heading heads 50,000 buttons, or the view a heading's ref opened). Its
+    /// parts' heads are all children of the root's element, so `from=` counts among those.
+    fn cut_host(&self) -> usize {
+        match self.units[self.root].members.as_slice() {
+            &[s] if self.sole_section(s) => s,
+            _ => self.root,
+        }
+    }
+
+    /// With nothing required, the host's parts ([`Self::cut_host`], folded) can still be too
+    /// many: keeps those that fit, in document order, each whole (a page of rows reads better
+    /// than a page of folded rows; a part too big for any page is folded), and cuts the rest,
+    /// returning how many were cut. The cut line says where the rest starts (`from=`): a page
+    /// away.
     fn cut_tail(&self, shows: &mut [Show], budget: u64) -> usize {
         let root = &self.units[self.root];
+        let host = &self.units[self.cut_host()];
         let room = budget.saturating_sub(FOLD_SUFFIX as u64);
         let mut used = root.own as u64;
-        for (i, &m) in root.members.iter().enumerate() {
+        // A section host's heading is its first part: the rest must not start there again.
+        let first = usize::from(host.kind == Kind::Section);
+        for (i, &m) in host.members.iter().enumerate() {
             let x = &self.units[m];
             if shows[m] == Show::Fold && used + x.size <= room {
                 shows[m] = Show::Whole;
@@ -389,15 +403,15 @@ impl Units {
             }
             // One that would fit whole on a page of its own goes whole to the next page; only
             // one too big for any page is folded (its ref opens it).
-            if shows[m] == Show::Fold && root.own as u64 + x.size <= room && i > 0 {
-                return root.members.len() - i;
+            if shows[m] == Show::Fold && root.own as u64 + x.size <= room && i > first {
+                return host.members.len() - i;
             }
             let c = match shows[m] {
                 Show::Whole => x.size,
                 _ => x.fold as u64,
             };
-            if used + c > room {
-                return root.members.len() - i;
+            if used + c > room && i >= first.max(1) {
+                return host.members.len() - i;
             }
             used += c;
         }

@@ -166,3 +166,60 @@ fn a_part_too_wide_for_one_answer_pages_through_from() {
         seen.iter().position(|&n| n != 1)
     );
 }
+
+/// A page of one heading over `n` buttons, all in the viewport (as a capture from the DOM
+/// snapshot has them): the heading's section is the whole page.
+fn heading_over_buttons(n: u32) -> Tree {
+    let mut t = Tree::with_root(nd(Role::Document, "Buttons", 1));
+    let root = t.root().unwrap_or(NodeId(0));
+    let mut h = nd(Role::Heading, "Buttons", 2);
+    h.level = Some(1);
+    t.append(root, h);
+    for i in 0..n {
+        t.append(root, nd(Role::Button, &format!("Button {i}"), 3 + i));
+    }
+    t
+}
+
+#[test]
+fn a_heading_over_a_wide_page_shows_the_first_parts_whole_then_pages_from() {
+    let n = 3_000;
+    let t = heading_over_buttons(n);
+    let root = t.root().unwrap_or(NodeId(0));
+    let budget = 2_000;
+    // Both the page and the view the heading's ref opens (the same section) start the same way.
+    let opened = section(&t, NodeId(1)).unwrap_or_else(|| t.clone());
+    for first in [&t, &opened] {
+        let o = outline(first, None, budget);
+        let shown = text(&o.tree);
+        assert!(shown.contains("h1 \"Buttons\""), "{shown}");
+        assert!(shown.contains("button \"Button 0\" [e3]"), "the first page is shown whole:\n{shown}");
+        assert!(o.cut > 0 && !shown.contains("… folded"), "{shown}");
+        assert!(crate::tokens::count_cl100k(&shown) <= budget + budget / 10, "{shown}");
+    }
+    // Page through as an agent would: every button on exactly one page, the pages moving on.
+    let mut seen = vec![0u32; n as usize];
+    let (mut from, mut pages) = (0, 0);
+    loop {
+        pages += 1;
+        assert!(pages < 100, "paging must end");
+        let part = if from == 0 { t.clone() } else { subtree_from(&t, root, from) };
+        let o = outline_from(&part, None, budget, from);
+        let shown = text(&o.tree);
+        for l in shown.lines() {
+            if let Some(i) = l.trim().strip_prefix("button \"Button ").and_then(|r| r.split('"').next()) {
+                seen[i.parse::<usize>().unwrap_or(0)] += 1;
+            }
+        }
+        if o.cut == 0 {
+            break;
+        }
+        let next = shown.split("snapshot ref=e1 from=").nth(1).and_then(|r| r.split(' ').next());
+        let next = next.and_then(|n| n.parse::<usize>().ok());
+        let next = next.unwrap_or_else(|| panic!("the cut line says where the rest starts:\n{shown}"));
+        assert!(next > from, "from={next} after {from}:\n{shown}");
+        from = next;
+    }
+    assert!(pages > 2, "{pages} pages");
+    assert!(seen.iter().all(|&s| s == 1), "every button once: {:?}", seen.iter().position(|&s| s != 1));
+}
