@@ -159,7 +159,7 @@ pub async fn capture_with(
                 .filter(|c| c.parent.as_deref() == Some(s.session_id.as_str()))
                 .filter_map(|c| c.frame_id.clone())
                 .collect();
-            let plan = Plan { is_tab: s.frame_id.is_none(), dom_only: opts.dom_only, until };
+            let plan = Plan { is_tab: s.frame_id.is_none(), dom_only: opts.dom_only, until, deadline };
             first_wave(page.raw(), s.clone(), root, oop_children, plan)
         })
         .collect();
@@ -173,7 +173,14 @@ pub async fn capture_with(
 
     let ax_nodes = sessions.iter().flat_map(|s| s.ax.values()).map(|d| d.nodes.len()).sum();
     let mut asm = Assembler::new(&mut sessions, page.target_id());
+    let waves = start.elapsed();
     let mut built = asm.build(deadline, opts.dom_only, &mut notes);
+    tracing::debug!(
+        waves_ms = waves.as_millis() as u64,
+        assemble_ms = (start.elapsed() - waves).as_millis() as u64,
+        nodes = built.tree.len(),
+        "capture: assembled"
+    );
     // Secrets never leave the backend: their values, the text inside them and every name
     // that embeds them are redacted before the capture goes anywhere (the title too, which
     // is the root's name).
@@ -333,6 +340,8 @@ struct Plan {
     is_tab: bool,
     dom_only: bool,
     until: Instant,
+    /// The whole capture's deadline (`until` less it is the start).
+    deadline: Duration,
 }
 
 async fn first_wave(
@@ -360,6 +369,7 @@ async fn first_wave(
         })
         .collect();
     let begins = futures::future::join_all(begins).await;
+    let begun = Instant::now();
     let elements: u64 =
         begins.iter().filter_map(|r| r.as_ref().ok()?.pointer("/result/value/elements")?.as_u64()).sum();
     let token = contexts
@@ -389,7 +399,7 @@ async fn first_wave(
         None => layout_calls(raw, sid, &contexts, t),
     };
 
-    let (frame_tree, metrics, ax, owners, snap) = futures::join!(
+    let (frame_tree, metrics, (ax, ax_at), owners, (snap, snap_at)) = futures::join!(
         frame_tree,
         async {
             match metrics {
@@ -397,9 +407,20 @@ async fn first_wave(
                 None => None,
             }
         },
-        futures::future::join_all(ax_calls),
+        timed(begun, futures::future::join_all(ax_calls)),
         futures::future::join_all(owner_calls),
-        layout,
+        timed(begun, layout),
+    );
+    tracing::debug!(
+        session = %info.session_id,
+        elements,
+        big,
+        begin_ms = (begun - (until - plan.deadline)).as_millis() as u64,
+        ax_ms = ax_at.as_millis() as u64,
+        ax_missed = ax.iter().any(|a| a.missed),
+        snapshot_ms = snap_at.as_millis() as u64,
+        snapshot = snap.value.is_some(),
+        "capture: first wave"
     );
 
     if let (Some(token), Some(root)) = (&token, ax.first()) {
@@ -438,6 +459,13 @@ async fn first_wave(
         }
     }
     data
+}
+
+/// `f`'s output and when it arrived after `since`, for the debug log: where a slow capture
+/// spends its time.
+async fn timed<T>(since: Instant, f: impl Future<Output = T>) -> (T, Duration) {
+    let v = f.await;
+    (v, since.elapsed())
 }
 
 fn flatten_frame_tree(ft: &Value) -> Vec<FrameMeta> {
