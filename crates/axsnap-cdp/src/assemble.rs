@@ -140,12 +140,20 @@ impl<'a> Assembler<'a> {
             }
             frames.extend(children.into_iter().rev());
         }
+        let secs = deadline.as_secs_f64();
         if !main_captured {
+            let elements = self.sessions.first().map_or(0, |s| s.elements);
+            let why = if elements > 0 {
+                format!("a page of {elements} elements still loading or being laid out, or a long script")
+            } else {
+                "a long or endless script, or a page still loading".to_string()
+            };
             notes.insert(
                 0,
                 format!(
-                    "the page did not give its accessibility tree or DOM snapshot within {deadline:?} (a \
-                     script may be stuck); nothing below the page root was captured"
+                    "the page did not give its accessibility tree or DOM snapshot within {secs:.1} s \
+                     ({why}); nothing below the page root was captured: ask again, or with a longer \
+                     capture timeout"
                 ),
             );
         }
@@ -158,9 +166,7 @@ impl<'a> Assembler<'a> {
                  keeps the browser busy for minutes on a page this large"
                     .to_string()
             } else {
-                format!(
-                    "did not arrive within {deadline:?} (Chromium's getFullAXTree is slow on large pages)"
-                )
+                format!("did not arrive within {secs:.1} s (Chromium's getFullAXTree is slow on large pages)")
             };
             let mut note = dom_note(&main, &from_dom, &why, dom_nodes, dom_cut);
             if names_cut {

@@ -302,7 +302,8 @@ fn why_unsettled(st: &Activity, silent: Option<Duration>) -> String {
     }
     if let Some(silent) = silent {
         return format!(
-            "the page is busy: its scripts did not answer for {:.1} s (a long or endless script)",
+            "the page is busy: it did not answer for {:.1} s (a long or endless script, or a page this \
+             large still being laid out)",
             silent.as_secs_f64()
         );
     }
