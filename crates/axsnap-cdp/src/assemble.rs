@@ -11,7 +11,7 @@ use std::time::Duration;
 use axsnap_core::{Action, NativeId, Node, NodeId, Rect, Role, State, Tree};
 
 use crate::ax::AxDoc;
-use crate::capture::{FrameMeta, SessionData};
+use crate::capture::{AxSkip, FrameMeta, SessionData};
 use crate::dom_tree::{self, DomBuild, Gap, NAME_WALK_BUDGET};
 use crate::layout::{DocInfo, Facts, SnapIndex};
 
@@ -158,13 +158,18 @@ impl<'a> Assembler<'a> {
             );
         }
         if !from_dom.is_empty() {
-            let skipped = self.sessions.iter().any(|s| s.ax_skipped);
+            let skipped = |why| self.sessions.iter().any(|s| s.ax_skipped == Some(why));
             let why = if dom_only {
                 "was not asked for (a DOM-only capture)".to_string()
-            } else if skipped {
+            } else if skipped(AxSkip::Missed) {
                 "was not asked for: it did not arrive in time on this document before, and the call \
                  keeps the browser busy for minutes on a page this large"
                     .to_string()
+            } else if skipped(AxSkip::OutOfReach) {
+                format!(
+                    "was not asked for: on a page this large Chromium's getFullAXTree takes far longer \
+                     than the {secs:.1} s deadline, and the call would keep the browser busy long after it"
+                )
             } else {
                 format!("did not arrive within {secs:.1} s (Chromium's getFullAXTree is slow on large pages)")
             };

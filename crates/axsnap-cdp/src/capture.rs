@@ -101,8 +101,36 @@ pub(crate) struct SessionData {
     pub elements: u64,
     /// The JSON answers, kept to be freed after assembly.
     pub spent: Vec<Value>,
-    /// The accessibility tree was not asked for: it missed a deadline on this document before.
-    pub ax_skipped: bool,
+    /// Why the accessibility tree was not asked for, when it was not (and the capture was
+    /// not DOM-only).
+    pub ax_skipped: Option<AxSkip>,
+}
+
+/// Why a capture did not ask for a document's accessibility tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AxSkip {
+    /// It missed a deadline on this document before (`slow_ax`).
+    Missed,
+    /// The page is so large that the call cannot arrive in the time left ([`ax_out_of_reach`]).
+    OutOfReach,
+}
+
+/// Chromium's `getFullAXTree` on a page of [`BIG_PAGE_ELEMENTS`] elements, measured (see
+/// there); it grows about with the square of the page above that.
+const AX_AT_BIG_PAGE: Duration = Duration::from_millis(7_400);
+
+/// Whether a `getFullAXTree` call on a page of `elements` elements is out of reach of a
+/// deadline `left` away: its expected time, from the measured curve, is over twice `left`.
+/// Asking anyway would only keep the renderer busy (a call cannot be cancelled) while the DOM
+/// snapshot is already enough to answer, and every later call (an action, the next capture)
+/// would wait behind it. A slower machine than the one measured only makes the call slower, so
+/// this skips no call that could arrive; a much faster one may lose a tree it could have had.
+pub(crate) fn ax_out_of_reach(elements: u64, left: Duration) -> bool {
+    if elements < BIG_PAGE_ELEMENTS {
+        return false;
+    }
+    let scale = elements as f64 / BIG_PAGE_ELEMENTS as f64;
+    AX_AT_BIG_PAGE.as_secs_f64() * scale * scale > 2.0 * left.as_secs_f64()
 }
 
 /// A frame as `Page.getFrameTree` describes it.
@@ -378,7 +406,8 @@ async fn first_wave(
         .find(|((f, _), _)| *f == root_frame)
         .and_then(|(_, r)| r.as_ref().ok()?.pointer("/result/value/token")?.as_str().map(str::to_string));
     let remembered = token.as_deref().is_some_and(|t| slow_ax::known(t, elements));
-    let skip_ax = plan.dom_only || remembered;
+    let out_of_reach = !remembered && ax_out_of_reach(elements, left(until));
+    let skip_ax = plan.dom_only || remembered || out_of_reach;
     let big = elements >= BIG_PAGE_ELEMENTS || skip_ax;
 
     // Step 2: everything else, in the order the renderer should run it.
@@ -429,7 +458,12 @@ async fn first_wave(
         }
     }
     let mut data = SessionData { info, root_frame, elements, snap: snap.value, ..SessionData::default() };
-    data.ax_skipped = remembered && !plan.dom_only;
+    data.ax_skipped = match (plan.dom_only, remembered, out_of_reach) {
+        (true, _, _) => None,
+        (false, true, _) => Some(AxSkip::Missed),
+        (false, false, true) => Some(AxSkip::OutOfReach),
+        (false, false, false) => None,
+    };
     data.spent.extend(snap.spent);
     data.signals = contexts
         .into_iter()
@@ -510,7 +544,7 @@ async fn second_wave(
         // Asked in wave 1 already (a frame with a context), or not to be asked: a call that
         // cannot arrive in time would still keep the renderer busy.
         let asked = |f: &str| s.signals.iter().any(|(sf, _, _)| sf == f);
-        let ask = !dom_only && !s.ax_skipped && Instant::now() < until;
+        let ask = !dom_only && s.ax_skipped.is_none() && Instant::now() < until;
         for f in &s.frames {
             if f.id != s.root_frame && !s.ax.contains_key(&f.id) && !oop.contains(&f.id) {
                 let ax = (ask && !asked(&f.id)).then(|| ax_call(raw, sid, &f.id, t));
@@ -560,5 +594,22 @@ async fn second_wave(
                 sessions[si].content_origin.insert(f, (x, y));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_accessibility_tree_is_out_of_reach_only_of_pages_far_over_the_deadline() {
+        let s = Duration::from_secs;
+        // Below the big-page size it is always asked for, whatever the deadline.
+        assert!(!ax_out_of_reach(BIG_PAGE_ELEMENTS - 1, Duration::from_millis(1)));
+        // The std Vec page (16,000) and a 30,000-element page at the default 10 s: asked.
+        assert!(!ax_out_of_reach(16_000, s(10)) && !ax_out_of_reach(30_000, s(10)));
+        // 50,000 elements: about 46 s expected, out of reach of 10 s and 20 s, not of 60 s.
+        assert!(ax_out_of_reach(50_000, s(10)) && ax_out_of_reach(50_000, s(20)));
+        assert!(!ax_out_of_reach(50_000, s(60)));
     }
 }

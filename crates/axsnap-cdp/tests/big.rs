@@ -41,7 +41,12 @@ fn fifty_thousand_elements_capture_or_say_what_was_cut() {
             Some(why) => {
                 // Cut for time, but built from the DOM snapshot: the page is there, with the
                 // native ids a full capture gives.
-                assert!(why.contains("did not") && why.contains("DOM snapshot"), "{why}");
+                // Asked and missed, or not asked: the call could not arrive in time.
+                assert!(
+                    (why.contains("did not arrive") || why.contains("far longer than"))
+                        && why.contains("DOM snapshot"),
+                    "{why}"
+                );
                 assert!(out.stats.dom_nodes >= 40_000, "{:?}", out.stats);
                 assert_eq!(out.capture.header.title.as_deref(), Some("Big"));
                 must(t, Role::Heading, "Fifty thousand elements");
