@@ -93,14 +93,22 @@ impl<'t> Side<'t> {
     fn anchor(&self, id: NodeId) -> Option<Ref> {
         let anchors = self.anchors.get_or_init(|| {
             let mut anchors = vec![None; self.tree.arena_len()];
-            // Pre-order: a parent's entry is made before its children's.
-            for (n, _) in self.tree.preorder() {
-                let Some(p) = self.tree.node(n).parent else { continue };
-                anchors[n.index()] = if !self.is_elided_root(p) && self.shows_ref(p) {
+            // Pre-order: a parent's entry is made before its children's. Each parent is
+            // looked at once for all its children (`shows_ref` reads its children: asked per
+            // child, a parent of 10,000 rows would be read 10,000 times).
+            for (p, _) in self.tree.preorder() {
+                let kids = &self.tree.node(p).children;
+                if kids.is_empty() {
+                    continue;
+                }
+                let anchor = if !self.is_elided_root(p) && self.shows_ref(p) {
                     self.tree.node(p).ref_id
                 } else {
                     anchors[p.index()]
                 };
+                for k in kids {
+                    anchors[k.index()] = anchor;
+                }
             }
             anchors
         });
