@@ -28,6 +28,8 @@ pub struct CompareOptions {
     pub runs: usize,
     /// How long an axsnap capture may take before it comes back partial (an error here).
     pub capture_deadline: Duration,
+    /// axsnap builds each page from its DOM snapshot only ([`Axsnap::dom_only`]).
+    pub dom_only: bool,
 }
 
 impl Default for CompareOptions {
@@ -38,6 +40,7 @@ impl Default for CompareOptions {
             playwright_dir: playwright::default_dir(),
             runs: 1,
             capture_deadline: Duration::from_secs(120),
+            dom_only: false,
         }
     }
 }
@@ -116,7 +119,7 @@ pub async fn compare(root: &Path, pages: &[&str], opts: &CompareOptions) -> Resu
         .await
         .map_err(|e| BenchError::Playwright { command: "snapshot.mjs".into(), reason: e.to_string() })??;
 
-    let mut axsnap = Axsnap::launch(Some(browser.clone())).await?;
+    let mut axsnap = Axsnap::launch(Some(browser.clone())).await?.dom_only(opts.dom_only);
     let mut ours = Vec::new();
     for url in &urls {
         match axsnap.snapshot(url, opts.runs, opts.capture_deadline).await {

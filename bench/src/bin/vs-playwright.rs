@@ -4,7 +4,7 @@
 //! `axsnap_bench::recall`).
 //!
 //! ```text
-//! scripts/bench-playwright [--runs N] [--misses] [--costs] [--save DIR] [--browser PATH]
+//! scripts/bench-playwright [--runs N] [--misses] [--costs] [--save DIR] [--browser PATH] [--dom-only]
 //! cargo run --release -p axsnap-bench --bin vs-playwright -- [same options]
 //! ```
 
@@ -45,6 +45,10 @@ struct Args {
     /// Seconds an axsnap capture may take.
     #[arg(long, value_name = "SECS", default_value_t = 120)]
     capture_timeout: u64,
+    /// Build axsnap's tree from the DOM snapshot only, without the accessibility tree (what a
+    /// big page's capture falls back to): its time and recall against Playwright's.
+    #[arg(long)]
+    dom_only: bool,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -61,6 +65,7 @@ fn main() -> anyhow::Result<()> {
         playwright_dir: playwright::default_dir(),
         runs: args.runs.max(1),
         capture_deadline: Duration::from_secs(args.capture_timeout),
+        dom_only: args.dom_only,
     };
     let c = runtime()?.block_on(compare(&root, &pages, &opts))?;
     println!(
