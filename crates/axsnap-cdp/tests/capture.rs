@@ -378,3 +378,33 @@ fn dom_fallback_includes_shadow_roots() {
         page.close().await.unwrap();
     })
 }
+
+/// CSS generated content (`::before`, `::after`) is text the page shows: the tree built from
+/// the DOM snapshot has it where the full capture has it, in drawing order (the snapshot lists
+/// an `::after` before its element's own text), and list markers are left out of both alike.
+#[test]
+fn dom_fallback_reads_generated_content_in_order() {
+    run(async {
+        let (page, _srv) = open("generated.html").await;
+        let full = tree_of(&page).await;
+        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let dom = &out.capture.tree;
+        // Text of a tree in document order, the words joined by single spaces.
+        let words = |t: &Tree| {
+            let texts: Vec<String> = t
+                .preorder()
+                .map(|(id, _)| t.node(id))
+                .filter(|n| n.role == Role::Text || n.role == Role::TextRun)
+                .map(|n| n.name.clone())
+                .collect();
+            texts.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
+        };
+        let (f, d) = (words(&full), words(dom));
+        for shown in ["Collapse", "Unstable API (nightly)", "First item"] {
+            assert!(d.contains(shown), "{shown:?} in the DOM-built tree:\n{}", dump(dom));
+        }
+        assert!(!d.contains("* First"), "a list marker is not text: {d}");
+        assert_eq!(d.contains("Collapse"), f.contains("Collapse"), "full: {f}\ndom: {d}");
+        page.close().await.unwrap();
+    })
+}

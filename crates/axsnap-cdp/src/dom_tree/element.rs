@@ -256,6 +256,7 @@ impl<'s> Builder<'s> {
             self.walk_budget -= 1;
             match self.kind(c) {
                 TEXT => out.push_str(self.text(c, in_select).unwrap_or_default()),
+                ELEMENT if self.generated(c) => out.push_str(self.text(c, false).unwrap_or_default()),
                 ELEMENT if !self.excluded(c) => {
                     let tag = self.tag(c);
                     if tag == Tag::Img {

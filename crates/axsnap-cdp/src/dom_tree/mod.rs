@@ -144,10 +144,16 @@ impl<'s> Builder<'s> {
         }
         let mut fill = count.clone();
         let mut child_list = vec![0u32; count[n] as usize];
-        for i in 0..n {
-            if let Some(p) = parent(i) {
-                child_list[fill[p] as usize] = i as u32;
-                fill[p] += 1;
+        // The snapshot lists an `::after` before its element's other children; it is drawn
+        // after them, so it goes last.
+        let after = snap.find_string("after");
+        let is_after = |i: usize| after.is_some() && nodes.pseudo_type.get(i) == after;
+        for last in [false, true] {
+            for i in 0..n {
+                if let Some(p) = parent(i).filter(|_| is_after(i) == last) {
+                    child_list[fill[p] as usize] = i as u32;
+                    fill[p] += 1;
+                }
             }
         }
         let mut attr_ids = [None; ATTRS.len()];
@@ -221,6 +227,14 @@ impl<'s> Builder<'s> {
         None
     }
 
+    /// Whether element `i` is an `::before` or `::after` pseudo element: its content (CSS
+    /// `content:`, rustdoc's "Collapse" toggles) is text the page shows and the accessibility
+    /// tree reads. Markers and the rest are not.
+    fn generated(&self, i: usize) -> bool {
+        let Some(t) = self.doc.nodes.pseudo_type.get(i) else { return false };
+        matches!(self.snap.string(t), Some("before" | "after"))
+    }
+
     fn input_type(&self, i: usize) -> String {
         self.attr(i, A::Type).unwrap_or("text").to_ascii_lowercase()
     }
@@ -231,7 +245,7 @@ impl<'s> Builder<'s> {
         let nodes = &doc.nodes;
         match self.kind(i) {
             ELEMENT => {
-                nodes.pseudo_type.get(i).is_some()
+                (nodes.pseudo_type.get(i).is_some() && !self.generated(i))
                     || self.attr_true(i, A::AriaHidden)
                     || match self.tag(i) {
                         Tag::Skip => true,
@@ -320,6 +334,15 @@ impl<'s> Builder<'s> {
                     let repeats = step.up.is_some_and(|p| tree.node(p).name == bare);
                     let node = Node { role: Role::Text, name: text.clone(), ..Node::default() };
                     (!bare.is_empty() && !repeats).then_some(node)
+                }
+                ELEMENT if self.generated(i) => {
+                    let text = self.text(i, false).map(|t| collapse(t, MAX_TEXT)).unwrap_or_default();
+                    let bare = text.trim_matches(' ');
+                    (!bare.is_empty()).then(|| Node {
+                        role: Role::Text,
+                        name: text.clone(),
+                        ..Node::default()
+                    })
                 }
                 ELEMENT => {
                     let tag = self.tag(i);
