@@ -48,14 +48,36 @@ pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
     live::runtime()?.block_on(async {
         let mut live = Live::open(&a.browser, url, &request).await?;
         let result = async {
-            let scoped;
+            // The notes on the opened page (it did not settle, a dialog is open) are printed
+            // above the answer in the text form, so they come out of its budget.
+            let text_form = a.output.format == crate::cli::FormatArg::Text;
+            let notes = live.notes();
+            let note_tokens = if text_form && !notes.is_empty() {
+                axsnap_core::tokens::count_cl100k(&notes.join("\n")) + 1
+            } else {
+                0
+            };
+            let mut req = request.clone();
+            req.max_tokens = request.max_tokens.map(|b| b.saturating_sub(note_tokens).max(1));
+            let answered;
             let step = match scope {
-                None => &live.opened,
+                None => {
+                    let over = |text: &str| {
+                        request
+                            .max_tokens
+                            .is_some_and(|b| axsnap_core::tokens::count_cl100k(text) + note_tokens > b)
+                    };
+                    if note_tokens > 0 && over(&live.opened.response.text) {
+                        answered = live.agent.snapshot(&req).await?;
+                        &answered
+                    } else {
+                        &live.opened
+                    }
+                }
                 Some(r) => {
-                    let mut req = request.clone();
                     req.options.view.scope = Some(live.agent.resolve(&r.to_string())?);
-                    scoped = live.agent.snapshot(&req).await?;
-                    &scoped
+                    answered = live.agent.snapshot(&req).await?;
+                    &answered
                 }
             };
             if let Some(path) = &a.record {
@@ -70,13 +92,13 @@ pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
             let mut text = String::new();
-            if a.output.format == crate::cli::FormatArg::Text {
-                for note in live.notes() {
-                    text.push_str(&note);
+            if text_form {
+                for note in &notes {
+                    text.push_str(note);
                     text.push('\n');
                 }
             } else {
-                for note in live.notes() {
+                for note in &notes {
                     eprintln!("axsnap: {}", note.trim_start_matches("# "));
                 }
             }
