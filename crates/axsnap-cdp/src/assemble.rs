@@ -14,6 +14,7 @@ use crate::ax::AxDoc;
 use crate::capture::{AxSkip, FrameMeta, SessionData};
 use crate::dom_tree::{self, DomBuild, Gap, NAME_WALK_BUDGET};
 use crate::layout::{DocInfo, Facts, SnapIndex};
+use crate::lost_targets;
 
 /// Most nodes a capture builds from DOM snapshots; past it the rest is counted, not built.
 pub const MAX_DOM_NODES: usize = 100_000;
@@ -47,6 +48,8 @@ pub(crate) struct Assembler<'a> {
     pub title: Option<String>,
     /// Nodes built from a DOM snapshot where an accessibility tree had a hole.
     pub grafted: usize,
+    /// Focus targets the accessibility trees dropped or ignored, put back (`lost_targets`).
+    pub restored: usize,
 }
 
 impl<'a> Assembler<'a> {
@@ -92,6 +95,7 @@ impl<'a> Assembler<'a> {
             main_url,
             title: None,
             grafted: 0,
+            restored: 0,
         }
     }
 
@@ -211,6 +215,11 @@ impl<'a> Assembler<'a> {
     ) -> Vec<(String, Option<NodeId>)> {
         let scope = self.scope(frame);
         let snap = self.sessions[si].snap.as_ref();
+        if let (Some(snap), Some(&(s, d))) = (snap, self.snap_docs.get(frame)) {
+            if s == si {
+                self.restored += lost_targets::restore(&mut doc, snap, d);
+            }
+        }
         let gaps = self.details_gaps(si, frame, &doc);
         let mut graft_on: HashMap<i64, NodeId> = HashMap::new();
         let mut visited = vec![false; doc.nodes.len()];

@@ -52,6 +52,9 @@ pub struct CaptureStats {
     /// Nodes built from the DOM snapshot where a frame's accessibility tree had a hole (an
     /// open `<details>` with its content left out, a Chromium quirk).
     pub grafted_nodes: usize,
+    /// Focus targets (a menu's submenu opener without a role) that an accessibility tree
+    /// dropped or ignored, put back from the DOM snapshot (`lost_targets`).
+    pub restored_targets: usize,
     /// Frames stitched.
     pub frames: usize,
     /// Sessions (renderers) read.
@@ -225,6 +228,7 @@ pub async fn capture_with(
         ax_nodes,
         dom_nodes: built.dom_nodes,
         grafted_nodes: asm.grafted,
+        restored_targets: asm.restored,
         frames: built.frames_stitched,
         sessions: sessions.len(),
         elapsed: Duration::ZERO,

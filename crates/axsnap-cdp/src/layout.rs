@@ -354,6 +354,22 @@ impl SnapIndex {
         self.by_backend.get(&backend_id).map(|(d, _)| *d as usize)
     }
 
+    /// The backend node id of the DOM parent of `backend_id` (`None` for a document root, or
+    /// a node not in the snapshot).
+    pub(crate) fn parent_of(&self, backend_id: i64) -> Option<i64> {
+        let &(d, n) = self.by_backend.get(&backend_id)?;
+        let nodes = &self.docs.get(d as usize)?.nodes;
+        let p = usize::try_from(*nodes.parent_index.get(n as usize)?).ok()?;
+        nodes.backend_node_id.get(p).copied()
+    }
+
+    /// Whether `backend_id` is a list item's `::marker` (its bullet or number).
+    pub(crate) fn is_marker(&self, backend_id: i64) -> bool {
+        let Some(&(d, n)) = self.by_backend.get(&backend_id) else { return false };
+        let Some(doc) = self.docs.get(d as usize) else { return false };
+        doc.nodes.pseudo_type.get(n as usize).and_then(|t| self.string(t)) == Some("marker")
+    }
+
     /// What the snapshot says about the DOM node `backend_id`, if it is in it.
     pub fn facts(&self, backend_id: i64) -> Option<Facts> {
         let &(d, n) = self.by_backend.get(&backend_id)?;

@@ -42,6 +42,7 @@ pub mod input;
 mod json;
 pub mod layout;
 pub mod locate;
+mod lost_targets;
 pub mod nav;
 pub mod page;
 pub mod page_log;

@@ -1,6 +1,7 @@
 //! Capture against a real headless Chromium: forms, ARIA widgets, frames, shadow DOM, layout,
 //! dynamic pages, a 50,000-element page, deadlines.
 
+mod act_support;
 mod common;
 
 use std::time::{Duration, Instant};
@@ -405,6 +406,54 @@ fn dom_fallback_reads_generated_content_in_order() {
         }
         assert!(!d.contains("* First"), "a list marker is not text: {d}");
         assert_eq!(d.contains("Collapse"), f.contains("Collapse"), "full: {f}\ndom: {d}");
+        page.close().await.unwrap();
+    })
+}
+
+/// A Lumino menu (JupyterLab, Notebook 7; `lumino_menu.html` has its real structure): the
+/// submenu openers are `li tabindex="0" aria-haspopup="true"` with no role, which Chromium
+/// drops from its tree (a table row in a menu) or ignores. They come back as menu items named
+/// by their label, over their own cells, with the element's native id: a click on one opens
+/// its submenu.
+#[test]
+fn a_menu_opener_without_a_role_is_a_menu_item() {
+    run(async {
+        let (page, _srv) = open("lumino_menu.html").await;
+        let t = tree_of(&page).await;
+        let new = must(&t, Role::MenuItem, "New");
+        for a in [Action::Click, Action::Expand, Action::Focus] {
+            assert!(new.actions.contains(a), "{a:?} on {new:?}");
+        }
+        assert!(new.states.contains(State::Focusable));
+        let stats = capture(&page, DEADLINE).await.unwrap().stats;
+        assert_eq!(stats.restored_targets, 3, "New, Open Recent, Share: {stats:?}");
+        // Its label is inside it, not loose in the menu beside it.
+        let new_id = t.preorder().map(|(id, _)| id).find(|&id| std::ptr::eq(t.node(id), new)).unwrap();
+        let label = t.preorder().map(|(id, _)| id).find(|&id| {
+            let n = t.node(id);
+            n.role == Role::Text && n.name == "New"
+        });
+        let label = label.expect("the label's text");
+        assert!(t.ancestors(label).any(|a| a == new_id), "the label sits under its item:\n{}", dump(&t));
+        must(&t, Role::MenuItem, "Open Recent");
+        must(&t, Role::MenuItem, "Open…");
+        must(&t, Role::MenuItem, "Save Ctrl+S");
+        // Outside a table layout Chromium keeps the opener, ignored: it is an item too.
+        must(&t, Role::MenuItem, "Share");
+        // The focusable separator holds no text: it stays out.
+        let unnamed = t.preorder().filter(|(id, _)| {
+            let n = t.node(*id);
+            n.role == Role::MenuItem && n.name.is_empty()
+        });
+        assert_eq!(unnamed.count(), 0, "{}", dump(&t));
+        // The restored item's native id is the element's: acting on it opens the submenu.
+        let opener = act_support::native(&page, "document.getElementById('new')").await;
+        assert_eq!(new.native, opener);
+        axsnap_cdp::act(&page, &new.native, &axsnap_core::backend::ElementAction::Click { count: 1 })
+            .await
+            .unwrap();
+        let after = tree_of(&page).await;
+        must(&after, Role::MenuItem, "Notebook");
         page.close().await.unwrap();
     })
 }
