@@ -209,7 +209,10 @@ pub fn map_role(raw: &str) -> Role {
         // Inline formatting and structure with no semantics an agent acts on.
         "strong" | "emphasis" | "mark" | "time" | "deletion" | "insertion" | "subscript" | "superscript"
         | "Abbr" | "Ruby" | "RubyAnnotation" | "Pre" | "Section" | "Span" | "Div" | "Figcaption"
-        | "Caption" | "LineBreak" | "sectionheader" | "sectionfooter" => Role::Generic,
+        | "Caption" | "sectionheader" | "sectionfooter" => Role::Generic,
+        // `<br>`: its text is the line break, a space in running text (`Foundation.This page`
+        // read glued when it was an empty generic).
+        "LineBreak" => Role::Text,
         "Legend" => Role::Label,
         "Iframe" | "IframePresentational" => Role::Document,
         "Canvas" => Role::Image,

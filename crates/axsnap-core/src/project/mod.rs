@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::tree::{NativeId, NodeId, Tree};
 
 mod cuts;
+mod prose;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -162,6 +163,10 @@ pub struct ProjectStats {
     /// a link, a disclosure summary holding links) dropped; the content stands for them.
     #[serde(default)]
     pub content_names_dropped: usize,
+    /// Rule 3: runs of text, code and links hoisted out of a dropped block, under a parent
+    /// that also holds blocks, kept together as a paragraph (`prose`).
+    #[serde(default)]
+    pub paragraphs_grouped: usize,
     /// Rule 5: bounds dropped from leaves that cannot be acted on.
     pub leaf_bounds_dropped: usize,
     /// Texts cut at `max_text_chars`.

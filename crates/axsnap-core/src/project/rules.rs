@@ -15,6 +15,7 @@ use crate::role::Role;
 use crate::state::{State, StateSet};
 use crate::tree::{Node, NodeId, Tree};
 
+use super::prose;
 use super::text::{self, is_blank, is_blank_opt};
 use super::{ProjectOptions, ProjectStats, REDACTED};
 
@@ -129,7 +130,9 @@ fn is_decor(tree: &Tree, id: NodeId, depth: usize) -> bool {
 }
 
 /// A wrapper that only repeats the name of the one control it holds (a toolbar slot titled
-/// "New Folder" around button "New Folder"): drawn once, as the control.
+/// "New Folder" around button "New Folder"): drawn once, as the control. A click on the
+/// wrapper is one on the control (JupyterLab's toolbar slots listen for it; the control's own
+/// click bubbles to them), so a wrapper that only clicks goes too when its control clicks.
 fn is_same_name_wrapper(tree: &Tree, n: &Node) -> bool {
     let [only] = n.children.as_slice() else { return false };
     let c = tree.node(*only);
@@ -142,8 +145,15 @@ fn is_same_name_wrapper(tree: &Tree, n: &Node) -> bool {
         && is_blank_opt(&n.value)
         && n.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, said))
         && is_blank_opt(&n.dev_id)
-        && n.actions.is_empty()
+        && (n.actions.is_empty() || clicks_through(n, c))
         && only_incidental(n.states)
+}
+
+/// Whether all `wrapper` does is click or take focus, and `control` clicks.
+fn clicks_through(wrapper: &Node, control: &Node) -> bool {
+    use crate::state::Action;
+    control.actions.contains(Action::Click)
+        && wrapper.actions.iter().all(|a| matches!(a, Action::Click | Action::Focus))
 }
 
 /// A plain run of text that can be joined with its neighbour (rule 3). Text in an editor has
@@ -185,6 +195,9 @@ struct Builder<'a> {
     /// texts), except in preformatted text, where a block is a line.
     starts_block: HashSet<NodeId>,
     ends_block: HashSet<NodeId>,
+    /// The first of two or more pieces hoisted out of such a box, with the box (raw): its
+    /// running text may become a paragraph again ([`prose`]).
+    block_heads: prose::BlockHeads,
 }
 
 /// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
@@ -210,6 +223,7 @@ pub(super) fn build(
         visited: 0,
         starts_block: HashSet::new(),
         ends_block: HashSet::new(),
+        block_heads: prose::BlockHeads::new(),
     };
     let Some(first) = raw.get(start) else { return (b.out, 0) };
     b.seen[start.index()] = true;
@@ -255,6 +269,18 @@ pub(super) fn build(
         b.out.set_root(root);
     }
     (b.out, b.visited)
+}
+
+/// The paragraph that stands for a dropped block's running text (see [`prose`]): the block's
+/// identity and place, nothing of its own to act on.
+fn paragraph_for(block: &Node) -> Node {
+    Node {
+        role: Role::Paragraph,
+        bounds: block.bounds,
+        native: block.native.clone(),
+        flags: crate::tree::RawFlags { block: true, ..Default::default() },
+        ..Node::default()
+    }
 }
 
 /// A copy of one raw node with no children, under the rules' text handling (the root of an
@@ -360,11 +386,15 @@ impl Builder<'_> {
 
     /// Remembers the edges of a block-level box whose pieces (from `start` on the value stack)
     /// were hoisted into its parent.
-    fn mark_block(&mut self, raw: &Node, start: usize) {
+    fn mark_block(&mut self, raw_id: NodeId, start: usize) {
+        let raw = self.raw.node(raw_id);
         if !raw.flags.block || start >= self.done.len() {
             return;
         }
         self.starts_block.insert(self.done[start]);
+        if self.done.len() - start >= 2 {
+            self.block_heads.insert(self.done[start], raw_id);
+        }
         if let Some(&last) = self.done.last() {
             self.ends_block.insert(last);
         }
@@ -395,12 +425,12 @@ impl Builder<'_> {
             if opts.drop_hidden && (raw.flags.ignored || raw.role == Role::None) {
                 // Its children stay where they are on the value stack: hoisted in place.
                 self.stats.dropped_hidden += 1;
-                self.mark_block(raw, frame.start);
+                self.mark_block(frame.raw, frame.start);
                 return;
             }
             if opts.unwrap_anonymous && (is_anonymous(raw) || self.is_editor_part(raw)) {
                 self.stats.unwrapped += 1;
-                self.mark_block(raw, frame.start);
+                self.mark_block(frame.raw, frame.start);
                 return;
             }
         }
@@ -518,6 +548,13 @@ impl Builder<'_> {
         // neighbour a run's edge space was kept for (a logo image repeating the name), and a
         // second projection would then trim it.
         self.trim_run_edges(&kids, &runs);
+        if opts.join_text && !self.block_heads.is_empty() {
+            let raw = self.raw;
+            self.stats.paragraphs_grouped +=
+                prose::group(&mut self.out, &mut kids, &self.block_heads, &self.ends_block, &mut |out, b| {
+                    out.push(paragraph_for(raw.node(b)))
+                });
+        }
         let n = self.out.node_mut(id);
         n.children = kids;
         n.name = name;
@@ -710,8 +747,13 @@ impl Builder<'_> {
                 Some(r) => {
                     let (head, c) = (self.out.node(r.head), self.out.node(k));
                     let edge = self.ends_block.contains(&r.tail) || self.starts_block.contains(&k);
+                    // Being out of view is where a piece is, not what it is: a run may
+                    // straddle the viewport's edge, and a piece with no box of its own (a
+                    // pseudo element's `:`) is never marked.
+                    let mut seen = c.states;
+                    seen.set(State::Offscreen, head.states.contains(State::Offscreen));
                     is_joinable(c)
-                        && c.states == head.states
+                        && seen == head.states
                         && c.actions == head.actions
                         && c.flags.pre == head.flags.pre
                         && (!edge || c.flags.pre)
@@ -725,8 +767,12 @@ impl Builder<'_> {
                 let mut piece = std::mem::take(&mut self.out.node_mut(k).name);
                 let bounds = self.out.node(k).bounds;
                 let pre = self.out.node(k).flags.pre;
+                let out_of_view = self.out.node(k).states.contains(State::Offscreen) || bounds.is_none();
                 let head = self.out.node_mut(r.head);
                 head.bounds = union(head.bounds, bounds);
+                if !out_of_view {
+                    head.states.set(State::Offscreen, false);
+                }
                 // Two redacted runs read as one: "[redacted] [redacted]" would be redacted again
                 // by a second projection.
                 let repeat = piece == REDACTED && head.name.ends_with(REDACTED);

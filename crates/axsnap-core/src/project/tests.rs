@@ -259,6 +259,127 @@ fn an_edge_space_kept_for_a_neighbour_that_is_dropped_goes_too() {
     assert!(project(&once.tree, &opts).tree == once.tree, "a second projection changes nothing");
 }
 
+/// A block the platform left out (Sphinx's admonition `div`, whose `<p>`s are inline) inside
+/// a list item that also holds a paragraph: its running text becomes one paragraph, named by
+/// the block's native id; its own block paragraph after the run stays apart.
+fn admonition() -> Tree {
+    let block = RawFlags { block: true, ..RawFlags::default() };
+    let ignored_block = RawFlags { ignored: true, block: true, ..RawFlags::default() };
+    let ignored_inline = RawFlags { ignored: true, ..RawFlags::default() };
+    let mut t = doc();
+    let r = root(&t);
+    let li = t.append(r, Node { flags: block, ..n(Role::ListItem, "", "li") });
+    let p = t.append(li, Node { flags: block, ..n(Role::Paragraph, "", "p1") });
+    t.append(p, n(Role::Text, "A special value.", "t0"));
+    let note = t.append(li, Node { flags: ignored_block, ..n(Role::None, "", "note") });
+    let title = t.append(note, Node { flags: ignored_inline, ..n(Role::None, "", "title") });
+    t.append(title, n(Role::Text, "Note", "t1"));
+    // The generated colon has no box: no bounds, never marked offscreen.
+    let after = t.append(title, Node { flags: ignored_inline, ..n(Role::None, "", "after") });
+    t.append(after, n(Role::Text, ":", "t2"));
+    t.append(note, n(Role::Text, " ", "t3"));
+    t.append(note, n(Role::Text, "When a binary method returns ", "t4"));
+    let code = t.append(note, n(Role::Code, "", "c1"));
+    t.append(code, n(Role::Text, "NotImplemented", "t5"));
+    t.append(note, n(Role::Text, " the interpreter tries.", "t6"));
+    let see = t.append(note, Node { flags: block, ..n(Role::Paragraph, "", "p2") });
+    t.append(see, n(Role::Text, "See the examples.", "t7"));
+    t
+}
+
+#[test]
+fn a_dropped_blocks_running_text_is_one_paragraph() {
+    let t = admonition();
+    let opts = ProjectOptions::default();
+    let once = project(&t, &opts);
+    assert_eq!(
+        outline(&once.tree)[1..],
+        [
+            line(1, "listitem", ""),
+            line(2, "paragraph", ""),
+            line(3, "text", "A special value."),
+            line(2, "paragraph", ""),
+            line(3, "text", "Note: When a binary method returns "),
+            line(3, "code", ""),
+            line(4, "text", "NotImplemented"),
+            line(3, "text", " the interpreter tries."),
+            line(2, "paragraph", ""),
+            line(3, "text", "See the examples."),
+        ]
+    );
+    assert_eq!(once.stats.paragraphs_grouped, 1);
+    let grouped =
+        once.tree.preorder().map(|(id, _)| once.tree.node(id)).filter(|n| n.role == Role::Paragraph);
+    let natives: Vec<&str> = grouped.map(|n| n.native.id.as_str()).collect();
+    assert_eq!(natives, ["p1", "note", "p2"], "the run stands for the block it came from");
+    assert!(project(&once.tree, &opts).tree == once.tree, "a second projection changes nothing");
+}
+
+#[test]
+fn running_text_alone_in_its_parent_is_left_to_the_parents_line() {
+    // The same block as the only child: its pieces are all the item holds, drawn on its line.
+    let mut t = admonition();
+    let li = t.node(root(&t)).children[0];
+    let kids = t.node(li).children.clone();
+    t.node_mut(li).children = vec![kids[1]];
+    let note = kids[1];
+    let last = t.node(note).children.len() - 1;
+    t.node_mut(note).children.truncate(last);
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(p.stats.paragraphs_grouped, 0);
+    assert_eq!(outline(&p.tree)[1].1, "listitem");
+    assert_eq!(outline(&p.tree)[2], line(2, "text", "Note: When a binary method returns "));
+}
+
+#[test]
+fn a_run_straddling_the_viewport_edge_is_joined() {
+    let mut t = doc();
+    let r = root(&t);
+    let p = t.append(r, n(Role::Paragraph, "", "p"));
+    let off = StateSet::EMPTY.with(State::Offscreen);
+    let at = |y: f64| Some(Rect { x: 0.0, y, w: 10.0, h: 10.0 });
+    t.append(p, Node { bounds: at(0.0), ..n(Role::Text, "seen ", "a") });
+    t.append(p, Node { bounds: at(800.0), states: off, ..n(Role::Text, "and below", "b") });
+    let q = t.append(r, n(Role::Paragraph, "", "q"));
+    t.append(q, Node { bounds: at(900.0), states: off, ..n(Role::Text, "Note", "c") });
+    t.append(q, n(Role::Text, ":", "d"));
+    let out = project(&t, &ProjectOptions::default());
+    let texts: Vec<(String, bool)> = out
+        .tree
+        .preorder()
+        .map(|(id, _)| out.tree.node(id))
+        .filter(|n| n.role == Role::Text)
+        .map(|n| (n.name.clone(), n.states.contains(State::Offscreen)))
+        .collect();
+    assert_eq!(texts, [("seen and below".to_string(), false), ("Note:".to_string(), true)]);
+}
+
+#[test]
+fn a_clicking_slot_titled_like_its_button_is_drawn_as_the_button() {
+    // JupyterLab's toolbar: div[title="Toggle File Filter"] with a click listener, around
+    // button "Toggle File Filter".
+    let mut t = doc();
+    let r = root(&t);
+    let slot = t.append(
+        r,
+        Node {
+            description: Some("Toggle File Filter".into()),
+            ..clickable(Role::Generic, "Toggle File Filter", "slot")
+        },
+    );
+    t.append(slot, clickable(Role::Button, "Toggle File Filter", "b"));
+    // A slot that does more than click stays.
+    let menu =
+        t.append(r, Node { actions: ActionSet::EMPTY.with(Action::Expand), ..n(Role::Generic, "Open", "m") });
+    t.append(menu, clickable(Role::Button, "Open", "b2"));
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(
+        outline(&p.tree)[1..],
+        // (The slot's name goes: its button spells it.)
+        [line(1, "button", "Toggle File Filter"), line(1, "generic", ""), line(2, "button", "Open")]
+    );
+}
+
 #[test]
 fn join_text_off_keeps_fragments_as_they_are() {
     let mut t = doc();

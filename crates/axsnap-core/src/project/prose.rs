@@ -1,0 +1,74 @@
+//! Prose kept whole: the running text of a block-level box that was not kept becomes a
+//! paragraph again when it would otherwise be drawn a line per piece.
+//!
+//! A box the platform leaves out (an ignored `div`, an anonymous wrapper) hands its pieces to
+//! its parent. When the parent holds only inline pieces, the renderer draws them on the
+//! parent's line. When the parent also holds blocks (a list item with a paragraph and a Sphinx
+//! admonition whose `<p>`s are `display: inline`: `Note: When a binary … returns
+//! <code>NotImplemented</code> the interpreter …`), each piece got its own line: `text: Note:
+//! When a binary … returns`, `code: NotImplemented`, `the interpreter …`. Here, a run of two or
+//! more inline pieces that starts a hoisted block's content, under a parent that also holds
+//! blocks, goes into a [`Role::Paragraph`] standing for that block (its native id), which the
+//! renderer draws on one line with its code spans and links inline.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::role::Role;
+use crate::tree::{NodeId, Tree};
+
+/// Output nodes that begin the pieces hoisted out of a dropped block, with that block (raw).
+pub(super) type BlockHeads = HashMap<NodeId, NodeId>;
+
+/// `kids` with each hoisted block's leading inline run grouped into a paragraph made from the
+/// raw block by `make` (which pushes it to `out`). Unchanged when every child is inline (the
+/// renderer draws them on one line) or no run qualifies. Returns how many paragraphs it made.
+pub(super) fn group(
+    out: &mut Tree,
+    kids: &mut Vec<NodeId>,
+    heads: &BlockHeads,
+    ends_block: &HashSet<NodeId>,
+    make: &mut dyn FnMut(&mut Tree, NodeId) -> NodeId,
+) -> usize {
+    if kids.len() < 3 || heads.is_empty() || kids.iter().all(|&k| is_inline(out, k)) {
+        return 0;
+    }
+    let mut made = 0;
+    let mut grouped = Vec::with_capacity(kids.len());
+    let mut i = 0;
+    while i < kids.len() {
+        let k = kids[i];
+        let Some(&block) = heads.get(&k).filter(|_| is_inline(out, k)) else {
+            grouped.push(k);
+            i += 1;
+            continue;
+        };
+        // The run: inline pieces from the head on, to the end of the block's pieces.
+        let mut end = i + 1;
+        if !ends_block.contains(&k) {
+            while end < kids.len() && is_inline(out, kids[end]) && !heads.contains_key(&kids[end]) {
+                end += 1;
+                if ends_block.contains(&kids[end - 1]) {
+                    break;
+                }
+            }
+        }
+        if end - i < 2 {
+            grouped.push(k);
+            i += 1;
+            continue;
+        }
+        let p = make(out, block);
+        out.node_mut(p).children = kids[i..end].to_vec();
+        grouped.push(p);
+        made += 1;
+        i = end;
+    }
+    *kids = grouped;
+    made
+}
+
+/// A piece of running text: text, a code span, a link, a plain span, not laid out as a block.
+fn is_inline(out: &Tree, k: NodeId) -> bool {
+    let n = out.node(k);
+    !n.flags.block && matches!(n.role, Role::Text | Role::Code | Role::Link | Role::Generic)
+}
