@@ -127,3 +127,22 @@ ensure_mcp_clients() {
     cp tests/mcp/node/package-lock.json tests/mcp/node/node_modules/.axsnap-lock.json
   fi
 }
+
+# The apps the workloads of scripts/bench run on: Python's docs (Debian python3-doc, a Sphinx
+# site) and, with `jupyter`, Jupyter Notebook 7 from PyPI in a venv of its own
+# (target/bench-venv, pinned by bench/requirements.txt).
+BENCH_VENV="target/bench-venv"
+ensure_bench_apps() {
+  if [ ! -f /usr/share/doc/python3-doc/html/library/constants.html ]; then
+    echo "installing python3-doc (Debian package: the Sphinx site of the docs workloads)..." >&2
+    _apt_install python3-doc
+  fi
+  [ "${1:-}" = "jupyter" ] || return 0
+  if ! cmp -s bench/requirements.txt "$BENCH_VENV/requirements.txt" 2>/dev/null; then
+    echo "installing Jupyter Notebook for the bench (venv in $BENCH_VENV)..." >&2
+    rm -rf "$BENCH_VENV"
+    python3 -m venv "$BENCH_VENV"
+    "$BENCH_VENV/bin/python" -m pip install -q --disable-pip-version-check -r bench/requirements.txt
+    cp bench/requirements.txt "$BENCH_VENV/requirements.txt"
+  fi
+}

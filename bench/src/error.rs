@@ -86,6 +86,9 @@ pub enum BenchError {
         /// What failed (with the end of its stderr when it wrote one).
         reason: String,
     },
+    /// A workload file cannot be read or is not a workload.
+    #[error("workload: {0}")]
+    Workload(String),
     /// A workflow step failed: the agent could not find what to act on, the action failed,
     /// or its answer did not show what the step should have done.
     #[error("workflow: {0}")]

@@ -25,24 +25,38 @@
 //! - [`tools_list`]: what an MCP server's `tools/list` costs in tokens (`tools-list-tokens`);
 //! - [`webapp`]: an agent's workflow through a web app built without ARIA roles
 //!   (`webapp-workflow`), step by step beside Playwright's AI snapshot of the same page.
+//!
+//! The workloads over MCP (`bench`, `scripts/bench`): [`workload`] reads the data files in
+//! `bench/workloads/`; [`apps`] starts the app each runs on (a static site, Jupyter);
+//! [`arms`] says how each MCP server is spoken to; [`mcp_client`] drives one over stdio;
+//! [`view`] keeps what an arm has shown, to resolve a step to that arm's ref; [`drive`] runs
+//! one workload through one arm and checks the task on the app; [`workload_report`] sums the
+//! runs up.
 
 #![warn(missing_docs)]
 
 pub mod ab_snapshot;
 pub mod agent_browser;
+pub mod apps;
 pub mod aria;
+pub mod arms;
 pub mod compare;
 pub mod cost;
 pub mod docs;
+pub mod drive;
 pub mod error;
+pub mod mcp_client;
 pub mod ours;
 pub mod playwright;
 pub mod recall;
 pub mod report;
 pub mod serve;
 pub mod tools_list;
+pub mod view;
 pub mod vs_agent_browser;
 pub mod webapp;
+pub mod workload;
+pub mod workload_report;
 
 pub use error::BenchError;
 

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -28,6 +28,8 @@ pub struct StaticServer {
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
     accept: Option<JoinHandle<()>>,
+    /// The paths of the HTML pages served, in order: what the browsers really loaded.
+    pages: Arc<Mutex<Vec<String>>>,
 }
 
 impl StaticServer {
@@ -40,6 +42,8 @@ impl StaticServer {
         let addr = listener.local_addr().map_err(BenchError::Serve)?;
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
+        let pages = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&pages);
         let accept = std::thread::Builder::new()
             .name("static-accept".into())
             .spawn(move || {
@@ -50,13 +54,19 @@ impl StaticServer {
                     // A failed accept (the client gave up) concerns that client only.
                     let Ok(stream) = stream else { continue };
                     let root = Arc::clone(&root);
+                    let log = Arc::clone(&log);
                     let _ = std::thread::Builder::new()
                         .name("static-conn".into())
-                        .spawn(move || handle(stream, &root));
+                        .spawn(move || handle(stream, &root, &log));
                 }
             })
             .map_err(BenchError::Serve)?;
-        Ok(StaticServer { addr, stop, accept: Some(accept) })
+        Ok(StaticServer { addr, stop, accept: Some(accept), pages })
+    }
+
+    /// The paths (as requested, query included) of the HTML pages served so far, in order.
+    pub fn pages_served(&self) -> Vec<String> {
+        self.pages.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// The port it listens on.
@@ -82,7 +92,7 @@ impl Drop for StaticServer {
 }
 
 /// Answers one request on `stream`. I/O errors end the connection: the client went away.
-fn handle(stream: TcpStream, root: &Path) {
+fn handle(stream: TcpStream, root: &Path, log: &Mutex<Vec<String>>) {
     let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
     let Ok(read_half) = stream.try_clone() else { return };
@@ -106,6 +116,11 @@ fn handle(stream: TcpStream, root: &Path) {
     }
     let mut stream = stream;
     let answer = if complete { answer(&request_line, root) } else { Answer::status(400, "Bad Request") };
+    if answer.status == 200 && answer.content_type.starts_with("text/html") && !answer.head_only {
+        if let Some(path) = request_line.split_whitespace().nth(1) {
+            log.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_string());
+        }
+    }
     let _ = answer.write_to(&mut stream);
 }
 

@@ -10,7 +10,9 @@
 //!
 //! The wait stops at [`SettleOptions::cap`] (default [`DEFAULT_CAP`], 3 s) with
 //! `settled = false`: a page with a running timer, a long poll or an endless animation never
-//! settles. It stops at once when a JavaScript dialog opens (the page is then blocked until the
+//! settles. After a navigation, a page that still shows nothing at the cap (no rendered text,
+//! control, link or canvas: JupyterLab's shell while its scripts build the interface) is waited for
+//! up to [`SettleOptions::blank`], until it shows something: an empty answer is of no use. It stops at once when a JavaScript dialog opens (the page is then blocked until the
 //! dialog is answered; `settled = true`, `dialog` says what is open).
 //!
 //! `navigated` is true when the main frame committed a new document or changed its URL within
@@ -36,6 +38,8 @@ use crate::page::{PageHandle, LOAD_TIMEOUT};
 pub const DEFAULT_QUIET: Duration = Duration::from_millis(100);
 /// Default cap on the whole wait.
 pub const DEFAULT_CAP: Duration = Duration::from_secs(3);
+/// Default [`SettleOptions::blank`].
+pub const DEFAULT_BLANK: Duration = Duration::from_secs(10);
 /// How often the mutation counters are read.
 const POLL: Duration = Duration::from_millis(20);
 /// How long one counter read may take (a page in a busy loop does not answer).
@@ -51,11 +55,15 @@ pub struct SettleOptions {
     /// The most a navigation waits for its load event (default [`LOAD_TIMEOUT`]); a page
     /// that has not loaded by then is captured as it is.
     pub load: Duration,
+    /// The most a navigation waits, past the cap, while its page shows nothing at all (no
+    /// text, no control or link, no canvas: an app's shell still building its interface); default
+    /// [`DEFAULT_BLANK`].
+    pub blank: Duration,
 }
 
 impl Default for SettleOptions {
     fn default() -> Self {
-        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP, load: LOAD_TIMEOUT }
+        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP, load: LOAD_TIMEOUT, blank: DEFAULT_BLANK }
     }
 }
 
@@ -184,6 +192,9 @@ impl Watcher {
         let mut first = true;
         // Since when the page's scripts have not answered (a busy main thread).
         let mut silent_since: Option<Instant> = None;
+        // Past the cap: when the page was last found to show nothing, and whether it was.
+        let mut last_blank_check: Option<Instant> = None;
+        let mut waited_for_content = false;
         let settled = loop {
             {
                 let st = lock(&self.state);
@@ -226,7 +237,22 @@ impl Watcher {
                 }
             }
             if now.duration_since(self.start) >= opts.cap {
-                break false;
+                // A navigation whose page still shows nothing (an app's shell while its
+                // scripts build the interface: JupyterLab) is given the load budget to show
+                // something: an answer of an empty page is of no use to the agent.
+                let navigation = expect_navigation || lock(&self.state).navigated;
+                let blank_checked =
+                    last_blank_check.is_some_and(|t: Instant| now.duration_since(t) < BLANK_EVERY);
+                if !navigation || now.duration_since(self.start) >= opts.blank.max(opts.cap) {
+                    break false;
+                }
+                if !blank_checked {
+                    last_blank_check = Some(now);
+                    if !shows_nothing(&self.page).await {
+                        break false;
+                    }
+                    waited_for_content = true;
+                }
             }
             tokio::select! {
                 _ = tokio::time::sleep(POLL) => {}
@@ -237,7 +263,17 @@ impl Watcher {
         let silent = silent_since.map(|s| s.elapsed());
         let opened = self.popups().await;
         let st = lock(&self.state);
-        let unsettled = (!settled).then(|| why_unsettled(&st, silent));
+        let unsettled = (!settled).then(|| {
+            let why = why_unsettled(&st, silent);
+            if waited_for_content {
+                format!(
+                    "{why}; it showed nothing for {:.1} s, so it was given longer",
+                    opts.cap.as_secs_f64()
+                )
+            } else {
+                why
+            }
+        });
         Ok(Outcome {
             settled,
             navigated: st.navigated,
@@ -322,6 +358,34 @@ fn page_ids(v: &Value) -> HashSet<String> {
 
 /// Reads the generation counter of every frame of the tab, in one pipelined batch. `None` when
 /// any frame (or the main frame's world) cannot be read: then the page is not known to be quiet.
+/// How often, past the cap, a navigation's page is asked whether it shows anything yet.
+const BLANK_EVERY: Duration = Duration::from_millis(250);
+
+/// Whether the main document shows nothing an agent could read or use: no rendered text, no
+/// control or link, no canvas, video or frame (a logo or an icon alone is a shell's), and no
+/// shadow root (whose text the body's `innerText` may not hold). Asked in the capture's isolated world; a page that cannot be asked
+/// counts as showing something (the cap then holds).
+async fn shows_nothing(page: &PageHandle) -> bool {
+    let snap = page.watch().snapshot();
+    let Some(session) = snap.sessions.first() else { return false };
+    let Some(&ctx) = session.contexts.get(page.target_id()) else { return false };
+    let expr = "(() => { const b = document.body; if (!b) return true; \
+        if (b.innerText.trim() !== '') return false; \
+        const all = b.querySelectorAll('*'); for (const e of all) if (e.shadowRoot) return false; \
+        const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; }; \
+        return ![...b.querySelectorAll('input, button, select, textarea, a[href], canvas, video, iframe')].some(seen); })()";
+    let asked = page.raw().send(
+        Some(&session.session_id),
+        "Runtime.evaluate",
+        json!({"expression": expr, "contextId": ctx, "returnByValue": true}),
+        READ_TIMEOUT,
+    );
+    match asked.await {
+        Ok(v) => v.pointer("/result/value").and_then(Value::as_bool).unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
 async fn read_gens(page: &PageHandle) -> Option<Vec<(String, u64)>> {
     let snap = page.watch().snapshot();
     let main = page.target_id();

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use act_support::{eval, native};
-use axsnap_cdp::settle::{SettleOptions, DEFAULT_CAP, DEFAULT_QUIET};
+use axsnap_cdp::settle::{SettleOptions, DEFAULT_BLANK, DEFAULT_CAP, DEFAULT_QUIET};
 use axsnap_cdp::{act_with, nav, CdpError, PageHandle};
 use axsnap_core::backend::ElementAction;
 use common::{browser, run, Server};
@@ -36,7 +36,12 @@ fn defaults_are_documented_values() {
     assert_eq!(DEFAULT_CAP, Duration::from_secs(3));
     assert_eq!(
         SettleOptions::default(),
-        SettleOptions { quiet: DEFAULT_QUIET, cap: DEFAULT_CAP, load: axsnap_cdp::page::LOAD_TIMEOUT }
+        SettleOptions {
+            quiet: DEFAULT_QUIET,
+            cap: DEFAULT_CAP,
+            load: axsnap_cdp::page::LOAD_TIMEOUT,
+            blank: DEFAULT_BLANK
+        }
     );
 }
 
@@ -106,6 +111,38 @@ fn navigation_is_reported() {
         let out = click(&page, "link", &opts).await;
         assert!(out.settled && out.navigated, "{out:?}");
         assert_eq!(eval(&page, "document.title").await, json!("Inner"), "settled on the new page");
+        page.close().await.unwrap();
+    })
+}
+
+/// A navigation to an app's shell that shows nothing while its DOM churns (JupyterLab's) is not
+/// answered at the cap with an empty page: it is waited for until the interface shows, within
+/// the blank budget. A page that shows something and keeps changing still stops at the cap.
+#[test]
+fn a_navigation_to_a_blank_shell_waits_for_its_interface() {
+    let _serial = one_at_a_time();
+    run(async {
+        let srv = Server::pages();
+        // Generous: the interface comes at 3 s, the cap is 1 s, the blank budget 60 s.
+        let opts = SettleOptions {
+            cap: Duration::from_secs(1),
+            blank: Duration::from_secs(60),
+            ..SettleOptions::default()
+        };
+        let page = browser().await.new_page("about:blank").await.unwrap();
+        let out = nav::navigate(&page, &srv.url("act/shell.html?after=3000"), &opts).await.unwrap();
+        assert!(!out.settled && out.navigated, "it never goes quiet: {out:?}");
+        assert_eq!(eval(&page, "!!document.getElementById('ready')").await, json!(true), "{out:?}");
+        let why = out.unsettled.as_deref().unwrap_or_default();
+        assert!(why.contains("showed nothing"), "{why}");
+        // With the interface shown, the same churn stops at the cap.
+        let out = nav::navigate(&page, &srv.url("act/shell.html?after=0"), &opts).await.unwrap();
+        assert!(!out.settled, "{out:?}");
+        assert!(!out.unsettled.as_deref().unwrap_or_default().contains("showed nothing"), "{out:?}");
+        // Without a blank budget past the cap, the shell is answered as it stands at the cap.
+        let opts = SettleOptions { blank: Duration::ZERO, ..opts };
+        nav::navigate(&page, &srv.url("act/shell.html?after=60000"), &opts).await.unwrap();
+        assert_eq!(eval(&page, "!!document.getElementById('ready')").await, json!(false));
         page.close().await.unwrap();
     })
 }

@@ -189,7 +189,9 @@ impl Browsing {
             // never loads (busy, blocked, waiting on the network) answers as it stands.
             let settle = backend.settle_options();
             let load = self.options.capture_deadline / 2;
-            backend.set_settle_options(axsnap_cdp::SettleOptions { load, ..settle });
+            // A page that shows nothing yet may take the whole capture budget to show something.
+            let blank = self.options.capture_deadline;
+            backend.set_settle_options(axsnap_cdp::SettleOptions { load, blank, ..settle });
             let options = AgentOptions {
                 after_action: auto_request(self.options.max_tokens),
                 capture_deadline: self.options.capture_deadline,

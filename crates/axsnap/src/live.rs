@@ -54,7 +54,8 @@ impl Live {
         let started = Instant::now();
         let load = budget.mul_f64(LOAD_SHARE).max(Duration::from_millis(500));
         let settle = SettleOptions::default();
-        backend.set_settle_options(SettleOptions { load, cap: settle.cap.min(load), ..settle });
+        let blank = settle.blank.min(budget / 2);
+        backend.set_settle_options(SettleOptions { load, cap: settle.cap.min(load), blank, ..settle });
         let options = AgentOptions {
             after_action: first.clone(),
             capture_deadline: budget.saturating_sub(load + PROBES).max(Duration::from_secs(1)),

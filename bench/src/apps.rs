@@ -1,0 +1,144 @@
+//! The apps workloads run on, started on 127.0.0.1 for one run and stopped after it: a static
+//! site (Sphinx or rustdoc output) from the bench's file server, or Jupyter Notebook 7 in a
+//! fresh folder.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::error::BenchError;
+use crate::serve::StaticServer;
+use crate::workload::App;
+
+/// Where the Jupyter server comes from (a venv the setup made).
+pub const JUPYTER_ENV: &str = "AXSNAP_BENCH_JUPYTER";
+
+/// An app, running.
+pub enum RunningApp {
+    /// Static files.
+    Static(StaticServer),
+    /// Jupyter Notebook.
+    Jupyter(Jupyter),
+}
+
+impl RunningApp {
+    /// Starts `app`; `scratch` is a fresh folder the app may write in.
+    pub fn start(app: &App, scratch: &Path) -> Result<RunningApp, BenchError> {
+        match app {
+            App::Static(root) => {
+                let root = match root.as_str() {
+                    "rust-docs" => crate::docs::rust_docs()?,
+                    other => PathBuf::from(other),
+                };
+                if !root.is_dir() {
+                    return Err(BenchError::Workload(format!(
+                        "the site {} is not there (scripts/bench installs what the workloads need)",
+                        root.display()
+                    )));
+                }
+                Ok(RunningApp::Static(StaticServer::start(root)?))
+            }
+            App::Jupyter => Ok(RunningApp::Jupyter(Jupyter::start(scratch)?)),
+        }
+    }
+
+    /// The URL of `path` on the app.
+    pub fn url(&self, path: &str) -> String {
+        match self {
+            RunningApp::Static(s) => s.url(path),
+            RunningApp::Jupyter(j) => format!("http://127.0.0.1:{}/{}", j.port, path.trim_start_matches('/')),
+        }
+    }
+
+    /// The last HTML page the app served (static sites), as requested.
+    pub fn last_page(&self) -> Option<String> {
+        match self {
+            RunningApp::Static(s) => s.pages_served().pop(),
+            RunningApp::Jupyter(_) => None,
+        }
+    }
+
+    /// The folder the app writes in (Jupyter's root).
+    pub fn folder(&self) -> Option<&Path> {
+        match self {
+            RunningApp::Static(_) => None,
+            RunningApp::Jupyter(j) => Some(&j.root),
+        }
+    }
+}
+
+/// A Jupyter Notebook server with no token, serving a folder of its own.
+pub struct Jupyter {
+    child: Child,
+    port: u16,
+    root: PathBuf,
+}
+
+impl Jupyter {
+    fn start(scratch: &Path) -> Result<Jupyter, BenchError> {
+        let exe = std::env::var_os(JUPYTER_ENV).map(PathBuf::from).unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-venv/bin/jupyter")
+        });
+        if !exe.is_file() {
+            return Err(BenchError::Workload(format!(
+                "no Jupyter at {} (scripts/bench installs PyPI `notebook` there; or set {JUPYTER_ENV})",
+                exe.display()
+            )));
+        }
+        let port =
+            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(BenchError::Serve)?.port();
+        let root = scratch.join("jupyter");
+        std::fs::create_dir_all(&root).map_err(BenchError::Serve)?;
+        let log = std::fs::File::create(scratch.join("jupyter.log")).map_err(BenchError::Serve)?;
+        let child = Command::new(&exe)
+            .args(["notebook", "--no-browser", "--allow-root", "--ip=127.0.0.1"])
+            .arg(format!("--port={port}"))
+            .arg(format!("--ServerApp.root_dir={}", root.display()))
+            .args([
+                "--IdentityProvider.token=",
+                "--ServerApp.password=",
+                "--ServerApp.disable_check_xsrf=True",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| BenchError::Workload(format!("cannot start {}: {e}", exe.display())))?;
+        let j = Jupyter { child, port, root };
+        j.wait_ready(Duration::from_secs(60))?;
+        Ok(j)
+    }
+
+    /// Until `/tree` answers (the server imports a lot before it listens).
+    fn wait_ready(&self, within: Duration) -> Result<(), BenchError> {
+        let started = Instant::now();
+        while started.elapsed() < within {
+            if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.port)) {
+                use std::io::{Read, Write};
+                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                let req = format!("GET /tree HTTP/1.0\r\nHost: 127.0.0.1:{}\r\n\r\n", self.port);
+                let mut head = [0u8; 12];
+                if s.write_all(req.as_bytes()).is_ok()
+                    && s.read_exact(&mut head).is_ok()
+                    && head.ends_with(b"200")
+                {
+                    return Ok(());
+                }
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        Err(BenchError::Workload(format!(
+            "Jupyter did not answer on port {} within {} s",
+            self.port,
+            within.as_secs()
+        )))
+    }
+}
+
+impl Drop for Jupyter {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,108 @@
+//! `bench`: workloads on real apps driven over MCP through each arm as an agent would, every
+//! answer measured, the task checked on the app; a report in markdown and JSON.
+//!
+//! ```text
+//! scripts/bench [WORKLOAD...] [--runs N] [--arms LIST] [--out DIR]
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use axsnap_bench::arms::{Arm, Tools};
+use axsnap_bench::drive::run_once;
+use axsnap_bench::runtime;
+use axsnap_bench::workload::Workload;
+use axsnap_bench::workload_report::{markdown, summarize};
+use clap::Parser;
+
+/// Workloads on real apps over MCP, side by side.
+#[derive(Parser, Debug)]
+#[command(name = "bench")]
+struct Args {
+    /// Workloads to run, by name (default: every file in bench/workloads).
+    workloads: Vec<String>,
+    /// Runs of each workload per arm; the arms' order rotates from run to run.
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Arms, comma-separated (axsnap-auto, axsnap-full, playwright-mcp).
+    #[arg(long, default_value = "axsnap-auto,axsnap-full,playwright-mcp", value_delimiter = ',')]
+    arms: Vec<String>,
+    /// Where report.md, report.json and the runs' scratch files go.
+    #[arg(long, default_value = "target/bench")]
+    out: PathBuf,
+    /// The axsnap binary.
+    #[arg(long, env = "AXSNAP_BIN", default_value = "target/release/axsnap")]
+    axsnap: PathBuf,
+    /// The Chromium every arm drives.
+    #[arg(long, env = "AXSNAP_BROWSER", default_value = "/usr/bin/chromium")]
+    browser: PathBuf,
+    /// Playwright MCP's cli.js.
+    #[arg(long, default_value = "tests/mcp/node/node_modules/@playwright/mcp/cli.js")]
+    playwright_mcp: PathBuf,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let arms: Vec<Arm> = args
+        .arms
+        .iter()
+        .map(|a| {
+            Arm::parse(a).with_context(|| {
+                format!("no arm {a:?}; the arms are axsnap-auto, axsnap-full, playwright-mcp")
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("workloads");
+    let mut workloads = Workload::all_in(&dir)?;
+    if !args.workloads.is_empty() {
+        for name in &args.workloads {
+            if !workloads.iter().any(|w| &w.name == name) {
+                let known: Vec<&str> = workloads.iter().map(|w| w.name.as_str()).collect();
+                bail!("no workload {name:?} in {}; there are: {}", dir.display(), known.join(", "));
+            }
+        }
+        workloads.retain(|w| args.workloads.contains(&w.name));
+    }
+    for (what, p) in
+        [("axsnap", &args.axsnap), ("Chromium", &args.browser), ("Playwright MCP", &args.playwright_mcp)]
+    {
+        if !p.is_file() {
+            bail!("no {what} at {} (scripts/bench builds and installs what it needs)", p.display());
+        }
+    }
+    let tools = Tools {
+        axsnap: args.axsnap.canonicalize()?,
+        chromium: args.browser.clone(),
+        playwright_mcp: args.playwright_mcp.canonicalize()?,
+    };
+    std::fs::create_dir_all(&args.out)?;
+    let out = args.out.canonicalize()?;
+    let rt = runtime()?;
+    let mut records = Vec::new();
+    for w in &workloads {
+        for run in 0..args.runs {
+            // Rotate the arms so none always runs first on a cold machine.
+            let n = arms.len();
+            for k in 0..n {
+                let arm = arms[(k + run) % n];
+                eprintln!("bench: {} run {} {} …", w.name, run + 1, arm.name());
+                let rec = rt.block_on(run_once(w, arm, run, &tools, &out))?;
+                let total: usize = rec.steps.iter().map(|s| s.tokens_cl100k).sum();
+                match &rec.failure {
+                    None => eprintln!("bench:   ok, {} steps, {total} tokens", rec.steps.len()),
+                    Some(f) => eprintln!("bench:   FAILED: {f}"),
+                }
+                records.push(rec);
+            }
+        }
+    }
+    let names: Vec<&str> = arms.iter().map(|a| a.name()).collect();
+    let summaries = summarize(&records, &names);
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    std::fs::write(out.join("report.md"), markdown(&records, &summaries, &command))?;
+    let json = serde_json::json!({"command": command, "summaries": summaries, "runs": records});
+    std::fs::write(out.join("report.json"), serde_json::to_string_pretty(&json)?)?;
+    println!("{}", markdown(&records, &summaries, &command));
+    eprintln!("bench: report in {}", out.join("report.md").display());
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! One run of one workload through one arm: the app started fresh, the arm's server started,
+//! the page opened, each step resolved against what the arm has shown and acted on with its
+//! refs, every answer measured, and the task checked on the app at the end.
+
+use std::path::Path;
+use std::time::Duration;
+
+use axsnap_core::tokens::Size;
+use serde::Serialize;
+
+use crate::apps::RunningApp;
+use crate::arms::{playwright_yaml, Arm, Tools};
+use crate::error::BenchError;
+use crate::mcp_client::{Answer, McpServer};
+use crate::view::View;
+use crate::workload::{Step, Workload};
+
+/// The longest any one call may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// How many times the agent looks again for a target it has not been shown yet.
+const PATIENCE: usize = 3;
+
+/// How long it waits before each of those looks.
+const LOOK_PAUSE: Duration = Duration::from_secs(2);
+
+/// One step as the agent paid for it.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepRecord {
+    /// What the step did (`open /tree`, `click link "next"`).
+    pub label: String,
+    /// Tokens and bytes of every answer the step took (the action's and any look after it).
+    pub bytes: usize,
+    /// cl100k_base tokens.
+    pub tokens_cl100k: usize,
+    /// o200k_base tokens.
+    pub tokens_o200k: usize,
+    /// Tool time, summed over the step's calls, in milliseconds.
+    pub latency_ms: f64,
+    /// The answer's kind where the server says it (axsnap: full, diff, unchanged, outline).
+    pub kind: String,
+}
+
+/// One run.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunRecord {
+    /// The workload's name.
+    pub workload: String,
+    /// The arm's name.
+    pub arm: String,
+    /// Which run (0-based).
+    pub run: usize,
+    /// The server's name and version, as it said.
+    pub server: String,
+    /// The steps, the opening first.
+    pub steps: Vec<StepRecord>,
+    /// Whether every step was done and the check held.
+    pub success: bool,
+    /// Why not.
+    pub failure: Option<String>,
+}
+
+/// Runs `w` once through `arm`; `out` holds this run's scratch files.
+pub async fn run_once(
+    w: &Workload,
+    arm: Arm,
+    run: usize,
+    tools: &Tools,
+    out: &Path,
+) -> Result<RunRecord, BenchError> {
+    let scratch = out.join(format!("{}-{}-{run}", w.name, arm.name()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
+    let app = RunningApp::start(&w.app, &scratch)?;
+    let (argv, cwd) = arm.command(tools, &scratch);
+    let mut server = McpServer::start(&argv, cwd.as_deref(), CALL_TIMEOUT).await?;
+    server.keep_transcript(scratch.join("transcript.md"));
+    let mut rec = RunRecord {
+        workload: w.name.clone(),
+        arm: arm.name().to_string(),
+        run,
+        server: server.server.clone(),
+        steps: Vec::new(),
+        success: false,
+        failure: None,
+    };
+    let outcome = steps(w, arm, &app, &server, &mut rec).await;
+    server.stop().await;
+    match outcome {
+        Ok(()) => match check(w, &app) {
+            Ok(()) => rec.success = true,
+            Err(why) => rec.failure = Some(why),
+        },
+        Err(why) => rec.failure = Some(why),
+    }
+    Ok(rec)
+}
+
+/// The steps; an `Err` is the arm's failure at that step.
+async fn steps(
+    w: &Workload,
+    arm: Arm,
+    app: &RunningApp,
+    server: &McpServer,
+    rec: &mut RunRecord,
+) -> Result<(), String> {
+    let mut view = View::default();
+    let (tool, args) = arm.open(&app.url(&w.start));
+    let first = call(server, tool, args).await?;
+    let answers = look_after(arm, server, first, &mut view).await?;
+    rec.steps.push(record(format!("open {}", w.start), &answers));
+    for (i, step) in w.steps.iter().enumerate() {
+        let label = step.label();
+        // Looks the agent took before acting, counted with the step.
+        let mut extra: Vec<Answer> = Vec::new();
+        let answer = match step {
+            Step::Wait { ms } => {
+                tokio::time::sleep(Duration::from_millis(*ms)).await;
+                let (tool, args) = arm.look();
+                call(server, tool, args).await?
+            }
+            _ => {
+                let Some(t) = step.target() else { continue };
+                // As a patient agent would: not there yet, so wait a little and look again,
+                // a few times, before giving up. The looks are counted with the step.
+                for _ in 0..PATIENCE {
+                    if view.find(&t.role, &t.name).is_some() {
+                        break;
+                    }
+                    tokio::time::sleep(LOOK_PAUSE).await;
+                    let (tool, args) = arm.look();
+                    let look = call(server, tool, args).await?;
+                    read(arm, &look, &mut view);
+                    extra.push(look);
+                }
+                let Some(r) = view.find(&t.role, &t.name).map(str::to_string) else {
+                    return Err(format!(
+                        "step {} ({label}): no {} {:?} in what this arm showed ({} elements), even after looking {PATIENCE} more times",
+                        i + 1,
+                        t.role,
+                        t.name,
+                        view.len()
+                    ));
+                };
+                let (tool, args) = match step {
+                    Step::Type { text, submit, .. } => arm.type_into(&r, &t.name, text, *submit),
+                    _ => arm.click(&r, &t.name),
+                };
+                call(server, tool, args).await?
+            }
+        };
+        if answer.is_error {
+            return Err(format!("step {} ({label}) failed: {}", i + 1, first_line(&answer.text)));
+        }
+        let mut answers = if matches!(step, Step::Wait { .. }) {
+            read(arm, &answer, &mut view);
+            vec![answer]
+        } else {
+            look_after(arm, server, answer, &mut view).await?
+        };
+        answers.extend(extra);
+        rec.steps.push(record(label, &answers));
+    }
+    Ok(())
+}
+
+/// The action's answer and, where the arm needs one, the look after it; the view reads the
+/// one that shows the page.
+async fn look_after(
+    arm: Arm,
+    server: &McpServer,
+    answer: Answer,
+    view: &mut View,
+) -> Result<Vec<Answer>, String> {
+    match arm.look_after(&answer.text) {
+        Some((tool, args)) => {
+            let look = call(server, tool, args).await?;
+            read(arm, &look, view);
+            // The full arm's tokens are its snapshot alone (that is what it sends instead);
+            // its time is both calls'.
+            Ok(if arm == Arm::AxsnapFull {
+                let elapsed = answer.elapsed + look.elapsed;
+                vec![Answer { elapsed, ..look }]
+            } else {
+                vec![answer, look]
+            })
+        }
+        None => {
+            read(arm, &answer, view);
+            Ok(vec![answer])
+        }
+    }
+}
+
+fn read(arm: Arm, answer: &Answer, view: &mut View) {
+    if arm.is_axsnap() {
+        view.read_axsnap(&answer.text, answer.kind.as_deref());
+    } else if let Some(yaml) = playwright_yaml(&answer.text) {
+        view.read_playwright(yaml);
+    }
+}
+
+async fn call(server: &McpServer, tool: &str, args: serde_json::Value) -> Result<Answer, String> {
+    let shown = args.to_string();
+    let answer = server.call(tool, args, CALL_TIMEOUT).await.map_err(|e| e.to_string())?;
+    server.transcript(&format!("{tool} {shown}"), &answer.text);
+    Ok(answer)
+}
+
+fn record(label: String, answers: &[Answer]) -> StepRecord {
+    let mut size = Size::default();
+    let mut ms = 0.0;
+    for a in answers {
+        size.bytes += a.size.bytes;
+        size.tokens_cl100k += a.size.tokens_cl100k;
+        size.tokens_o200k += a.size.tokens_o200k;
+        ms += a.elapsed.as_secs_f64() * 1000.0;
+    }
+    let kind = answers.iter().rev().find_map(|a| a.kind.clone()).unwrap_or_default();
+    StepRecord {
+        label,
+        bytes: size.bytes,
+        tokens_cl100k: size.tokens_cl100k,
+        tokens_o200k: size.tokens_o200k,
+        latency_ms: ms,
+        kind,
+    }
+}
+
+/// The workload's check, read from the app.
+fn check(w: &Workload, app: &RunningApp) -> Result<(), String> {
+    if let Some(end) = &w.check.url_ends_with {
+        let last = app.last_page().unwrap_or_default();
+        if !last.ends_with(end.as_str()) {
+            return Err(format!("the last page the app served is {last:?}, not one ending in {end:?}"));
+        }
+    }
+    if let Some(file) = &w.check.file_exists {
+        let folder = app.folder().ok_or_else(|| "this app has no folder to check".to_string())?;
+        if !folder.join(file).exists() {
+            return Err(format!("the app did not write {file}"));
+        }
+    }
+    Ok(())
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("")
+}

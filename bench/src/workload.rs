@@ -1,0 +1,171 @@
+//! Workloads as data: what an agent does on an app, step by step, and how the bench checks on
+//! the app itself that it was done. One JSON file per workload in `bench/workloads/`; more can
+//! be added without code.
+//!
+//! ```json
+//! {
+//!   "name": "python-docs-next",
+//!   "about": "Python's docs (Debian python3-doc): a page, then \"next\" three times",
+//!   "app": {"static": "/usr/share/doc/python3-doc/html"},
+//!   "start": "/library/constants.html",
+//!   "steps": [
+//!     {"click": {"role": "link", "name": "next"}},
+//!     {"type": {"role": "textbox", "name": "Quick search", "text": "len", "submit": true}}
+//!   ],
+//!   "check": {"url_ends_with": "/search.html?q=len"}
+//! }
+//! ```
+//!
+//! A step names its target by role and name as the agent would read them; each arm resolves
+//! that against what it has shown, with its own refs (`view`). A target no answer of the arm
+//! showed is that arm's failure.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::BenchError;
+
+/// One workload.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    /// Short name, used in reports and on the command line.
+    pub name: String,
+    /// What it does, in a line.
+    #[serde(default)]
+    pub about: String,
+    /// The app it runs on.
+    pub app: App,
+    /// The path (on the app's origin) the agent opens first.
+    pub start: String,
+    /// The agent's steps after opening `start`.
+    pub steps: Vec<Step>,
+    /// What must hold at the end.
+    pub check: Check,
+}
+
+/// Where the app comes from.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum App {
+    /// A folder served as static files on 127.0.0.1 (`rust-docs`: the toolchain's docs).
+    Static(String),
+    /// Jupyter Notebook 7 (PyPI `notebook`), started by the bench in a fresh folder.
+    Jupyter,
+}
+
+/// An element as the agent names it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// Role as the snapshots say it (`link`, `button`, `menuitem`, `textbox`).
+    pub role: String,
+    /// Accessible name, exactly.
+    pub name: String,
+}
+
+/// One step.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// Click the element.
+    Click(Target),
+    /// Type into the element, optionally pressing Enter after.
+    Type {
+        /// Role, as in [`Target`].
+        role: String,
+        /// Name, as in [`Target`].
+        name: String,
+        /// The text.
+        text: String,
+        /// Press Enter after.
+        #[serde(default)]
+        submit: bool,
+    },
+    /// Wait, then look again (an app that works in the background: a kernel starting).
+    Wait {
+        /// Milliseconds.
+        ms: u64,
+    },
+}
+
+/// What must hold at the end, read from the app (its URL, its files).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// The page's URL at the end ends with this.
+    #[serde(default)]
+    pub url_ends_with: Option<String>,
+    /// A file the app wrote, relative to its folder.
+    #[serde(default)]
+    pub file_exists: Option<String>,
+}
+
+impl Workload {
+    /// Reads one workload file.
+    pub fn load(path: &Path) -> Result<Workload, BenchError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BenchError::Workload(format!("cannot read {}: {e}", path.display())))?;
+        serde_json::from_str(&text).map_err(|e| BenchError::Workload(format!("{}: {e}", path.display())))
+    }
+
+    /// The workloads in `dir` (`*.json`), by name.
+    pub fn all_in(dir: &Path) -> Result<Vec<Workload>, BenchError> {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| BenchError::Workload(format!("cannot list {}: {e}", dir.display())))?;
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        paths.iter().map(|p| Workload::load(p)).collect()
+    }
+}
+
+impl Step {
+    /// The element the step acts on, if any.
+    pub fn target(&self) -> Option<Target> {
+        match self {
+            Step::Click(t) => Some(t.clone()),
+            Step::Type { role, name, .. } => Some(Target { role: role.clone(), name: name.clone() }),
+            Step::Wait { .. } => None,
+        }
+    }
+
+    /// A short label for reports: `click link "next"`.
+    pub fn label(&self) -> String {
+        match self {
+            Step::Click(t) => format!("click {} {:?}", t.role, t.name),
+            Step::Type { role, name, text, .. } => format!("type {text:?} into {role} {name:?}"),
+            Step::Wait { ms } => format!("wait {ms} ms"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_workloads_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("workloads");
+        let all = Workload::all_in(&dir).unwrap();
+        assert!(all.len() >= 2, "{all:?}");
+        for w in &all {
+            assert!(!w.steps.is_empty(), "{}", w.name);
+            assert!(
+                w.check.url_ends_with.is_some() || w.check.file_exists.is_some(),
+                "{} checks nothing",
+                w.name
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let bad = r#"{"name":"x","app":"jupyter","start":"/","steps":[],"check":{},"stpes":[]}"#;
+        assert!(serde_json::from_str::<Workload>(bad).is_err());
+    }
+}
