@@ -2,29 +2,15 @@
 //! the structure of a Sphinx page (Python's docs) keeps each paragraph on one line, its code
 //! spans and links inline, and reads a `<br>` as the break between two sentences.
 
+#[path = "support/page_lines.rs"]
+mod page_lines;
 #[path = "hostile/serve.rs"]
 mod serve;
 
 use std::path::Path;
-use std::process::Command;
 
+use page_lines::{line, snapshot};
 use serve::Server;
-
-fn snapshot(url: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_axsnap"))
-        .args(["snapshot", url, "--capture-timeout", "30"])
-        .output()
-        .expect("run axsnap");
-    assert!(out.status.success(), "axsnap failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The one line that holds `text`.
-fn line<'t>(page: &'t str, text: &str) -> &'t str {
-    let lines: Vec<&str> = page.lines().filter(|l| l.contains(text)).collect();
-    assert_eq!(lines.len(), 1, "{text:?} should be on exactly one line of:\n{page}");
-    lines[0]
-}
 
 #[test]
 fn an_admonition_reads_as_paragraphs() {
