@@ -164,9 +164,27 @@ impl<'s> Builder<'s> {
                 }
             }
             Tag::Label => "label",
+            // An item a user can reach in a menu is the menu's item, as the full capture
+            // makes it (`lost_targets`): Lumino's submenu openers are such `li`s.
+            Tag::Role("listitem") if self.in_menu(i) && self.reachable(i) => "menuitem",
             Tag::Role(r) => r,
         };
         self.roles.entry(name).or_insert_with(|| map_role(name)).clone()
+    }
+
+    /// Whether element `i`'s parent element says it is a menu.
+    fn in_menu(&self, i: usize) -> bool {
+        let parent = self.doc.nodes.parent_index.get(i).and_then(|&p| usize::try_from(p).ok());
+        parent
+            .and_then(|p| self.attr(p, A::Role))
+            .and_then(|r| r.split_whitespace().next())
+            .is_some_and(|r| matches!(r, "menu" | "menubar"))
+    }
+
+    /// Whether a user can tab to element `i` or it says it opens a popup.
+    fn reachable(&self, i: usize) -> bool {
+        self.attr(i, A::Tabindex).and_then(|t| t.trim().parse::<i64>().ok()).is_some_and(|t| t >= 0)
+            || self.attr(i, A::AriaHaspopup).is_some_and(|v| !matches!(v, "" | "false"))
     }
 
     /// The accessible name, most specific source first.
