@@ -144,7 +144,7 @@ pub enum CdpError {
     },
     /// Another element covers the target at the point an action would hit.
     #[error(
-        "{target} is covered by {cover} at its centre; close or move the covering element (a dialog,          banner or overlay) first, then retry"
+        "{target} is covered by {cover} at its centre; close or move the covering element (a dialog, banner or overlay) first, then retry"
     )]
     Covered {
         /// The target, described.

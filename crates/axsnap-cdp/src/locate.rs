@@ -346,9 +346,12 @@ async fn hit_test(
     let Some(obj) = r.pointer("/object/objectId").and_then(Value::as_str) else {
         return Err(CdpError::Covered { target: target.to_string(), cover: format!("node {hit}") });
     };
-    // Composed ancestry: shadow content counts as inside its host.
+    // Composed ancestry: shadow content counts as inside its host. A hit on a `::before` or
+    // `::after` box is a CSSPseudoElement, which is not a node: it stands for its element
+    // (TodoMVC draws its checkboxes' ticks as `::after`).
     let f = format!(
         "function(h) {{ {DESCRIBE_JS};
+          if (h && h.nodeType === undefined && h.element) h = h.element;
           const within = (n, of) => {{ for (; n; n = n.parentNode || n.host) if (n === of) return true; return false; }};
           if (within(h, this)) return {{ok: true}};
           if (this.labels && [...this.labels].some((l) => within(h, l))) return {{ok: true}};

@@ -81,6 +81,22 @@ fn covered_and_disabled_elements_are_refused() {
 }
 
 #[test]
+fn a_tick_drawn_as_its_own_pseudo_element_does_not_cover_it() {
+    run(async {
+        let (page, _s) = open("act/pseudo_tick.html").await;
+        let tick = native(&page, "document.getElementById('tick')").await;
+        act(&page, &tick, &click()).await.unwrap();
+        assert_eq!(eval(&page, "tick.checked").await, json!(true));
+        // Another element's pseudo-element over a button still covers it, named by its element.
+        let under = native(&page, "document.getElementById('under')").await;
+        let e = act(&page, &under, &click()).await.unwrap_err();
+        assert!(matches!(&e, CdpError::Covered { cover, .. } if cover.contains("div#shield")), "{e}");
+        assert_eq!(eval(&page, "window.underClicks || 0").await, json!(0));
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
 fn a_replaced_element_is_stale_and_its_twin_untouched() {
     run(async {
         let (page, _s) = open("act/controls.html").await;
