@@ -128,11 +128,20 @@ ensure_mcp_clients() {
   fi
 }
 
-# The apps the workloads of scripts/bench run on: Python's docs (Debian python3-doc, a Sphinx
-# site) and, with `jupyter`, Jupyter Notebook 7 from PyPI in a venv of its own
-# (target/bench-venv, pinned by bench/requirements.txt).
+# The apps the workloads of scripts/bench run on and the peers they run through: from npm
+# (bench/node/package-lock.json) Playwright MCP latest and 0.0.68, chrome-devtools-mcp and
+# TodoMVC; Python's docs (Debian python3-doc, a Sphinx site); with `jupyter`, Jupyter
+# Notebook 7 from PyPI in a venv of its own (target/bench-venv, pinned by
+# bench/requirements.txt).
 BENCH_VENV="target/bench-venv"
 ensure_bench_apps() {
+  ensure_node
+  # The peer MCP servers and the npm web apps (TodoMVC), exactly as the lock file pins them.
+  if ! cmp -s bench/node/package-lock.json bench/node/node_modules/.axsnap-lock.json 2>/dev/null; then
+    echo "installing the bench's peers and web apps (npm ci in bench/node)..." >&2
+    (cd bench/node && npm ci --no-audit --no-fund --loglevel=error) >&2
+    cp bench/node/package-lock.json bench/node/node_modules/.axsnap-lock.json
+  fi
   if [ ! -f /usr/share/doc/python3-doc/html/library/constants.html ]; then
     echo "installing python3-doc (Debian package: the Sphinx site of the docs workloads)..." >&2
     _apt_install python3-doc

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::BenchError;
 use crate::serve::StaticServer;
+use crate::state_probe::StateProbe;
 use crate::workload::App;
 
 /// Where the Jupyter server comes from (a venv the setup made).
@@ -23,21 +24,20 @@ pub enum RunningApp {
 }
 
 impl RunningApp {
-    /// Starts `app`; `scratch` is a fresh folder the app may write in.
-    pub fn start(app: &App, scratch: &Path) -> Result<RunningApp, BenchError> {
+    /// Starts `app`; `scratch` is a fresh folder the app may write in. With `probe`, a static
+    /// site's pages report the app's stored state (for a check that reads it).
+    pub fn start(app: &App, scratch: &Path, probe: bool) -> Result<RunningApp, BenchError> {
         match app {
             App::Static(root) => {
-                let root = match root.as_str() {
-                    "rust-docs" => crate::docs::rust_docs()?,
-                    other => PathBuf::from(other),
-                };
+                let root = site_root(root)?;
                 if !root.is_dir() {
                     return Err(BenchError::Workload(format!(
                         "the site {} is not there (scripts/bench installs what the workloads need)",
                         root.display()
                     )));
                 }
-                Ok(RunningApp::Static(StaticServer::start(root)?))
+                let probe = probe.then(StateProbe::default);
+                Ok(RunningApp::Static(StaticServer::start_with(root, probe)?))
             }
             App::Jupyter => Ok(RunningApp::Jupyter(Jupyter::start(scratch)?)),
         }
@@ -59,6 +59,14 @@ impl RunningApp {
         }
     }
 
+    /// The state the app's pages last reported (a static site served with the probe).
+    pub fn state(&self) -> Option<serde_json::Value> {
+        match self {
+            RunningApp::Static(s) => s.app_state(),
+            RunningApp::Jupyter(_) => None,
+        }
+    }
+
     /// The folder the app writes in (Jupyter's root).
     pub fn folder(&self) -> Option<&Path> {
         match self {
@@ -67,6 +75,25 @@ impl RunningApp {
         }
     }
 }
+
+/// The folder a static app names: `rust-docs` (the toolchain's docs), `npm:PATH` (inside the
+/// bench's npm packages, `bench/node/node_modules`), or a path.
+fn site_root(name: &str) -> Result<PathBuf, BenchError> {
+    if name == "rust-docs" {
+        return crate::docs::rust_docs();
+    }
+    Ok(match name.strip_prefix("npm:") {
+        Some(path) => std::env::var_os(NODE_ENV)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("node"))
+            .join("node_modules")
+            .join(path),
+        None => PathBuf::from(name),
+    })
+}
+
+/// Where the bench's npm packages are (a folder holding `node_modules`), when not `bench/node`.
+pub const NODE_ENV: &str = "AXSNAP_BENCH_NODE";
 
 /// A Jupyter Notebook server with no token, serving a folder of its own.
 pub struct Jupyter {

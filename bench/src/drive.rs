@@ -9,7 +9,7 @@ use axsnap_core::tokens::Size;
 use serde::Serialize;
 
 use crate::apps::RunningApp;
-use crate::arms::{playwright_yaml, Arm, Tools};
+use crate::arms::{Arm, Call, Tools};
 use crate::error::BenchError;
 use crate::mcp_client::{Answer, McpServer};
 use crate::view::View;
@@ -71,15 +71,18 @@ pub async fn run_once(
     let scratch = out.join(format!("{}-{}-{run}", w.name, arm.name()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
-    let app = RunningApp::start(&w.app, &scratch)?;
+    let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some())?;
     let (argv, cwd) = arm.command(tools, &scratch);
-    let mut server = McpServer::start(&argv, cwd.as_deref(), CALL_TIMEOUT).await?;
+    let mut server = McpServer::start(&argv, cwd.as_deref(), &arm.env(), CALL_TIMEOUT).await?;
     server.keep_transcript(scratch.join("transcript.md"));
     let mut rec = RunRecord {
         workload: w.name.clone(),
         arm: arm.name().to_string(),
         run,
-        server: server.server.clone(),
+        server: match arm.package(tools).and_then(|p| npm_version(&p)) {
+            Some(v) => format!("{v} ({})", server.server),
+            None => server.server.clone(),
+        },
         steps: Vec::new(),
         success: false,
         failure: None,
@@ -87,7 +90,7 @@ pub async fn run_once(
     let outcome = steps(w, arm, &app, &server, &mut rec).await;
     server.stop().await;
     match outcome {
-        Ok(()) => match check(w, &app) {
+        Ok(()) => match crate::check::check(&w.check, &app) {
             Ok(()) => rec.success = true,
             Err(why) => rec.failure = Some(why),
         },
@@ -113,18 +116,18 @@ async fn steps(
         let label = step.label();
         // Looks the agent took before acting, counted with the step.
         let mut extra: Vec<Answer> = Vec::new();
-        let answer = match step {
+        let calls: Vec<Call> = match step {
             Step::Wait { ms } => {
                 tokio::time::sleep(Duration::from_millis(*ms)).await;
-                let (tool, args) = arm.look();
-                call(server, tool, args).await?
+                vec![arm.look()]
             }
-            _ => {
+            Step::Back => vec![arm.back()],
+            Step::Click(_) | Step::Type { .. } => {
                 let Some(t) = step.target() else { continue };
                 // As a patient agent would: not there yet, so wait a little and look again,
                 // a few times, before giving up. The looks are counted with the step.
                 for _ in 0..PATIENCE {
-                    if view.find(&t.role, &t.name).is_some() {
+                    if view.find_near(&t.role, &t.name, t.near.as_deref()).is_some() {
                         break;
                     }
                     tokio::time::sleep(LOOK_PAUSE).await;
@@ -133,7 +136,7 @@ async fn steps(
                     read(arm, &look, &mut view);
                     extra.push(look);
                 }
-                let Some(r) = view.find(&t.role, &t.name).map(str::to_string) else {
+                let Some(r) = view.find_near(&t.role, &t.name, t.near.as_deref()).map(str::to_string) else {
                     return Err(format!(
                         "step {} ({label}): no {} {:?} in what this arm showed ({} elements), even after looking {PATIENCE} more times",
                         i + 1,
@@ -142,16 +145,25 @@ async fn steps(
                         view.len()
                     ));
                 };
-                let (tool, args) = match step {
+                match step {
                     Step::Type { text, submit, .. } => arm.type_into(&r, &t.name, text, *submit),
-                    _ => arm.click(&r, &t.name),
-                };
-                call(server, tool, args).await?
+                    _ => vec![arm.click(&r, &t.name)],
+                }
             }
         };
-        if answer.is_error {
-            return Err(format!("step {} ({label}) failed: {}", i + 1, first_line(&answer.text)));
+        // Every call but the last is a step's first half (a fill before its Enter): counted,
+        // and it must not fail.
+        let mut answer = None;
+        for (tool, args) in calls {
+            let a = call(server, tool, args).await?;
+            if a.is_error {
+                return Err(format!("step {} ({label}) failed: {}", i + 1, first_line(&a.text)));
+            }
+            if let Some(before) = answer.replace(a) {
+                extra.push(before);
+            }
         }
+        let Some(answer) = answer else { continue };
         let mut answers = if matches!(step, Step::Wait { .. }) {
             read(arm, &answer, &mut view);
             vec![answer]
@@ -193,11 +205,7 @@ async fn look_after(
 }
 
 fn read(arm: Arm, answer: &Answer, view: &mut View) {
-    if arm.is_axsnap() {
-        view.read_axsnap(&answer.text, answer.kind.as_deref());
-    } else if let Some(yaml) = playwright_yaml(&answer.text) {
-        view.read_playwright(yaml);
-    }
+    view.read(arm.dialect(), &answer.text, answer.kind.as_deref());
 }
 
 async fn call(server: &McpServer, tool: &str, args: serde_json::Value) -> Result<Answer, String> {
@@ -227,21 +235,11 @@ fn record(label: String, answers: &[Answer]) -> StepRecord {
     }
 }
 
-/// The workload's check, read from the app.
-fn check(w: &Workload, app: &RunningApp) -> Result<(), String> {
-    if let Some(end) = &w.check.url_ends_with {
-        let last = app.last_page().unwrap_or_default();
-        if !last.ends_with(end.as_str()) {
-            return Err(format!("the last page the app served is {last:?}, not one ending in {end:?}"));
-        }
-    }
-    if let Some(file) = &w.check.file_exists {
-        let folder = app.folder().ok_or_else(|| "this app has no folder to check".to_string())?;
-        if !folder.join(file).exists() {
-            return Err(format!("the app did not write {file}"));
-        }
-    }
-    Ok(())
+/// `name@version` of the npm package in `dir`, from its package.json.
+fn npm_version(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(format!("{}@{}", v.get("name")?.as_str()?, v.get("version")?.as_str()?))
 }
 
 fn first_line(s: &str) -> &str {

@@ -93,6 +93,9 @@ pub enum BenchError {
     /// or its answer did not show what the step should have done.
     #[error("workflow: {0}")]
     Workflow(String),
+    /// A chart of the report could not be drawn or written.
+    #[error("chart: {0}")]
+    Chart(String),
     /// An async runtime could not be started.
     #[error("cannot start the async runtime: {0}")]
     Runtime(#[source] std::io::Error),

@@ -41,10 +41,11 @@ pub struct Answer {
 }
 
 impl McpServer {
-    /// Starts `argv` in `cwd` and does the `initialize` handshake.
+    /// Starts `argv` in `cwd` with `env` added and does the `initialize` handshake.
     pub async fn start(
         argv: &[String],
         cwd: Option<&Path>,
+        env: &[(&str, &str)],
         timeout: Duration,
     ) -> Result<McpServer, BenchError> {
         let command = argv.join(" ");
@@ -52,6 +53,7 @@ impl McpServer {
         let (program, args) = argv.split_first().ok_or_else(|| fail("no command given".to_string()))?;
         let mut cmd = Command::new(program);
         cmd.args(args);
+        cmd.envs(env.iter().copied());
         if let Some(cwd) = cwd {
             cmd.current_dir(cwd);
         }

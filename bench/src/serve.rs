@@ -4,7 +4,8 @@
 //! one thread serves each connection (a browser opens a handful); every answer closes its
 //! connection, which keeps the server free of keep-alive bookkeeping. GET and HEAD only; paths
 //! are percent-decoded and may not climb out of the root (`..` is refused, symlinks are
-//! resolved and checked); a folder serves its `index.html`.
+//! resolved and checked); a folder serves its `index.html`. With a [`StateProbe`], every HTML
+//! page gets the probe's script and the server takes its reports.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -15,6 +16,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::error::BenchError;
+use crate::state_probe::{StateProbe, STATE_PATH};
 
 /// Longest request head read (request line and headers); a larger one is refused.
 const MAX_HEAD_BYTES: usize = 16 * 1024;
@@ -30,11 +32,21 @@ pub struct StaticServer {
     accept: Option<JoinHandle<()>>,
     /// The paths of the HTML pages served, in order: what the browsers really loaded.
     pages: Arc<Mutex<Vec<String>>>,
+    /// The app state its pages reported, when they carry the probe.
+    probe: Option<StateProbe>,
 }
 
 impl StaticServer {
     /// Serves the files under `root` on 127.0.0.1, on a port the system picks.
     pub fn start(root: impl Into<PathBuf>) -> Result<StaticServer, BenchError> {
+        StaticServer::start_with(root, None)
+    }
+
+    /// As [`StaticServer::start`]; with `probe`, the pages report the app's state to it.
+    pub fn start_with(
+        root: impl Into<PathBuf>,
+        probe: Option<StateProbe>,
+    ) -> Result<StaticServer, BenchError> {
         let root = root.into();
         // Canonical once, so the containment check below compares like with like.
         let root = Arc::new(root.canonicalize().map_err(BenchError::Serve)?);
@@ -44,6 +56,7 @@ impl StaticServer {
         let stop_flag = Arc::clone(&stop);
         let pages = Arc::new(Mutex::new(Vec::new()));
         let log = Arc::clone(&pages);
+        let conn_probe = probe.clone();
         let accept = std::thread::Builder::new()
             .name("static-accept".into())
             .spawn(move || {
@@ -55,18 +68,24 @@ impl StaticServer {
                     let Ok(stream) = stream else { continue };
                     let root = Arc::clone(&root);
                     let log = Arc::clone(&log);
+                    let probe = conn_probe.clone();
                     let _ = std::thread::Builder::new()
                         .name("static-conn".into())
-                        .spawn(move || handle(stream, &root, &log));
+                        .spawn(move || handle(stream, &root, &log, probe.as_ref()));
                 }
             })
             .map_err(BenchError::Serve)?;
-        Ok(StaticServer { addr, stop, accept: Some(accept), pages })
+        Ok(StaticServer { addr, stop, accept: Some(accept), pages, probe })
     }
 
     /// The paths (as requested, query included) of the HTML pages served so far, in order.
     pub fn pages_served(&self) -> Vec<String> {
         self.pages.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// The app state the pages last reported (with a probe).
+    pub fn app_state(&self) -> Option<serde_json::Value> {
+        self.probe.as_ref()?.latest()
     }
 
     /// The port it listens on.
@@ -92,7 +111,7 @@ impl Drop for StaticServer {
 }
 
 /// Answers one request on `stream`. I/O errors end the connection: the client went away.
-fn handle(stream: TcpStream, root: &Path, log: &Mutex<Vec<String>>) {
+fn handle(stream: TcpStream, root: &Path, log: &Mutex<Vec<String>>, probe: Option<&StateProbe>) {
     let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
     let Ok(read_half) = stream.try_clone() else { return };
@@ -115,10 +134,21 @@ fn handle(stream: TcpStream, root: &Path, log: &Mutex<Vec<String>>) {
         }
     }
     let mut stream = stream;
-    let answer = if complete { answer(&request_line, root) } else { Answer::status(400, "Bad Request") };
+    let target = request_line.split_whitespace().nth(1).unwrap_or("");
+    if let (Some(probe), Some(query)) =
+        (probe, target.strip_prefix(STATE_PATH).and_then(|t| t.strip_prefix('?')))
+    {
+        if let Some(json) = percent_decode(query) {
+            probe.record(json);
+        }
+        let _ = Answer::status(200, "OK").write_to(&mut stream);
+        return;
+    }
+    let mut answer = if complete { answer(&request_line, root) } else { Answer::status(400, "Bad Request") };
     if answer.status == 200 && answer.content_type.starts_with("text/html") && !answer.head_only {
-        if let Some(path) = request_line.split_whitespace().nth(1) {
-            log.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_string());
+        log.lock().unwrap_or_else(PoisonError::into_inner).push(target.to_string());
+        if probe.is_some() {
+            answer.body = StateProbe::inject(&answer.body);
         }
     }
     let _ = answer.write_to(&mut stream);
@@ -292,6 +322,21 @@ mod tests {
         assert!(get(&server, "GARBAGE\r\n\r\n").starts_with("HTTP/1.1 400"));
         let head = get(&server, "HEAD /index.html HTTP/1.1\r\n\r\n");
         assert!(head.contains("Content-Length: 11\r\n") && head.ends_with("\r\n\r\n"), "{head}");
+        drop(server);
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
+    fn a_probed_site_reports_its_state() {
+        let root = site();
+        let probe = StateProbe::default();
+        let server = StaticServer::start_with(&root, Some(probe.clone())).unwrap();
+        let page = get(&server, "GET /index.html HTTP/1.1\r\n\r\n");
+        assert!(page.contains("<script>") && page.ends_with("<p>home</p>"), "{page}");
+        let r = get(&server, "GET /__bench/state?%7B%22k%22%3A%22v%22%7D HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+        assert_eq!(server.app_state(), Some(serde_json::json!({"k": "v"})));
+        assert_eq!(server.pages_served(), ["/index.html"], "a report is not a page");
         drop(server);
         std::fs::remove_dir_all(root).unwrap();
     }

@@ -5,9 +5,14 @@
 //! - axsnap's text form: `role "name" [e12] …`, `role [e12]: text`, links inline as
 //!   `[name](e12 …)`, headings as `h2`; a diff adds lines (`+ under e2:` and the lines below
 //!   it), replaces subtrees and removes refs (`- e12 …`); a full answer starts over.
-//! - Playwright's snapshot (YAML, `bench::aria`): `- role "name" [ref=e12]`.
+//! - Playwright's snapshot (YAML, `bench::aria`): `- role "name" [ref=e12]`; an incremental
+//!   one (0.0.68) adds to what was shown.
+//! - chrome-devtools-mcp's: `uid=1_12 role "name" attr…`, indented; a text node has no role.
+//! - linux-desktop-mcp's: `- ref_5: [push_button] "OK" (enabled, …)`; its AT-SPI role names
+//!   are read as the web's (`push_button` as `button`), so one workload serves every arm.
 
 use crate::aria::AriaSnapshot;
+use crate::arms::{devtools_snapshot, playwright_yaml, Dialect};
 
 /// One element an answer showed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,7 +23,13 @@ pub struct Shown {
     pub role: String,
     /// Its name, or for a nameless element the text on its line.
     pub name: String,
+    /// What the answer showed beside it: the rest of its line and the few lines after it
+    /// (a nameless checkbox's row text), for a target named by what is near it.
+    pub beside: String,
 }
+
+/// How many lines after an element's own count as beside it.
+const BESIDE_LINES: usize = 3;
 
 /// The elements an arm has shown, latest last.
 #[derive(Clone, Debug, Default)]
@@ -50,20 +61,113 @@ impl View {
         }
     }
 
-    /// Takes in a Playwright snapshot: it replaces the view.
-    pub fn read_playwright(&mut self, yaml: &str) {
-        self.items.clear();
+    /// Takes in one answer of an arm speaking `dialect`.
+    pub fn read(&mut self, dialect: Dialect, text: &str, kind: Option<&str>) {
+        self.read_dialect(dialect, text, kind);
+        // The elements this answer added have nothing beside them yet.
+        fill_beside(&mut self.items, text);
+    }
+
+    fn read_dialect(&mut self, dialect: Dialect, text: &str, kind: Option<&str>) {
+        match dialect {
+            Dialect::Axsnap => self.read_axsnap(text, kind),
+            Dialect::PlaywrightYaml { incremental } => {
+                if let Some(yaml) = playwright_yaml(text) {
+                    self.read_playwright(yaml, incremental);
+                }
+            }
+            Dialect::Devtools => {
+                if let Some(snap) = devtools_snapshot(text) {
+                    self.read_devtools(snap);
+                }
+            }
+            Dialect::LinuxDesktop => self.read_linux_desktop(text),
+        }
+    }
+
+    /// Takes in a linux-desktop-mcp snapshot (a text with `- ref_N: [role]` lines): it
+    /// replaces the view. An answer without such lines (an action's "clicked") leaves it.
+    pub fn read_linux_desktop(&mut self, text: &str) {
+        let mut items = Vec::new();
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("- ref_") else { continue };
+            let Some((n, rest)) = rest.split_once(": [") else { continue };
+            let Some((role, rest)) = rest.split_once(']') else { continue };
+            // Its names are printed between quotes with nothing escaped: the name runs to the
+            // last quote before the state list.
+            let rest = rest.trim_start();
+            let name = match rest.strip_prefix('"') {
+                Some(q) => {
+                    let end = q.rfind("\" (").or_else(|| q.rfind('"')).unwrap_or(q.len());
+                    q[..end].to_string()
+                }
+                None => String::new(),
+            };
+            items.push(Shown {
+                r: format!("ref_{n}"),
+                role: web_role(role).to_string(),
+                name,
+                beside: String::new(),
+            });
+        }
+        if !items.is_empty() {
+            self.items = items;
+        }
+    }
+
+    /// Takes in a Playwright snapshot: it replaces the view, or with `incremental` updates it
+    /// (an element shown again under the same ref is replaced).
+    pub fn read_playwright(&mut self, yaml: &str, incremental: bool) {
+        if !incremental {
+            self.items.clear();
+        }
         let Ok(snap) = AriaSnapshot::parse(yaml) else { return };
         for (_, e) in snap.elements() {
             if let Some(r) = e.ref_id() {
-                self.items.push(Shown { r: r.to_string(), role: e.role.clone(), name: e.name.clone() });
+                self.items.retain(|s| s.r != r);
+                self.items.push(Shown {
+                    r: r.to_string(),
+                    role: e.role.clone(),
+                    name: e.name.clone(),
+                    beside: String::new(),
+                });
             }
+        }
+    }
+
+    /// Takes in a chrome-devtools-mcp snapshot: it replaces the view.
+    pub fn read_devtools(&mut self, snap: &str) {
+        self.items.clear();
+        for line in snap.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("uid=") else { continue };
+            let (uid, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            // A text node's line has its quoted text where the role would be.
+            if rest.starts_with('"') || rest.is_empty() {
+                continue;
+            }
+            let (role, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+            let name = rest.strip_prefix('"').and_then(quoted).map(|(n, _)| n).unwrap_or_default();
+            self.items.push(Shown {
+                r: uid.to_string(),
+                role: role.to_string(),
+                name,
+                beside: String::new(),
+            });
         }
     }
 
     /// The ref of the latest shown element with this role and name.
     pub fn find(&self, role: &str, name: &str) -> Option<&str> {
-        self.items.iter().rev().find(|s| s.role == role && s.name == name).map(|s| s.r.as_str())
+        self.find_near(role, name, None)
+    }
+
+    /// As [`View::find`], and with `near`, only an element shown beside that text.
+    pub fn find_near(&self, role: &str, name: &str, near: Option<&str>) -> Option<&str> {
+        self.items
+            .iter()
+            .rev()
+            .find(|s| s.role == role && s.name == name && near.is_none_or(|n| s.beside.contains(n)))
+            .map(|s| s.r.as_str())
     }
 
     /// How many elements the view holds.
@@ -74,6 +178,59 @@ impl View {
     /// Whether the view holds nothing.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+}
+
+/// Sets what each of `items` was shown beside in `text`: the line that holds its ref as a
+/// word (`[e12]`, `ref=e12`, `uid=1_2`, `ref_5:`), from the ref on, and the lines after it.
+fn fill_beside(items: &mut [Shown], text: &str) {
+    if items.iter().all(|s| !s.beside.is_empty()) {
+        return;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut at: std::collections::HashMap<&str, (usize, usize)> = std::collections::HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut start = None;
+        for (j, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+            let word = c.is_ascii_alphanumeric() || c == '_';
+            match (word, start) {
+                (true, None) => start = Some(j),
+                (false, Some(s)) => {
+                    at.entry(&line[s..j]).or_insert((i, s));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    for item in items.iter_mut().filter(|s| s.beside.is_empty()) {
+        if let Some(&(i, col)) = at.get(item.r.as_str()) {
+            let mut beside = lines[i][col..].trim().to_string();
+            for l in lines.iter().skip(i + 1).take(BESIDE_LINES) {
+                beside.push_str(" | ");
+                beside.push_str(l.trim());
+            }
+            item.beside = beside;
+        }
+    }
+}
+
+/// An AT-SPI role name (`push_button`) as the web's (`button`); others as they are.
+fn web_role(atspi: &str) -> &str {
+    match atspi {
+        "push_button" | "toggle_button" => "button",
+        "menu_item" | "check_menu_item" | "radio_menu_item" => "menuitem",
+        "menu_bar" => "menubar",
+        "check_box" => "checkbox",
+        "radio_button" => "radio",
+        "entry" | "text" | "password_text" => "textbox",
+        "combo_box" => "combobox",
+        "list_item" => "listitem",
+        "tab" => "tab",
+        "tab_list" => "tablist",
+        "table_cell" => "cell",
+        "spin_button" => "spinbutton",
+        other => other,
     }
 }
 
@@ -116,7 +273,7 @@ fn own_element(t: &str) -> Option<Shown> {
         // A nameless element's line ends in its text: `generic [e20] [clickable]: Upload`.
         None => rest.split_once(": ").map(|(_, tail)| tail.trim().to_string()).unwrap_or_default(),
     };
-    Some(Shown { r: r.to_string(), role: role.to_string(), name })
+    Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new() })
 }
 
 /// A JSON-style quoted string's content (after the opening quote) and the text after it.
@@ -146,7 +303,12 @@ fn inline_links(t: &str) -> Vec<Shown> {
         let after = &rest[at + 2..];
         let r: String = after.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
         if let (Some(open), true) = (before.rfind('['), is_ref(&r)) {
-            out.push(Shown { r, role: "link".to_string(), name: before[open + 1..].to_string() });
+            out.push(Shown {
+                r,
+                role: "link".to_string(),
+                name: before[open + 1..].to_string(),
+                beside: String::new(),
+            });
         }
         rest = &rest[at + 3..];
     }
@@ -182,6 +344,19 @@ mod tests {
     }
 
     #[test]
+    fn a_nameless_target_is_found_by_what_is_beside_it() {
+        let mut v = View::default();
+        let page = "list\n  *\n    checkbox [e35]\n    label: Buy milk\n  *\n    checkbox [e36]\n    label: Walk the dog\n";
+        v.read(Dialect::Axsnap, page, Some("full"));
+        assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e35"));
+        assert_eq!(v.find_near("checkbox", "", Some("Walk the dog")), Some("e36"));
+        assert_eq!(v.find_near("checkbox", "", Some("Feed the cat")), None);
+        let yaml = "```yaml\n- listitem [ref=e20]:\n  - checkbox [ref=e21]\n  - text: Buy milk\n```";
+        v.read(Dialect::PlaywrightYaml { incremental: false }, yaml, None);
+        assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e21"));
+    }
+
+    #[test]
     fn the_latest_of_two_alike_wins() {
         let mut v = View::default();
         v.read_axsnap("menuitem \"New\" [e25]\nmenu [e57]\n  menuitem \"New\" [e58]\n", Some("full"));
@@ -191,8 +366,40 @@ mod tests {
     #[test]
     fn reads_playwright_refs() {
         let mut v = View::default();
-        v.read_playwright("- navigation \"related navigation\" [ref=e3]:\n  - link \"next\" [ref=e7] [cursor=pointer]:\n    - /url: stdtypes.html\n");
+        v.read_playwright("- navigation \"related navigation\" [ref=e3]:\n  - link \"next\" [ref=e7] [cursor=pointer]:\n    - /url: stdtypes.html\n", false);
         assert_eq!(v.find("link", "next"), Some("e7"));
         assert_eq!(v.find("navigation", "related navigation"), Some("e3"));
+        v.read_playwright("- button \"Go\" [ref=e9]\n", true);
+        assert_eq!((v.find("link", "next"), v.find("button", "Go")), (Some("e7"), Some("e9")));
+        v.read_playwright("- button \"Go\" [ref=e9]\n", false);
+        assert_eq!(v.find("link", "next"), None);
+    }
+
+    #[test]
+    fn reads_devtools_uids() {
+        let mut v = View::default();
+        v.read(
+            Dialect::Devtools,
+            "## Latest page snapshot\nuid=1_0 RootWebArea \"Docs\" url=\"http://x/\"\n  uid=1_1 link \"next\" url=\"a.html\"\n    uid=1_2 \"next\"\n  uid=1_3 checkbox\n  uid=1_4 textbox \"Quick \\\"search\\\"\" focusable\n",
+            None,
+        );
+        assert_eq!(v.find("link", "next"), Some("1_1"));
+        assert_eq!(v.find("checkbox", ""), Some("1_3"));
+        assert_eq!(v.find("textbox", "Quick \"search\""), Some("1_4"));
+        assert_eq!(v.len(), 4);
+    }
+
+    #[test]
+    fn reads_linux_desktop_refs_with_web_roles() {
+        let mut v = View::default();
+        v.read(
+            Dialect::LinuxDesktop,
+            "Snapshot\n- ref_1: [frame] \"Widget Factory\"\n  - ref_2: [push_button] \"Say \"hi\"\" (enabled, focusable)\n  - ref_3: [check_box] (enabled)\n",
+            None,
+        );
+        assert_eq!(v.find("button", "Say \"hi\""), Some("ref_2"));
+        assert_eq!(v.find("checkbox", ""), Some("ref_3"));
+        v.read(Dialect::LinuxDesktop, "Clicked ref_2", None);
+        assert_eq!(v.len(), 3, "an answer without a tree leaves the view");
     }
 }

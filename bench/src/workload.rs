@@ -10,7 +10,9 @@
 //!   "start": "/library/constants.html",
 //!   "steps": [
 //!     {"click": {"role": "link", "name": "next"}},
-//!     {"type": {"role": "textbox", "name": "Quick search", "text": "len", "submit": true}}
+//!     {"type": {"role": "textbox", "name": "Quick search", "text": "len", "submit": true}},
+//!     "back",
+//!     {"wait": {"ms": 2000}}
 //!   ],
 //!   "check": {"url_ends_with": "/search.html?q=len"}
 //! }
@@ -61,8 +63,12 @@ pub enum App {
 pub struct Target {
     /// Role as the snapshots say it (`link`, `button`, `menuitem`, `textbox`).
     pub role: String,
-    /// Accessible name, exactly.
+    /// Accessible name, exactly (empty for a nameless element).
     pub name: String,
+    /// Text the arm showed beside it (on its line or just after): for a nameless element, the
+    /// checkbox of the todo "Walk the dog".
+    #[serde(default)]
+    pub near: Option<String>,
 }
 
 /// One step.
@@ -77,12 +83,17 @@ pub enum Step {
         role: String,
         /// Name, as in [`Target`].
         name: String,
+        /// Near, as in [`Target`].
+        #[serde(default)]
+        near: Option<String>,
         /// The text.
         text: String,
         /// Press Enter after.
         #[serde(default)]
         submit: bool,
     },
+    /// Go back in the tab's history.
+    Back,
     /// Wait, then look again (an app that works in the background: a kernel starting).
     Wait {
         /// Milliseconds.
@@ -100,6 +111,24 @@ pub struct Check {
     /// A file the app wrote, relative to its folder.
     #[serde(default)]
     pub file_exists: Option<String>,
+    /// What a browser app stored in its `localStorage` (the site is served with the bench's
+    /// state probe when a workload checks this).
+    #[serde(default)]
+    pub storage: Option<StorageCheck>,
+}
+
+/// A stored value the app must hold at the end: the JSON under `key`, at `pointer`, matches
+/// `matches` (an object's named fields, an array's items one for one, scalars equal).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageCheck {
+    /// The `localStorage` key (TodoMVC's `todos-vanillajs`).
+    pub key: String,
+    /// A JSON pointer into the stored value (`/todos`); empty for all of it.
+    #[serde(default)]
+    pub pointer: String,
+    /// What must be there.
+    pub matches: serde_json::Value,
 }
 
 impl Workload {
@@ -129,16 +158,22 @@ impl Step {
     pub fn target(&self) -> Option<Target> {
         match self {
             Step::Click(t) => Some(t.clone()),
-            Step::Type { role, name, .. } => Some(Target { role: role.clone(), name: name.clone() }),
-            Step::Wait { .. } => None,
+            Step::Type { role, name, near, .. } => {
+                Some(Target { role: role.clone(), name: name.clone(), near: near.clone() })
+            }
+            Step::Back | Step::Wait { .. } => None,
         }
     }
 
     /// A short label for reports: `click link "next"`.
     pub fn label(&self) -> String {
         match self {
-            Step::Click(t) => format!("click {} {:?}", t.role, t.name),
+            Step::Click(t) => match &t.near {
+                Some(n) => format!("click {} {:?} by {n:?}", t.role, t.name),
+                None => format!("click {} {:?}", t.role, t.name),
+            },
             Step::Type { role, name, text, .. } => format!("type {text:?} into {role} {name:?}"),
+            Step::Back => "back".to_string(),
             Step::Wait { ms } => format!("wait {ms} ms"),
         }
     }
@@ -156,7 +191,7 @@ mod tests {
         for w in &all {
             assert!(!w.steps.is_empty(), "{}", w.name);
             assert!(
-                w.check.url_ends_with.is_some() || w.check.file_exists.is_some(),
+                w.check.url_ends_with.is_some() || w.check.file_exists.is_some() || w.check.storage.is_some(),
                 "{} checks nothing",
                 w.name
             );

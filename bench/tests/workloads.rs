@@ -1,6 +1,6 @@
-//! The workload harness end to end, as CI runs it: the Sphinx docs workload (Python's docs,
-//! Debian python3-doc) through `axsnap mcp` and Playwright MCP over stdio, one run each, the
-//! task checked on the app, the report written.
+//! The workload harness end to end, as CI runs it: the TodoMVC workload (npm `todomvc`, its
+//! vanilla JS app) through `axsnap mcp` (auto and full) and Playwright MCP over stdio, one run
+//! each, the task checked on the list the app stored, the report and charts written.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,21 +15,24 @@ fn axsnap_bin() -> PathBuf {
 }
 
 #[test]
-fn sphinx_docs_workload_through_axsnap_and_playwright_mcp() {
+fn todomvc_workload_through_axsnap_and_playwright_mcp() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let playwright = repo.join("tests/mcp/node/node_modules/@playwright/mcp/cli.js");
-    assert!(playwright.is_file(), "Playwright MCP is not installed: scripts/test installs it");
+    let node_modules = repo.join("bench/node/node_modules");
+    assert!(
+        node_modules.join("@playwright/mcp/cli.js").is_file(),
+        "Playwright MCP is not installed in bench/node: scripts/test installs it"
+    );
     let axsnap = axsnap_bin();
     assert!(axsnap.is_file(), "no axsnap at {}: build it (cargo build -p axsnap)", axsnap.display());
     let out = tempdir();
     let run = Command::new(env!("CARGO_BIN_EXE_bench"))
-        .args(["python-docs-next", "--runs", "1", "--arms", "axsnap-auto,playwright-mcp"])
+        .args(["todomvc", "--runs", "1", "--arms", "axsnap-auto,axsnap-full,playwright-mcp"])
         .arg("--out")
         .arg(&out)
         .arg("--axsnap")
         .arg(&axsnap)
-        .arg("--playwright-mcp")
-        .arg(&playwright)
+        .arg("--node-modules")
+        .arg(&node_modules)
         .output()
         .expect("run the bench");
     let stderr = String::from_utf8_lossy(&run.stderr);
@@ -40,17 +43,20 @@ fn sphinx_docs_workload_through_axsnap_and_playwright_mcp() {
     let arm = |name: &str| {
         summaries.iter().find(|s| s["arm"] == name).unwrap_or_else(|| panic!("{name}: {report}"))
     };
-    for name in ["axsnap-auto", "playwright-mcp"] {
+    for name in ["axsnap-auto", "axsnap-full", "playwright-mcp"] {
         assert_eq!(arm(name)["succeeded"], 1, "{name} did not finish the task:\n{stderr}");
     }
-    // Python's stdtypes page alone is 151,000 tokens in Playwright's snapshot; axsnap answers
-    // it within its 10,000-token budget. Not a speed: a size, the same on every machine.
-    let ours = arm("axsnap-auto")["tokens_cl100k"].as_f64().unwrap();
-    let theirs = arm("playwright-mcp")["tokens_cl100k"].as_f64().unwrap();
-    assert!(ours < theirs, "axsnap {ours} tokens, Playwright MCP {theirs}");
+    // Sizes, not speeds: the same on every machine. Diffs after each action cost less than
+    // the page again (axsnap-full), and far less than Playwright MCP's snapshot after each.
+    let tokens = |name: &str| arm(name)["tokens_cl100k"].as_f64().unwrap();
+    let (auto, full, theirs) = (tokens("axsnap-auto"), tokens("axsnap-full"), tokens("playwright-mcp"));
+    assert!(auto < full && auto * 3.0 < theirs, "auto {auto}, full {full}, Playwright MCP {theirs}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(md.contains("## python-docs-next") && md.contains("click link \"next\""), "{md}");
-    let transcript = out.join("python-docs-next-axsnap-auto-0/transcript.md");
+    assert!(md.contains("## todomvc") && md.contains("click checkbox \"\" by \"Walk the dog\""), "{md}");
+    assert!(md.contains("(tokens-per-step-todomvc.svg)"), "the charts are linked: {md}");
+    let chart = std::fs::read_to_string(out.join("tokens-per-step-todomvc.svg")).unwrap();
+    assert!(chart.contains("axsnap-auto") && chart.contains("playwright-mcp"), "{chart}");
+    let transcript = out.join("todomvc-axsnap-auto-0/transcript.md");
     assert!(std::fs::read_to_string(transcript).unwrap().contains("## click"), "every answer is recorded");
 }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use axsnap_bench::arms::{Arm, Tools};
+use axsnap_bench::charts::write_charts;
 use axsnap_bench::drive::run_once;
 use axsnap_bench::runtime;
 use axsnap_bench::workload::Workload;
@@ -24,8 +25,13 @@ struct Args {
     /// Runs of each workload per arm; the arms' order rotates from run to run.
     #[arg(long, default_value_t = 3)]
     runs: usize,
-    /// Arms, comma-separated (axsnap-auto, axsnap-full, playwright-mcp).
-    #[arg(long, default_value = "axsnap-auto,axsnap-full,playwright-mcp", value_delimiter = ',')]
+    /// Arms, comma-separated (axsnap-auto, axsnap-full, playwright-mcp, playwright-mcp-0.0.68,
+    /// chrome-devtools-mcp).
+    #[arg(
+        long,
+        default_value = "axsnap-auto,axsnap-full,playwright-mcp,playwright-mcp-0.0.68,chrome-devtools-mcp",
+        value_delimiter = ','
+    )]
     arms: Vec<String>,
     /// Where report.md, report.json and the runs' scratch files go.
     #[arg(long, default_value = "target/bench")]
@@ -36,9 +42,10 @@ struct Args {
     /// The Chromium every arm drives.
     #[arg(long, env = "AXSNAP_BROWSER", default_value = "/usr/bin/chromium")]
     browser: PathBuf,
-    /// Playwright MCP's cli.js.
-    #[arg(long, default_value = "tests/mcp/node/node_modules/@playwright/mcp/cli.js")]
-    playwright_mcp: PathBuf,
+    /// The bench's npm packages (the peer MCP servers and the web apps), as `npm ci` in
+    /// bench/node installs them.
+    #[arg(long, env = "AXSNAP_BENCH_NODE_MODULES", default_value = "bench/node/node_modules")]
+    node_modules: PathBuf,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -46,11 +53,7 @@ fn main() -> anyhow::Result<()> {
     let arms: Vec<Arm> = args
         .arms
         .iter()
-        .map(|a| {
-            Arm::parse(a).with_context(|| {
-                format!("no arm {a:?}; the arms are axsnap-auto, axsnap-full, playwright-mcp")
-            })
-        })
+        .map(|a| Arm::parse(a).with_context(|| format!("no arm {a:?}; the arms are {}", Arm::names())))
         .collect::<anyhow::Result<_>>()?;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("workloads");
     let mut workloads = Workload::all_in(&dir)?;
@@ -63,18 +66,29 @@ fn main() -> anyhow::Result<()> {
         }
         workloads.retain(|w| args.workloads.contains(&w.name));
     }
-    for (what, p) in
-        [("axsnap", &args.axsnap), ("Chromium", &args.browser), ("Playwright MCP", &args.playwright_mcp)]
-    {
+    for (what, p) in [("axsnap", &args.axsnap), ("Chromium", &args.browser)] {
         if !p.is_file() {
             bail!("no {what} at {} (scripts/bench builds and installs what it needs)", p.display());
         }
     }
+    if !args.node_modules.is_dir() {
+        bail!(
+            "no npm packages at {} (scripts/bench installs them: npm ci in bench/node)",
+            args.node_modules.display()
+        );
+    }
     let tools = Tools {
         axsnap: args.axsnap.canonicalize()?,
         chromium: args.browser.clone(),
-        playwright_mcp: args.playwright_mcp.canonicalize()?,
+        node_modules: args.node_modules.canonicalize()?,
     };
+    for arm in &arms {
+        if let Some(pkg) = arm.package(&tools) {
+            if !pkg.join("package.json").is_file() {
+                bail!("no {} at {} (npm ci in bench/node installs it)", arm.name(), pkg.display());
+            }
+        }
+    }
     std::fs::create_dir_all(&args.out)?;
     let out = args.out.canonicalize()?;
     let rt = runtime()?;
@@ -99,10 +113,18 @@ fn main() -> anyhow::Result<()> {
     let names: Vec<&str> = arms.iter().map(|a| a.name()).collect();
     let summaries = summarize(&records, &names);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    std::fs::write(out.join("report.md"), markdown(&records, &summaries, &command))?;
     let json = serde_json::json!({"command": command, "summaries": summaries, "runs": records});
     std::fs::write(out.join("report.json"), serde_json::to_string_pretty(&json)?)?;
-    println!("{}", markdown(&records, &summaries, &command));
+    let charts = write_charts(&summaries, &out)?;
+    let mut md = markdown(&records, &summaries, &command);
+    if !charts.is_empty() {
+        md.push_str("## Charts\n\n");
+        for c in &charts {
+            md.push_str(&format!("![{c}]({c})\n\n"));
+        }
+    }
+    std::fs::write(out.join("report.md"), &md)?;
+    println!("{md}");
     eprintln!("bench: report in {}", out.join("report.md").display());
     Ok(())
 }
