@@ -146,7 +146,34 @@ ensure_bench_apps() {
     echo "installing python3-doc (Debian package: the Sphinx site of the docs workloads)..." >&2
     _apt_install python3-doc
   fi
-  [ "${1:-}" = "jupyter" ] || return 0
+  local want
+  for want in "$@"; do
+    case "$want" in
+      jupyter) _ensure_bench_jupyter ;;
+      desktop) _ensure_bench_desktop ;;
+    esac
+  done
+}
+
+# linux-desktop-mcp (PyPI) in a venv that sees Debian's PyGObject and AT-SPI typelib.
+BENCH_DESKTOP_VENV="target/bench-desktop-venv"
+_ensure_bench_desktop() {
+  ensure_desktop
+  if ! dpkg-query -W -f='${db:Status-Status}' gir1.2-atspi-2.0 2>/dev/null | grep -q '^installed$'; then
+    echo "installing gir1.2-atspi-2.0 (Debian package: AT-SPI for linux-desktop-mcp)..." >&2
+    _apt_install gir1.2-atspi-2.0
+  fi
+  if ! cmp -s bench/desktop-requirements.txt "$BENCH_DESKTOP_VENV/requirements.txt" 2>/dev/null; then
+    echo "installing linux-desktop-mcp for the bench (venv in $BENCH_DESKTOP_VENV)..." >&2
+    rm -rf "$BENCH_DESKTOP_VENV"
+    /usr/bin/python3 -m venv --system-site-packages "$BENCH_DESKTOP_VENV"
+    "$BENCH_DESKTOP_VENV/bin/python" -m pip install -q --disable-pip-version-check -r bench/desktop-requirements.txt
+    "$BENCH_DESKTOP_VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps linux-desktop-mcp==0.1.0
+    cp bench/desktop-requirements.txt "$BENCH_DESKTOP_VENV/requirements.txt"
+  fi
+}
+
+_ensure_bench_jupyter() {
   if ! cmp -s bench/requirements.txt "$BENCH_VENV/requirements.txt" 2>/dev/null; then
     echo "installing Jupyter Notebook for the bench (venv in $BENCH_VENV)..." >&2
     rm -rf "$BENCH_VENV"

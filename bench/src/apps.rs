@@ -1,12 +1,13 @@
-//! The apps workloads run on, started on 127.0.0.1 for one run and stopped after it: a static
-//! site (Sphinx or rustdoc output) from the bench's file server, or Jupyter Notebook 7 in a
-//! fresh folder.
+//! The apps workloads run on, started for one run and stopped after it: a static site (Sphinx
+//! or rustdoc output, TodoMVC) from the bench's file server on 127.0.0.1, Jupyter Notebook 7 in
+//! a fresh folder, or a desktop app in a private desktop session.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::desktop_app::DesktopApp;
 use crate::error::BenchError;
 use crate::serve::StaticServer;
 use crate::state_probe::StateProbe;
@@ -21,13 +22,17 @@ pub enum RunningApp {
     Static(StaticServer),
     /// Jupyter Notebook.
     Jupyter(Jupyter),
+    /// A desktop app in its own session.
+    Desktop(DesktopApp),
 }
 
 impl RunningApp {
     /// Starts `app`; `scratch` is a fresh folder the app may write in. With `probe`, a static
     /// site's pages report the app's stored state (for a check that reads it).
-    pub fn start(app: &App, scratch: &Path, probe: bool) -> Result<RunningApp, BenchError> {
+    /// `axsnap` is the binary that reads a desktop app's window (to know it is up).
+    pub fn start(app: &App, scratch: &Path, probe: bool, axsnap: &Path) -> Result<RunningApp, BenchError> {
         match app {
+            App::Desktop(program) => Ok(RunningApp::Desktop(DesktopApp::start(program, axsnap, scratch)?)),
             App::Static(root) => {
                 let root = site_root(root)?;
                 if !root.is_dir() {
@@ -48,6 +53,7 @@ impl RunningApp {
         match self {
             RunningApp::Static(s) => s.url(path),
             RunningApp::Jupyter(j) => format!("http://127.0.0.1:{}/{}", j.port, path.trim_start_matches('/')),
+            RunningApp::Desktop(d) => d.program.clone(),
         }
     }
 
@@ -55,7 +61,7 @@ impl RunningApp {
     pub fn last_page(&self) -> Option<String> {
         match self {
             RunningApp::Static(s) => s.pages_served().pop(),
-            RunningApp::Jupyter(_) => None,
+            RunningApp::Jupyter(_) | RunningApp::Desktop(_) => None,
         }
     }
 
@@ -63,14 +69,22 @@ impl RunningApp {
     pub fn state(&self) -> Option<serde_json::Value> {
         match self {
             RunningApp::Static(s) => s.app_state(),
-            RunningApp::Jupyter(_) => None,
+            RunningApp::Jupyter(_) | RunningApp::Desktop(_) => None,
+        }
+    }
+
+    /// The desktop app, for a desktop workload.
+    pub fn desktop(&self) -> Option<&DesktopApp> {
+        match self {
+            RunningApp::Desktop(d) => Some(d),
+            _ => None,
         }
     }
 
     /// The folder the app writes in (Jupyter's root).
     pub fn folder(&self) -> Option<&Path> {
         match self {
-            RunningApp::Static(_) => None,
+            RunningApp::Static(_) | RunningApp::Desktop(_) => None,
             RunningApp::Jupyter(j) => Some(&j.root),
         }
     }

@@ -13,8 +13,14 @@
 //! - `chrome-devtools-mcp`: Google's (npm `chrome-devtools-mcp`); actions ask for the page with
 //!   `includeSnapshot: true`, as its tool descriptions suggest.
 //!
-//! The peers are pinned by `bench/node/package-lock.json`. Every arm runs the same Chromium
-//! with a 1280×720 viewport.
+//! - `linux-desktop-mcp`: the desktop peer (PyPI `linux-desktop-mcp`, an AT-SPI server, in a
+//!   venv of its own with the system's PyGObject); after each action the agent calls
+//!   `desktop_snapshot` for the app, as its answers hold no tree.
+//!
+//! axsnap's arms run desktop workloads too (`axsnap mcp --desktop`, each call scoped to the
+//! app's window). The web peers are pinned by `bench/node/package-lock.json`, the desktop peer
+//! by `bench/desktop-requirements.txt`. Every browser arm runs the same Chromium with a
+//! 1280×720 viewport.
 
 use std::path::{Path, PathBuf};
 
@@ -35,6 +41,8 @@ pub enum Arm {
     PlaywrightMcp068,
     /// chrome-devtools-mcp, with the snapshot in every action's answer.
     ChromeDevtoolsMcp,
+    /// linux-desktop-mcp, reading `desktop_snapshot` after each action.
+    LinuxDesktopMcp,
 }
 
 /// How an arm's answers show the page, for [`crate::view::View`].
@@ -65,6 +73,8 @@ pub struct Tools {
     pub chromium: PathBuf,
     /// The bench's npm packages (`bench/node/node_modules`): the peers.
     pub node_modules: PathBuf,
+    /// The venv of the desktop peer (`target/bench-desktop-venv`).
+    pub desktop_venv: PathBuf,
 }
 
 impl Tools {
@@ -82,8 +92,14 @@ impl Tools {
 
 impl Arm {
     /// Every arm, in the default order.
-    pub const ALL: [Arm; 5] =
-        [Arm::AxsnapAuto, Arm::AxsnapFull, Arm::PlaywrightMcp, Arm::PlaywrightMcp068, Arm::ChromeDevtoolsMcp];
+    pub const ALL: [Arm; 6] = [
+        Arm::AxsnapAuto,
+        Arm::AxsnapFull,
+        Arm::PlaywrightMcp,
+        Arm::PlaywrightMcp068,
+        Arm::ChromeDevtoolsMcp,
+        Arm::LinuxDesktopMcp,
+    ];
 
     /// Its name in reports and on the command line.
     pub fn name(self) -> &'static str {
@@ -93,6 +109,16 @@ impl Arm {
             Arm::PlaywrightMcp => "playwright-mcp",
             Arm::PlaywrightMcp068 => "playwright-mcp-0.0.68",
             Arm::ChromeDevtoolsMcp => "chrome-devtools-mcp",
+            Arm::LinuxDesktopMcp => "linux-desktop-mcp",
+        }
+    }
+
+    /// Whether it drives browsers, desktop apps, or (axsnap) both.
+    pub fn serves(self, desktop: bool) -> bool {
+        match self {
+            Arm::AxsnapAuto | Arm::AxsnapFull => true,
+            Arm::LinuxDesktopMcp => desktop,
+            _ => !desktop,
         }
     }
 
@@ -118,13 +144,14 @@ impl Arm {
             Arm::PlaywrightMcp => Dialect::PlaywrightYaml { incremental: false },
             Arm::PlaywrightMcp068 => Dialect::PlaywrightYaml { incremental: true },
             Arm::ChromeDevtoolsMcp => Dialect::Devtools,
+            Arm::LinuxDesktopMcp => Dialect::LinuxDesktop,
         }
     }
 
     /// The npm package it runs from, if it is a peer (for the versions the report names).
     pub fn package(self, tools: &Tools) -> Option<PathBuf> {
         let dir = match self {
-            Arm::AxsnapAuto | Arm::AxsnapFull => return None,
+            Arm::AxsnapAuto | Arm::AxsnapFull | Arm::LinuxDesktopMcp => return None,
             Arm::PlaywrightMcp => "@playwright/mcp",
             Arm::PlaywrightMcp068 => "playwright-mcp-0.0.68",
             Arm::ChromeDevtoolsMcp => "chrome-devtools-mcp",
@@ -132,16 +159,21 @@ impl Arm {
         Some(tools.node_modules.join(dir))
     }
 
-    /// The server's command line and working folder; `out` takes the files it writes.
-    pub fn command(self, tools: &Tools, out: &Path) -> (Vec<String>, Option<PathBuf>) {
+    /// The server's command line and working folder; `out` takes the files it writes;
+    /// `desktop` for a desktop workload.
+    pub fn command(self, tools: &Tools, out: &Path, desktop: bool) -> (Vec<String>, Option<PathBuf>) {
         let s = |p: &Path| p.display().to_string();
         let v = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         match self {
             Arm::AxsnapAuto | Arm::AxsnapFull => {
                 let mut argv = vec![s(&tools.axsnap), "mcp".into(), "--browser".into(), s(&tools.chromium)];
                 argv.extend(v(&["--viewport", "1280x720"]));
+                if desktop {
+                    argv.push("--desktop".into());
+                }
                 (argv, None)
             }
+            Arm::LinuxDesktopMcp => (vec![s(&tools.desktop_venv.join("bin/linux-desktop-mcp"))], None),
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => {
                 let pkg = self.package(tools).unwrap_or_default();
                 let mut argv = vec![tools.node(), s(&pkg.join("cli.js"))];
@@ -182,6 +214,10 @@ impl Arm {
     /// The call that opens `url`.
     pub fn open(self, url: &str) -> Call {
         match self {
+            Arm::LinuxDesktopMcp => ("desktop_snapshot", json!({"app_name": url})),
+            // A desktop app's name (no scheme): its window's snapshot (the window id is added
+            // by `at_window`).
+            Arm::AxsnapAuto | Arm::AxsnapFull if !url.contains("://") => ("snapshot", json!({})),
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_navigate", json!({"url": url})),
             Arm::ChromeDevtoolsMcp => ("navigate_page", json!({"type": "url", "url": url})),
             Arm::AxsnapAuto | Arm::AxsnapFull => ("navigate", json!({"url": url})),
@@ -193,7 +229,7 @@ impl Arm {
         match self {
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_navigate_back", json!({})),
             Arm::ChromeDevtoolsMcp => ("navigate_page", json!({"type": "back"})),
-            Arm::AxsnapAuto | Arm::AxsnapFull => ("back", json!({})),
+            Arm::AxsnapAuto | Arm::AxsnapFull | Arm::LinuxDesktopMcp => ("back", json!({})),
         }
     }
 
@@ -203,6 +239,7 @@ impl Arm {
             Arm::PlaywrightMcp => ("browser_click", json!({"element": what, "target": r})),
             Arm::PlaywrightMcp068 => ("browser_click", json!({"element": what, "ref": r})),
             Arm::ChromeDevtoolsMcp => ("click", json!({"uid": r, "includeSnapshot": true})),
+            Arm::LinuxDesktopMcp => ("desktop_click", json!({"ref": r, "element": what})),
             Arm::AxsnapAuto | Arm::AxsnapFull => ("click", json!({"ref": r})),
         }
     }
@@ -224,6 +261,9 @@ impl Arm {
             Arm::ChromeDevtoolsMcp => {
                 vec![("fill", json!({"uid": r, "value": text, "includeSnapshot": true}))]
             }
+            Arm::LinuxDesktopMcp => {
+                vec![("desktop_type", json!({"ref": r, "element": what, "text": text, "submit": submit}))]
+            }
             Arm::AxsnapAuto | Arm::AxsnapFull => {
                 vec![("type", json!({"ref": r, "text": text, "submit": submit}))]
             }
@@ -239,6 +279,8 @@ impl Arm {
             Arm::ChromeDevtoolsMcp => {
                 devtools_snapshot(answer).is_none().then(|| ("take_snapshot", json!({})))
             }
+            // Its actions answer with a line; the tree is a call of its own.
+            Arm::LinuxDesktopMcp => Some(("desktop_snapshot", json!({}))),
         }
     }
 
@@ -249,7 +291,25 @@ impl Arm {
             Arm::AxsnapFull => ("snapshot", json!({"mode": "full"})),
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_snapshot", json!({})),
             Arm::ChromeDevtoolsMcp => ("take_snapshot", json!({})),
+            Arm::LinuxDesktopMcp => ("desktop_snapshot", json!({})),
         }
+    }
+
+    /// `call` aimed at a desktop app's window: axsnap's calls name the window (its id from
+    /// `desktop_windows`), linux-desktop-mcp's snapshots name the app.
+    pub fn at_window(self, mut call: Call, app: &str, window: &str) -> Call {
+        if let Some(args) = call.1.as_object_mut() {
+            match self {
+                Arm::AxsnapAuto | Arm::AxsnapFull => {
+                    args.insert("window".into(), json!(window));
+                }
+                Arm::LinuxDesktopMcp if call.0 == "desktop_snapshot" => {
+                    args.insert("app_name".into(), json!(app));
+                }
+                _ => {}
+            }
+        }
+        call
     }
 }
 

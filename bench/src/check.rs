@@ -6,10 +6,12 @@
 use serde_json::Value;
 
 use crate::apps::RunningApp;
+use crate::desktop_app::normalized;
 use crate::workload::Check;
 
-/// Whether `check` holds on `app`; the error says what the app showed instead.
-pub fn check(check: &Check, app: &RunningApp) -> Result<(), String> {
+/// Whether `check` holds on `app`; the error says what the app showed instead. `axsnap`
+/// reads a desktop app's window.
+pub fn check(check: &Check, app: &RunningApp, axsnap: &std::path::Path) -> Result<(), String> {
     if let Some(end) = &check.url_ends_with {
         let last = app.last_page().unwrap_or_default();
         if !last.ends_with(end.as_str()) {
@@ -38,6 +40,13 @@ pub fn check(check: &Check, app: &RunningApp) -> Result<(), String> {
                 "the app stored {at} at {:?}, which does not match {}",
                 want.pointer, want.matches
             ));
+        }
+    }
+    if let Some(want) = &check.desktop_shows {
+        let d = app.desktop().ok_or_else(|| "this app is not a desktop app".to_string())?;
+        let shows = normalized(&d.window_text(axsnap)?);
+        if !shows.contains(want.as_str()) {
+            return Err(format!("{}'s window does not show {want:?}", d.program));
         }
     }
     Ok(())

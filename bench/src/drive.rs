@@ -71,15 +71,19 @@ pub async fn run_once(
     let scratch = out.join(format!("{}-{}-{run}", w.name, arm.name()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
-    let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some())?;
-    let (argv, cwd) = arm.command(tools, &scratch);
-    let mut server = McpServer::start(&argv, cwd.as_deref(), &arm.env(), CALL_TIMEOUT).await?;
+    let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some(), &tools.axsnap)?;
+    let (argv, cwd) = arm.command(tools, &scratch, app.desktop().is_some());
+    let mut env: Vec<(&str, &str)> = arm.env();
+    if let Some(d) = app.desktop() {
+        env.extend(d.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    }
+    let mut server = McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?;
     server.keep_transcript(scratch.join("transcript.md"));
     let mut rec = RunRecord {
         workload: w.name.clone(),
         arm: arm.name().to_string(),
         run,
-        server: match arm.package(tools).and_then(|p| npm_version(&p)) {
+        server: match peer_version(arm, tools) {
             Some(v) => format!("{v} ({})", server.server),
             None => server.server.clone(),
         },
@@ -90,7 +94,7 @@ pub async fn run_once(
     let outcome = steps(w, arm, &app, &server, &mut rec).await;
     server.stop().await;
     match outcome {
-        Ok(()) => match crate::check::check(&w.check, &app) {
+        Ok(()) => match crate::check::check(&w.check, &app, &tools.axsnap) {
             Ok(()) => rec.success = true,
             Err(why) => rec.failure = Some(why),
         },
@@ -108,10 +112,26 @@ async fn steps(
     rec: &mut RunRecord,
 ) -> Result<(), String> {
     let mut view = View::default();
-    let (tool, args) = arm.open(&app.url(&w.start));
-    let first = call(server, tool, args).await?;
-    let answers = look_after(arm, server, first, &mut view).await?;
-    rec.steps.push(record(format!("open {}", w.start), &answers));
+    let mut server = Session { server, arm, aim: None };
+    let server = &mut server;
+    let mut opening = Vec::new();
+    let (label, first) = match app.desktop() {
+        Some(d) => {
+            let (aim, looked) = find_window(server, &d.program).await?;
+            opening = looked;
+            server.aim = Some(aim);
+            let (tool, args) = arm.open(&d.program);
+            (format!("open {}", d.program), call(server, tool, args).await?)
+        }
+        None => {
+            let (tool, args) = arm.open(&app.url(&w.start));
+            (format!("open {}", w.start), call(server, tool, args).await?)
+        }
+    };
+    let server = &*server;
+    let mut answers = look_after(arm, server, first, &mut view).await?;
+    answers.extend(opening);
+    rec.steps.push(record(label, &answers));
     for (i, step) in w.steps.iter().enumerate() {
         let label = step.label();
         // Looks the agent took before acting, counted with the step.
@@ -180,7 +200,7 @@ async fn steps(
 /// one that shows the page.
 async fn look_after(
     arm: Arm,
-    server: &McpServer,
+    server: &Session<'_>,
     answer: Answer,
     view: &mut View,
 ) -> Result<Vec<Answer>, String> {
@@ -208,11 +228,46 @@ fn read(arm: Arm, answer: &Answer, view: &mut View) {
     view.read(arm.dialect(), &answer.text, answer.kind.as_deref());
 }
 
-async fn call(server: &McpServer, tool: &str, args: serde_json::Value) -> Result<Answer, String> {
+/// The server as this run speaks to it: on a desktop workload every call aimed at the app's
+/// window.
+struct Session<'a> {
+    server: &'a McpServer,
+    arm: Arm,
+    /// The desktop app and its window id, once found.
+    aim: Option<(String, String)>,
+}
+
+async fn call(server: &Session<'_>, tool: &'static str, args: serde_json::Value) -> Result<Answer, String> {
+    let (tool, args) = match &server.aim {
+        Some((app, window)) => server.arm.at_window((tool, args), app, window),
+        None => (tool, args),
+    };
     let shown = args.to_string();
-    let answer = server.call(tool, args, CALL_TIMEOUT).await.map_err(|e| e.to_string())?;
-    server.transcript(&format!("{tool} {shown}"), &answer.text);
+    let answer = server.server.call(tool, args, CALL_TIMEOUT).await.map_err(|e| e.to_string())?;
+    server.server.transcript(&format!("{tool} {shown}"), &answer.text);
     Ok(answer)
+}
+
+/// The window of desktop app `program` (axsnap: its id from `desktop_windows`, asked until
+/// the app shows one; linux-desktop-mcp names apps, not windows), and the answers that took.
+async fn find_window(server: &Session<'_>, program: &str) -> Result<((String, String), Vec<Answer>), String> {
+    if !server.arm.is_axsnap() {
+        return Ok(((program.to_string(), String::new()), Vec::new()));
+    }
+    let mut answers = Vec::new();
+    for _ in 0..=PATIENCE {
+        let a = call(server, "desktop_windows", serde_json::json!({})).await?;
+        let id = a.text.lines().find_map(|l| {
+            let (id, rest) = l.split_once(' ')?;
+            (rest.starts_with("frame ") && rest.contains(&format!("app {program:?}"))).then(|| id.to_string())
+        });
+        answers.push(a);
+        if let Some(id) = id {
+            return Ok(((program.to_string(), id), answers));
+        }
+        tokio::time::sleep(LOOK_PAUSE).await;
+    }
+    Err(format!("no window of {program} in desktop_windows, even after looking {PATIENCE} more times"))
 }
 
 fn record(label: String, answers: &[Answer]) -> StepRecord {
@@ -233,6 +288,21 @@ fn record(label: String, answers: &[Answer]) -> StepRecord {
         latency_ms: ms,
         kind,
     }
+}
+
+/// The peer's package and version as installed (npm's package.json, pip's dist-info): the
+/// servers' own `initialize` answers name their SDK's version, not theirs.
+fn peer_version(arm: Arm, tools: &Tools) -> Option<String> {
+    if arm == Arm::LinuxDesktopMcp {
+        let lib = std::fs::read_dir(tools.desktop_venv.join("lib")).ok()?.filter_map(Result::ok).next()?;
+        let site = std::fs::read_dir(lib.path().join("site-packages")).ok()?;
+        return site.filter_map(Result::ok).find_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let v = name.strip_prefix("linux_desktop_mcp-")?.strip_suffix(".dist-info")?;
+            Some(format!("linux-desktop-mcp=={v}"))
+        });
+    }
+    npm_version(&arm.package(tools)?)
 }
 
 /// `name@version` of the npm package in `dir`, from its package.json.

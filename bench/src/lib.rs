@@ -44,6 +44,7 @@ pub mod charts;
 pub mod check;
 pub mod compare;
 pub mod cost;
+pub mod desktop_app;
 pub mod docs;
 pub mod drive;
 pub mod error;

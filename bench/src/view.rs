@@ -161,13 +161,15 @@ impl View {
         self.find_near(role, name, None)
     }
 
-    /// As [`View::find`], and with `near`, only an element shown beside that text.
+    /// As [`View::find`], and with `near`, only an element shown beside that text: the one it
+    /// is closest to (the tab whose own label it is, not the tab before), the latest of equals.
     pub fn find_near(&self, role: &str, name: &str, near: Option<&str>) -> Option<&str> {
-        self.items
-            .iter()
-            .rev()
-            .find(|s| s.role == role && s.name == name && near.is_none_or(|n| s.beside.contains(n)))
-            .map(|s| s.r.as_str())
+        let alike = self.items.iter().enumerate().filter(|(_, s)| s.role == role && s.name == name);
+        let Some(near) = near else { return alike.clone().next_back().map(|(_, s)| s.r.as_str()) };
+        alike
+            .filter_map(|(i, s)| s.beside.find(near).map(|at| (at, i, s)))
+            .min_by_key(|&(at, i, _)| (at, std::cmp::Reverse(i)))
+            .map(|(_, _, s)| s.r.as_str())
     }
 
     /// How many elements the view holds.
@@ -351,6 +353,13 @@ mod tests {
         assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e35"));
         assert_eq!(v.find_near("checkbox", "", Some("Walk the dog")), Some("e36"));
         assert_eq!(v.find_near("checkbox", "", Some("Feed the cat")), None);
+        // The closest: a tab's own label, not the tab before it.
+        v.read(
+            Dialect::Axsnap,
+            "tablist\n  tab \"Tab\" [e91]\n    label \"page 1\"\n  tab \"Tab\" [e92]\n    label \"page 2\"\n",
+            Some("full"),
+        );
+        assert_eq!(v.find_near("tab", "Tab", Some("page 2")), Some("e92"));
         let yaml = "```yaml\n- listitem [ref=e20]:\n  - checkbox [ref=e21]\n  - text: Buy milk\n```";
         v.read(Dialect::PlaywrightYaml { incremental: false }, yaml, None);
         assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e21"));

@@ -55,6 +55,19 @@ pub enum App {
     Static(String),
     /// Jupyter Notebook 7 (PyPI `notebook`), started by the bench in a fresh folder.
     Jupyter,
+    /// A desktop app (its program, as it names itself on the accessibility bus), started in a
+    /// private desktop session (`scripts/desktop-session`); `start` is unused.
+    Desktop(String),
+}
+
+impl App {
+    /// The desktop program, for a desktop app.
+    pub fn desktop(&self) -> Option<&str> {
+        match self {
+            App::Desktop(program) => Some(program),
+            _ => None,
+        }
+    }
 }
 
 /// An element as the agent names it.
@@ -115,6 +128,11 @@ pub struct Check {
     /// state probe when a workload checks this).
     #[serde(default)]
     pub storage: Option<StorageCheck>,
+    /// Lines a desktop app's window shows at the end, read from its accessibility tree by the
+    /// bench itself (`axsnap desktop snapshot`), refs left out and each line trimmed: e.g.
+    /// `tab "Tab" [selected]\nlabel "page 2"`.
+    #[serde(default)]
+    pub desktop_shows: Option<String>,
 }
 
 /// A stored value the app must hold at the end: the JSON under `key`, at `pointer`, matches
@@ -191,7 +209,10 @@ mod tests {
         for w in &all {
             assert!(!w.steps.is_empty(), "{}", w.name);
             assert!(
-                w.check.url_ends_with.is_some() || w.check.file_exists.is_some() || w.check.storage.is_some(),
+                w.check.url_ends_with.is_some()
+                    || w.check.file_exists.is_some()
+                    || w.check.storage.is_some()
+                    || w.check.desktop_shows.is_some(),
                 "{} checks nothing",
                 w.name
             );

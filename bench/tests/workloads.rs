@@ -60,8 +60,52 @@ fn todomvc_workload_through_axsnap_and_playwright_mcp() {
     assert!(std::fs::read_to_string(transcript).unwrap().contains("## click"), "every answer is recorded");
 }
 
+#[test]
+fn desktop_workload_through_axsnap_and_linux_desktop_mcp() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let venv = repo.join("target/bench-desktop-venv");
+    assert!(
+        venv.join("bin/linux-desktop-mcp").is_file(),
+        "linux-desktop-mcp is not installed: scripts/test installs it (ensure_bench_apps desktop)"
+    );
+    let axsnap = axsnap_bin();
+    let out = tempdir();
+    // Each run starts a desktop session of its own (scripts/desktop-session), whatever this
+    // process's DISPLAY.
+    let run = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args(["gtk4-widget-factory", "--runs", "1", "--arms", "axsnap-auto,axsnap-full,linux-desktop-mcp"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--axsnap")
+        .arg(&axsnap)
+        .arg("--desktop-venv")
+        .arg(&venv)
+        .output()
+        .expect("run the bench");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "the bench failed:\n{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let summaries = report["summaries"].as_array().unwrap();
+    let arm = |name: &str| {
+        summaries.iter().find(|s| s["arm"] == name).unwrap_or_else(|| panic!("{name}: {report}"))
+    };
+    for name in ["axsnap-auto", "axsnap-full", "linux-desktop-mcp"] {
+        assert_eq!(arm(name)["succeeded"], 1, "{name} did not finish the task:\n{stderr}");
+    }
+    // A tab switched is a few lines of diff; the window again is thousands of tokens.
+    let steps = arm("axsnap-auto")["step_tokens"].as_array().unwrap().clone();
+    let full = arm("axsnap-full")["step_tokens"].as_array().unwrap().clone();
+    for (a, f) in steps.iter().zip(&full).skip(1) {
+        assert!(a.as_f64().unwrap() * 10.0 < f.as_f64().unwrap(), "auto {steps:?}, full {full:?}");
+    }
+    assert!(arm("linux-desktop-mcp")["server"].as_str().unwrap().starts_with("linux-desktop-mcp=="));
+}
+
 fn tempdir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("axsnap-bench-test-{}", std::process::id()));
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("axsnap-bench-test-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

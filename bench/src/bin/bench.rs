@@ -26,10 +26,11 @@ struct Args {
     #[arg(long, default_value_t = 3)]
     runs: usize,
     /// Arms, comma-separated (axsnap-auto, axsnap-full, playwright-mcp, playwright-mcp-0.0.68,
-    /// chrome-devtools-mcp).
+    /// chrome-devtools-mcp, linux-desktop-mcp); each workload runs through those that serve its
+    /// kind (browser or desktop).
     #[arg(
         long,
-        default_value = "axsnap-auto,axsnap-full,playwright-mcp,playwright-mcp-0.0.68,chrome-devtools-mcp",
+        default_value = "axsnap-auto,axsnap-full,playwright-mcp,playwright-mcp-0.0.68,chrome-devtools-mcp,linux-desktop-mcp",
         value_delimiter = ','
     )]
     arms: Vec<String>,
@@ -46,6 +47,9 @@ struct Args {
     /// bench/node installs them.
     #[arg(long, env = "AXSNAP_BENCH_NODE_MODULES", default_value = "bench/node/node_modules")]
     node_modules: PathBuf,
+    /// The desktop peer's venv (linux-desktop-mcp), as scripts/bench makes it.
+    #[arg(long, env = "AXSNAP_BENCH_DESKTOP_VENV", default_value = "target/bench-desktop-venv")]
+    desktop_venv: PathBuf,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -71,7 +75,8 @@ fn main() -> anyhow::Result<()> {
             bail!("no {what} at {} (scripts/bench builds and installs what it needs)", p.display());
         }
     }
-    if !args.node_modules.is_dir() {
+    let any_web = workloads.iter().any(|w| w.app.desktop().is_none());
+    if any_web && !args.node_modules.is_dir() {
         bail!(
             "no npm packages at {} (scripts/bench installs them: npm ci in bench/node)",
             args.node_modules.display()
@@ -80,9 +85,17 @@ fn main() -> anyhow::Result<()> {
     let tools = Tools {
         axsnap: args.axsnap.canonicalize()?,
         chromium: args.browser.clone(),
-        node_modules: args.node_modules.canonicalize()?,
+        node_modules: args.node_modules.canonicalize().unwrap_or_else(|_| args.node_modules.clone()),
+        desktop_venv: args.desktop_venv.clone(),
     };
-    for arm in &arms {
+    let any_desktop = workloads.iter().any(|w| w.app.desktop().is_some());
+    if any_desktop && arms.contains(&Arm::LinuxDesktopMcp) {
+        let exe = tools.desktop_venv.join("bin/linux-desktop-mcp");
+        if !exe.is_file() {
+            bail!("no linux-desktop-mcp at {} (scripts/bench installs it)", exe.display());
+        }
+    }
+    for arm in arms.iter().filter(|_| any_web) {
         if let Some(pkg) = arm.package(&tools) {
             if !pkg.join("package.json").is_file() {
                 bail!("no {} at {} (npm ci in bench/node installs it)", arm.name(), pkg.display());
@@ -94,6 +107,8 @@ fn main() -> anyhow::Result<()> {
     let rt = runtime()?;
     let mut records = Vec::new();
     for w in &workloads {
+        let desktop = w.app.desktop().is_some();
+        let arms: Vec<Arm> = arms.iter().copied().filter(|a| a.serves(desktop)).collect();
         for run in 0..args.runs {
             // Rotate the arms so none always runs first on a cold machine.
             let n = arms.len();
