@@ -24,6 +24,8 @@ pub enum RunningApp {
     Jupyter(Jupyter),
     /// A desktop app in its own session.
     Desktop(DesktopApp),
+    /// Datasette.
+    Datasette(Datasette),
 }
 
 impl RunningApp {
@@ -45,6 +47,7 @@ impl RunningApp {
                 Ok(RunningApp::Static(StaticServer::start_with(root, probe)?))
             }
             App::Jupyter => Ok(RunningApp::Jupyter(Jupyter::start(scratch)?)),
+            App::Datasette(sql) => Ok(RunningApp::Datasette(Datasette::start(sql, scratch)?)),
         }
     }
 
@@ -54,6 +57,9 @@ impl RunningApp {
             RunningApp::Static(s) => s.url(path),
             RunningApp::Jupyter(j) => format!("http://127.0.0.1:{}/{}", j.port, path.trim_start_matches('/')),
             RunningApp::Desktop(d) => d.program.clone(),
+            RunningApp::Datasette(d) => {
+                format!("http://127.0.0.1:{}/{}", d.port, path.trim_start_matches('/'))
+            }
         }
     }
 
@@ -61,6 +67,7 @@ impl RunningApp {
     pub fn last_page(&self) -> Option<String> {
         match self {
             RunningApp::Static(s) => s.pages_served().pop(),
+            RunningApp::Datasette(d) => d.last_page(),
             RunningApp::Jupyter(_) | RunningApp::Desktop(_) => None,
         }
     }
@@ -69,7 +76,7 @@ impl RunningApp {
     pub fn state(&self) -> Option<serde_json::Value> {
         match self {
             RunningApp::Static(s) => s.app_state(),
-            RunningApp::Jupyter(_) | RunningApp::Desktop(_) => None,
+            RunningApp::Jupyter(_) | RunningApp::Desktop(_) | RunningApp::Datasette(_) => None,
         }
     }
 
@@ -84,7 +91,7 @@ impl RunningApp {
     /// The folder the app writes in (Jupyter's root).
     pub fn folder(&self) -> Option<&Path> {
         match self {
-            RunningApp::Static(_) | RunningApp::Desktop(_) => None,
+            RunningApp::Static(_) | RunningApp::Desktop(_) | RunningApp::Datasette(_) => None,
             RunningApp::Jupyter(j) => Some(&j.root),
         }
     }
@@ -153,27 +160,7 @@ impl Jupyter {
 
     /// Until `/tree` answers (the server imports a lot before it listens).
     fn wait_ready(&self, within: Duration) -> Result<(), BenchError> {
-        let started = Instant::now();
-        while started.elapsed() < within {
-            if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.port)) {
-                use std::io::{Read, Write};
-                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-                let req = format!("GET /tree HTTP/1.0\r\nHost: 127.0.0.1:{}\r\n\r\n", self.port);
-                let mut head = [0u8; 12];
-                if s.write_all(req.as_bytes()).is_ok()
-                    && s.read_exact(&mut head).is_ok()
-                    && head.ends_with(b"200")
-                {
-                    return Ok(());
-                }
-            }
-            std::thread::sleep(Duration::from_millis(250));
-        }
-        Err(BenchError::Workload(format!(
-            "Jupyter did not answer on port {} within {} s",
-            self.port,
-            within.as_secs()
-        )))
+        wait_http(self.port, "/tree", "Jupyter", within)
     }
 }
 
@@ -182,4 +169,100 @@ impl Drop for Jupyter {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A program of the bench's Python venv (where the setup put Jupyter and Datasette).
+fn venv_program(name: &str) -> PathBuf {
+    let jupyter = std::env::var_os(JUPYTER_ENV)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-venv/bin/jupyter"));
+    jupyter.with_file_name(name)
+}
+
+/// Datasette serving a SQLite file made fresh from the workload's SQL script; its access log
+/// (uvicorn's, on stderr) says which pages the browser loaded.
+pub struct Datasette {
+    child: Child,
+    port: u16,
+    log: PathBuf,
+}
+
+impl Datasette {
+    fn start(sql: &str, scratch: &Path) -> Result<Datasette, BenchError> {
+        let exe = venv_program("datasette");
+        if !exe.is_file() {
+            return Err(BenchError::Workload(format!(
+                "no Datasette at {} (scripts/bench installs PyPI `datasette` there)",
+                exe.display()
+            )));
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("apps").join(sql);
+        let db = scratch.join("data.db");
+        // The venv's Python has sqlite3: the database is made the way Datasette reads it.
+        let made = Command::new(exe.with_file_name("python"))
+            .args(["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[2]); c.executescript(open(sys.argv[1]).read()); c.commit()"])
+            .arg(&script)
+            .arg(&db)
+            .status()
+            .map_err(|e| BenchError::Workload(format!("cannot make {}: {e}", db.display())))?;
+        if !made.success() {
+            return Err(BenchError::Workload(format!("{} did not load into SQLite", script.display())));
+        }
+        let port =
+            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(BenchError::Serve)?.port();
+        let log = scratch.join("datasette.log");
+        let err = std::fs::File::create(&log).map_err(BenchError::Serve)?;
+        let child = Command::new(&exe)
+            .arg("serve")
+            .arg(&db)
+            .args(["-h", "127.0.0.1", "-p"])
+            .arg(port.to_string())
+            .stdin(Stdio::null())
+            // uvicorn writes its access log to stdout.
+            .stdout(err.try_clone().map_err(BenchError::Serve)?)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| BenchError::Workload(format!("cannot start {}: {e}", exe.display())))?;
+        let d = Datasette { child, port, log };
+        wait_http(d.port, "/", "Datasette", Duration::from_secs(60))?;
+        Ok(d)
+    }
+
+    /// The last page (not an asset, not JSON) its log says it served.
+    fn last_page(&self) -> Option<String> {
+        let text = std::fs::read_to_string(&self.log).ok()?;
+        text.lines().rev().find_map(|l| {
+            let path = l.split("\"GET ").nth(1)?.split(' ').next()?;
+            let asset = path.starts_with("/-/") || path.starts_with("/favicon") || path.contains(".json");
+            (!asset && l.contains(" 200")).then(|| path.to_string())
+        })
+    }
+}
+
+impl Drop for Datasette {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Until `GET path` on `port` answers 200.
+fn wait_http(port: u16, path: &str, what: &str, within: Duration) -> Result<(), BenchError> {
+    let started = Instant::now();
+    while started.elapsed() < within {
+        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            use std::io::{Read, Write};
+            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+            let req = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+            let mut head = [0u8; 12];
+            if s.write_all(req.as_bytes()).is_ok()
+                && s.read_exact(&mut head).is_ok()
+                && head.ends_with(b"200")
+            {
+                return Ok(());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    Err(BenchError::Workload(format!("{what} did not answer on port {port} within {} s", within.as_secs())))
 }

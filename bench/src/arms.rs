@@ -270,6 +270,22 @@ impl Arm {
         }
     }
 
+    /// The call that picks the option labelled `option` in the list box `r`.
+    pub fn select(self, r: &str, what: &str, option: &str) -> Call {
+        match self {
+            Arm::PlaywrightMcp => {
+                ("browser_select_option", json!({"element": what, "target": r, "values": [option]}))
+            }
+            Arm::PlaywrightMcp068 => {
+                ("browser_select_option", json!({"element": what, "ref": r, "values": [option]}))
+            }
+            Arm::ChromeDevtoolsMcp => ("fill", json!({"uid": r, "value": option, "includeSnapshot": true})),
+            // It has no list-box call: a click, then the option's text typed, is what is left.
+            Arm::LinuxDesktopMcp => ("desktop_type", json!({"ref": r, "element": what, "text": option})),
+            Arm::AxsnapAuto | Arm::AxsnapFull => ("select", json!({"ref": r, "values": [option]})),
+        }
+    }
+
     /// The call the agent makes to see the page after an action, if it must make one.
     pub fn look_after(self, answer: &str) -> Option<Call> {
         match self {

@@ -142,7 +142,7 @@ async fn steps(
                 vec![arm.look()]
             }
             Step::Back => vec![arm.back()],
-            Step::Click(_) | Step::Type { .. } => {
+            Step::Click(_) | Step::Type { .. } | Step::Select { .. } => {
                 let Some(t) = step.target() else { continue };
                 // As a patient agent would: not there yet, so wait a little and look again,
                 // a few times, before giving up. The looks are counted with the step.
@@ -167,6 +167,7 @@ async fn steps(
                 };
                 match step {
                     Step::Type { text, submit, .. } => arm.type_into(&r, &t.name, text, *submit),
+                    Step::Select { option, .. } => vec![arm.select(&r, &t.name, option)],
                     _ => vec![arm.click(&r, &t.name)],
                 }
             }

@@ -28,6 +28,19 @@ pub struct Shown {
     pub beside: String,
 }
 
+/// Roles whose line ends in a value rather than a text of their own.
+const VALUED: &[&str] = &[
+    "combobox",
+    "textbox",
+    "searchbox",
+    "spinbutton",
+    "slider",
+    "progressbar",
+    "meter",
+    "scrollbar",
+    "listbox",
+];
+
 /// How many lines after an element's own count as beside it.
 const BESIDE_LINES: usize = 3;
 
@@ -272,7 +285,9 @@ fn own_element(t: &str) -> Option<Shown> {
     let r = rest.strip_prefix('[')?.split(']').next().filter(|r| is_ref(r))?;
     let name = match name {
         Some(n) => n,
-        // A nameless element's line ends in its text: `generic [e20] [clickable]: Upload`.
+        // A nameless element's line ends in its text: `generic [e20] [clickable]: Upload`;
+        // a control's, in its value (`combobox [e8]: - column -`), which is not its name.
+        None if VALUED.contains(&role) => String::new(),
         None => rest.split_once(": ").map(|(_, tail)| tail.trim().to_string()).unwrap_or_default(),
     };
     Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new() })
@@ -330,6 +345,8 @@ mod tests {
         );
         assert_eq!(v.find("menuitem", "File"), Some("e10"));
         assert_eq!(v.find("generic", "Upload"), Some("e20"));
+        v.read(Dialect::Axsnap, "combobox [e8] [collapsed]: - column -\n", Some("diff"));
+        assert_eq!(v.find_near("combobox", "", Some("- column -")), Some("e8"), "a value is not a name");
         assert_eq!(v.find("link", "next"), Some("e63"));
         assert_eq!(v.find("link", "index"), Some("e61"));
         assert_eq!(v.find("heading", "Untitled"), Some("e88"));

@@ -55,6 +55,9 @@ pub enum App {
     Static(String),
     /// Jupyter Notebook 7 (PyPI `notebook`), started by the bench in a fresh folder.
     Jupyter,
+    /// Datasette (PyPI `datasette`) over a SQLite file the bench makes from this SQL script
+    /// (relative to `bench/apps`).
+    Datasette(String),
     /// A desktop app (its program, as it names itself on the accessibility bus), started in a
     /// private desktop session (`scripts/desktop-session`); `start` is unused.
     Desktop(String),
@@ -104,6 +107,18 @@ pub enum Step {
         /// Press Enter after.
         #[serde(default)]
         submit: bool,
+    },
+    /// Pick an option of a list box (`<select>`) by its label.
+    Select {
+        /// Role, as in [`Target`].
+        role: String,
+        /// Name, as in [`Target`].
+        name: String,
+        /// Near, as in [`Target`].
+        #[serde(default)]
+        near: Option<String>,
+        /// The option's label.
+        option: String,
     },
     /// Go back in the tab's history.
     Back,
@@ -176,7 +191,7 @@ impl Step {
     pub fn target(&self) -> Option<Target> {
         match self {
             Step::Click(t) => Some(t.clone()),
-            Step::Type { role, name, near, .. } => {
+            Step::Type { role, name, near, .. } | Step::Select { role, name, near, .. } => {
                 Some(Target { role: role.clone(), name: name.clone(), near: near.clone() })
             }
             Step::Back | Step::Wait { .. } => None,
@@ -191,6 +206,7 @@ impl Step {
                 None => format!("click {} {:?}", t.role, t.name),
             },
             Step::Type { role, name, text, .. } => format!("type {text:?} into {role} {name:?}"),
+            Step::Select { role, name, option, .. } => format!("select {option:?} in {role} {name:?}"),
             Step::Back => "back".to_string(),
             Step::Wait { ms } => format!("wait {ms} ms"),
         }
