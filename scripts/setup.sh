@@ -131,8 +131,9 @@ ensure_mcp_clients() {
 # The apps the workloads of scripts/bench run on and the peers they run through: from npm
 # (bench/node/package-lock.json) Playwright MCP latest and 0.0.68, chrome-devtools-mcp and
 # TodoMVC; Python's docs (Debian python3-doc, a Sphinx site); with `jupyter`, Jupyter
-# Notebook 7 from PyPI in a venv of its own (target/bench-venv, pinned by
-# bench/requirements.txt).
+# Notebook 7 and Datasette from PyPI in a venv of its own (target/bench-venv, pinned by
+# bench/requirements.txt); with `desktop`, the desktop session's packages and
+# linux-desktop-mcp; with `office`, LibreOffice Writer and Calc.
 BENCH_VENV="target/bench-venv"
 ensure_bench_apps() {
   ensure_node
@@ -151,6 +152,7 @@ ensure_bench_apps() {
     case "$want" in
       jupyter) _ensure_bench_jupyter ;;
       desktop) _ensure_bench_desktop ;;
+      office) _ensure_bench_office ;;
     esac
   done
 }
@@ -170,6 +172,14 @@ _ensure_bench_desktop() {
     "$BENCH_DESKTOP_VENV/bin/python" -m pip install -q --disable-pip-version-check -r bench/desktop-requirements.txt
     "$BENCH_DESKTOP_VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps linux-desktop-mcp==0.1.0
     cp bench/desktop-requirements.txt "$BENCH_DESKTOP_VENV/requirements.txt"
+  fi
+}
+
+# LibreOffice Writer and Calc (Debian) with the GTK 3 plugin, through which they speak AT-SPI.
+_ensure_bench_office() {
+  if ! command -v soffice >/dev/null 2>&1 || ! dpkg-query -W -f='${db:Status-Status}' libreoffice-gtk3 2>/dev/null | grep -q '^installed$'; then
+    echo "installing LibreOffice Writer and Calc (Debian packages) for the office workloads..." >&2
+    _apt_install libreoffice-writer libreoffice-calc libreoffice-gtk3
   fi
 }
 

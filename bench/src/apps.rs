@@ -34,7 +34,7 @@ impl RunningApp {
     /// `axsnap` is the binary that reads a desktop app's window (to know it is up).
     pub fn start(app: &App, scratch: &Path, probe: bool, axsnap: &Path) -> Result<RunningApp, BenchError> {
         match app {
-            App::Desktop(program) => Ok(RunningApp::Desktop(DesktopApp::start(program, axsnap, scratch)?)),
+            App::Desktop(spec) => Ok(RunningApp::Desktop(DesktopApp::start(spec, axsnap, scratch)?)),
             App::Static(root) => {
                 let root = site_root(root)?;
                 if !root.is_dir() {

@@ -244,9 +244,19 @@ impl Arm {
         }
     }
 
-    /// The calls that type `text` into `r`, then press Enter when `submit`.
-    pub fn type_into(self, r: &str, what: &str, text: &str, submit: bool) -> Vec<Call> {
+    /// The calls that type `text` into `r` (after its text, or in place of it with
+    /// `replace`), then press Enter when `submit`. Playwright's and chrome-devtools-mcp's
+    /// typing always replaces.
+    pub fn type_into(self, r: &str, what: &str, text: &str, submit: bool, replace: bool) -> Vec<Call> {
         match self {
+            Arm::AxsnapAuto | Arm::AxsnapFull if replace && submit => {
+                vec![("fill", json!({"ref": r, "text": text})), ("press", json!({"keys": "Enter"}))]
+            }
+            Arm::AxsnapAuto | Arm::AxsnapFull if replace => vec![("fill", json!({"ref": r, "text": text}))],
+            Arm::LinuxDesktopMcp => vec![(
+                "desktop_type",
+                json!({"ref": r, "element": what, "text": text, "submit": submit, "clear_first": replace}),
+            )],
             Arm::PlaywrightMcp => {
                 vec![("browser_type", json!({"element": what, "target": r, "text": text, "submit": submit}))]
             }
@@ -260,9 +270,6 @@ impl Arm {
             ],
             Arm::ChromeDevtoolsMcp => {
                 vec![("fill", json!({"uid": r, "value": text, "includeSnapshot": true}))]
-            }
-            Arm::LinuxDesktopMcp => {
-                vec![("desktop_type", json!({"ref": r, "element": what, "text": text, "submit": submit}))]
             }
             Arm::AxsnapAuto | Arm::AxsnapFull => {
                 vec![("type", json!({"ref": r, "text": text, "submit": submit}))]
@@ -371,8 +378,10 @@ mod tests {
 
     #[test]
     fn devtools_types_then_presses_enter() {
-        let calls = Arm::ChromeDevtoolsMcp.type_into("1_4", "Search", "len", true);
+        let calls = Arm::ChromeDevtoolsMcp.type_into("1_4", "Search", "len", true, false);
         assert_eq!(calls.iter().map(|c| c.0).collect::<Vec<_>>(), ["fill", "press_key"]);
-        assert_eq!(Arm::AxsnapAuto.type_into("e4", "Search", "len", false).len(), 1);
+        assert_eq!(Arm::AxsnapAuto.type_into("e4", "Search", "len", false, false).len(), 1);
+        let calls = Arm::AxsnapAuto.type_into("e4", "Style", "Heading 1", true, true);
+        assert_eq!(calls.iter().map(|c| c.0).collect::<Vec<_>>(), ["fill", "press"]);
     }
 }

@@ -42,10 +42,10 @@ pub fn check(check: &Check, app: &RunningApp, axsnap: &std::path::Path) -> Resul
             ));
         }
     }
-    if let Some(want) = &check.desktop_shows {
+    if !check.desktop_shows.is_empty() {
         let d = app.desktop().ok_or_else(|| "this app is not a desktop app".to_string())?;
         let shows = normalized(&d.window_text(axsnap)?);
-        if !shows.contains(want.as_str()) {
+        if let Some(want) = check.desktop_shows.iter().find(|w| !shows.contains(w.as_str())) {
             return Err(format!("{}'s window does not show {want:?}", d.program));
         }
     }

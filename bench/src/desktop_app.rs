@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::error::BenchError;
+use crate::workload::DesktopSpec;
 
 /// How long the app may take to show its window on the accessibility bus.
 const WINDOW_TIMEOUT: Duration = Duration::from_secs(60);
@@ -28,7 +29,11 @@ pub struct DesktopApp {
 impl DesktopApp {
     /// Starts a session and `program` in it, and waits until its window is on the bus
     /// (`axsnap` reads it: the same binary the check uses).
-    pub fn start(program: &str, axsnap: &Path, scratch: &Path) -> Result<DesktopApp, BenchError> {
+    pub fn start(spec: &DesktopSpec, axsnap: &Path, scratch: &Path) -> Result<DesktopApp, BenchError> {
+        let program = spec.app();
+        let argv = spec.command();
+        let (exe, args) =
+            argv.split_first().ok_or_else(|| BenchError::Workload(format!("{program}: no command")))?;
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/desktop-session");
         let fail = |why: String| BenchError::Workload(format!("desktop session for {program}: {why}"));
         let out = Command::new(&script)
@@ -52,7 +57,8 @@ impl DesktopApp {
         let mut app = DesktopApp { program: program.to_string(), env, unset, session, script, child: None };
         let log = std::fs::File::create(scratch.join("app.log")).map_err(BenchError::Serve)?;
         let child = app
-            .command(program)
+            .command(exe)
+            .args(args)
             .stdin(Stdio::null())
             .stdout(log.try_clone().map_err(BenchError::Serve)?)
             .stderr(log)

@@ -166,7 +166,9 @@ async fn steps(
                     ));
                 };
                 match step {
-                    Step::Type { text, submit, .. } => arm.type_into(&r, &t.name, text, *submit),
+                    Step::Type { text, submit, replace, .. } => {
+                        arm.type_into(&r, &t.name, text, *submit, *replace)
+                    }
                     Step::Select { option, .. } => vec![arm.select(&r, &t.name, option)],
                     _ => vec![arm.click(&r, &t.name)],
                 }

@@ -58,16 +58,50 @@ pub enum App {
     /// Datasette (PyPI `datasette`) over a SQLite file the bench makes from this SQL script
     /// (relative to `bench/apps`).
     Datasette(String),
-    /// A desktop app (its program, as it names itself on the accessibility bus), started in a
-    /// private desktop session (`scripts/desktop-session`); `start` is unused.
-    Desktop(String),
+    /// A desktop app, started in a private desktop session (`scripts/desktop-session`);
+    /// `start` is unused.
+    Desktop(DesktopSpec),
+}
+
+/// A desktop app: its program (`"gtk4-widget-factory"`), or a command line and the name the
+/// app goes by on the accessibility bus (`{"command": ["soffice", "--writer"], "app": "soffice"}`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum DesktopSpec {
+    /// A program that names itself after its file.
+    Program(String),
+    /// A command line and the app's name on the bus.
+    Command {
+        /// The program and its arguments.
+        command: Vec<String>,
+        /// The app's name on the accessibility bus.
+        app: String,
+    },
+}
+
+impl DesktopSpec {
+    /// The app's name on the accessibility bus.
+    pub fn app(&self) -> &str {
+        match self {
+            DesktopSpec::Program(p) => p,
+            DesktopSpec::Command { app, .. } => app,
+        }
+    }
+
+    /// The command line that starts it.
+    pub fn command(&self) -> Vec<String> {
+        match self {
+            DesktopSpec::Program(p) => vec![p.clone()],
+            DesktopSpec::Command { command, .. } => command.clone(),
+        }
+    }
 }
 
 impl App {
-    /// The desktop program, for a desktop app.
-    pub fn desktop(&self) -> Option<&str> {
+    /// The desktop app, for a desktop workload.
+    pub fn desktop(&self) -> Option<&DesktopSpec> {
         match self {
-            App::Desktop(program) => Some(program),
+            App::Desktop(spec) => Some(spec),
             _ => None,
         }
     }
@@ -107,6 +141,9 @@ pub enum Step {
         /// Press Enter after.
         #[serde(default)]
         submit: bool,
+        /// Replace the field's text rather than add to it.
+        #[serde(default)]
+        replace: bool,
     },
     /// Pick an option of a list box (`<select>`) by its label.
     Select {
@@ -143,11 +180,11 @@ pub struct Check {
     /// state probe when a workload checks this).
     #[serde(default)]
     pub storage: Option<StorageCheck>,
-    /// Lines a desktop app's window shows at the end, read from its accessibility tree by the
-    /// bench itself (`axsnap desktop snapshot`), refs left out and each line trimmed: e.g.
-    /// `tab "Tab" [selected]\nlabel "page 2"`.
+    /// What a desktop app's window shows at the end, each a run of lines read from its
+    /// accessibility tree by the bench itself (`axsnap desktop snapshot`), refs left out and
+    /// each line trimmed: e.g. `tab "Tab" [selected]\nlabel "page 2"`.
     #[serde(default)]
-    pub desktop_shows: Option<String>,
+    pub desktop_shows: Vec<String>,
 }
 
 /// A stored value the app must hold at the end: the JSON under `key`, at `pointer`, matches
@@ -228,7 +265,7 @@ mod tests {
                 w.check.url_ends_with.is_some()
                     || w.check.file_exists.is_some()
                     || w.check.storage.is_some()
-                    || w.check.desktop_shows.is_some(),
+                    || !w.check.desktop_shows.is_empty(),
                 "{} checks nothing",
                 w.name
             );
