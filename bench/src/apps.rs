@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::arms::Tools;
 use crate::desktop_app::DesktopApp;
 use crate::error::BenchError;
 use crate::serve::StaticServer;
@@ -31,12 +32,13 @@ pub enum RunningApp {
 impl RunningApp {
     /// Starts `app`; `scratch` is a fresh folder the app may write in. With `probe`, a static
     /// site's pages report the app's stored state (for a check that reads it).
-    /// `axsnap` is the binary that reads a desktop app's window (to know it is up).
-    pub fn start(app: &App, scratch: &Path, probe: bool, axsnap: &Path) -> Result<RunningApp, BenchError> {
+    /// `tools` name the bench's npm packages (`npm:` sites) and the `axsnap` that reads a
+    /// desktop app's window (to know it is up).
+    pub fn start(app: &App, scratch: &Path, probe: bool, tools: &Tools) -> Result<RunningApp, BenchError> {
         match app {
-            App::Desktop(spec) => Ok(RunningApp::Desktop(DesktopApp::start(spec, axsnap, scratch)?)),
+            App::Desktop(spec) => Ok(RunningApp::Desktop(DesktopApp::start(spec, &tools.axsnap, scratch)?)),
             App::Static(root) => {
-                let root = site_root(root)?;
+                let root = site_root(root, &tools.node_modules)?;
                 if !root.is_dir() {
                     return Err(BenchError::Workload(format!(
                         "the site {} is not there (scripts/bench installs what the workloads need)",
@@ -98,23 +100,16 @@ impl RunningApp {
 }
 
 /// The folder a static app names: `rust-docs` (the toolchain's docs), `npm:PATH` (inside the
-/// bench's npm packages, `bench/node/node_modules`), or a path.
-fn site_root(name: &str) -> Result<PathBuf, BenchError> {
+/// bench's npm packages, `node_modules`), or a path.
+fn site_root(name: &str, node_modules: &Path) -> Result<PathBuf, BenchError> {
     if name == "rust-docs" {
         return crate::docs::rust_docs();
     }
     Ok(match name.strip_prefix("npm:") {
-        Some(path) => std::env::var_os(NODE_ENV)
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("node"))
-            .join("node_modules")
-            .join(path),
+        Some(path) => node_modules.join(path),
         None => PathBuf::from(name),
     })
 }
-
-/// Where the bench's npm packages are (a folder holding `node_modules`), when not `bench/node`.
-pub const NODE_ENV: &str = "AXSNAP_BENCH_NODE";
 
 /// A Jupyter Notebook server with no token, serving a folder of its own.
 pub struct Jupyter {

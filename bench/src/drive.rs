@@ -60,6 +60,21 @@ pub struct RunRecord {
     pub failure: Option<String>,
 }
 
+impl RunRecord {
+    /// A run that failed before its first step (the app or the server did not start).
+    pub fn not_started(w: &Workload, arm: Arm, run: usize, why: String) -> RunRecord {
+        RunRecord {
+            workload: w.name.clone(),
+            arm: arm.name().to_string(),
+            run,
+            server: String::new(),
+            steps: Vec::new(),
+            success: false,
+            failure: Some(format!("did not start: {why}")),
+        }
+    }
+}
+
 /// Runs `w` once through `arm`; `out` holds this run's scratch files.
 pub async fn run_once(
     w: &Workload,
@@ -71,7 +86,7 @@ pub async fn run_once(
     let scratch = out.join(format!("{}-{}-{run}", w.name, arm.name()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
-    let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some(), &tools.axsnap)?;
+    let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some(), tools)?;
     let (argv, cwd) = arm.command(tools, &scratch, app.desktop().is_some());
     let mut env: Vec<(&str, &str)> = arm.env();
     if let Some(d) = app.desktop() {

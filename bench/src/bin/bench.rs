@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use axsnap_bench::arms::{Arm, Tools};
 use axsnap_bench::charts::write_charts;
-use axsnap_bench::drive::run_once;
+use axsnap_bench::drive::{run_once, RunRecord};
 use axsnap_bench::runtime;
 use axsnap_bench::workload::Workload;
 use axsnap_bench::workload_report::{markdown, summarize};
@@ -115,7 +115,11 @@ fn main() -> anyhow::Result<()> {
             for k in 0..n {
                 let arm = arms[(k + run) % n];
                 eprintln!("bench: {} run {} {} …", w.name, run + 1, arm.name());
-                let rec = rt.block_on(run_once(w, arm, run, &tools, &out))?;
+                // A run that could not start (the app or the server) is that run's failure,
+                // said in the report; the other runs go on.
+                let rec = rt
+                    .block_on(run_once(w, arm, run, &tools, &out))
+                    .unwrap_or_else(|e| RunRecord::not_started(w, arm, run, e.to_string()));
                 let total: usize = rec.steps.iter().map(|s| s.tokens_cl100k).sum();
                 match &rec.failure {
                     None => eprintln!("bench:   ok, {} steps, {total} tokens", rec.steps.len()),
