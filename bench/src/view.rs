@@ -174,10 +174,16 @@ impl View {
         self.find_near(role, name, None)
     }
 
-    /// As [`View::find`], and with `near`, only an element shown beside that text: the one it
+    /// As [`View::find`] (a `name` ending in `…` matches names that start with the rest), and
+    /// with `near`, only an element shown beside that text: the one it
     /// is closest to (the tab whose own label it is, not the tab before), the latest of equals.
     pub fn find_near(&self, role: &str, name: &str, near: Option<&str>) -> Option<&str> {
-        let alike = self.items.iter().enumerate().filter(|(_, s)| s.role == role && s.name == name);
+        // A name ending in `…` is a prefix: a search result's name runs on into its summary.
+        let named = |n: &str| match name.strip_suffix('…') {
+            Some(start) => n.starts_with(start.trim_end()),
+            None => n == name,
+        };
+        let alike = self.items.iter().enumerate().filter(|(_, s)| s.role == role && named(&s.name));
         let Some(near) = near else { return alike.clone().next_back().map(|(_, s)| s.r.as_str()) };
         alike
             .filter_map(|(i, s)| s.beside.find(near).map(|at| (at, i, s)))
@@ -349,6 +355,8 @@ mod tests {
         assert_eq!(v.find_near("combobox", "", Some("- column -")), Some("e8"), "a value is not a name");
         assert_eq!(v.find("link", "next"), Some("e63"));
         assert_eq!(v.find("link", "index"), Some("e61"));
+        assert_eq!(v.find("link", "ind…"), Some("e61"), "a prefix");
+        assert_eq!(v.find("link", "ind"), None);
         assert_eq!(v.find("heading", "Untitled"), Some("e88"));
         v.read_axsnap(
             "# diff 1 -> 2\n+ under e2:\n  menu [e57]\n    menuitem \"New\" [e58]\n- e10 menuitem \"File\"\n",

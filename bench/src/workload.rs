@@ -113,7 +113,8 @@ impl App {
 pub struct Target {
     /// Role as the snapshots say it (`link`, `button`, `menuitem`, `textbox`).
     pub role: String,
-    /// Accessible name, exactly (empty for a nameless element).
+    /// Accessible name, exactly (empty for a nameless element); ending in `…`, the start of
+    /// the name (a search result whose name runs on into its summary).
     pub name: String,
     /// Text the arm showed beside it (on its line or just after): for a nameless element, the
     /// checkbox of the todo "Walk the dog".
