@@ -24,6 +24,14 @@ pub fn check(check: &Check, app: &RunningApp, axsnap: &std::path::Path) -> Resul
             return Err(format!("the app did not write {file}"));
         }
     }
+    if let Some(want) = &check.file_contains {
+        let folder = app.folder().ok_or_else(|| "this app has no folder to check".to_string())?;
+        let text = std::fs::read_to_string(folder.join(&want.file))
+            .map_err(|e| format!("the app did not write {}: {e}", want.file))?;
+        if !text.contains(&want.text) {
+            return Err(format!("{} does not hold {:?}", want.file, want.text));
+        }
+    }
     if let Some(want) = &check.storage {
         let state = app.state().ok_or_else(|| "the app reported no stored state".to_string())?;
         let raw = state

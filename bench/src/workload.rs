@@ -177,6 +177,9 @@ pub struct Check {
     /// A file the app wrote, relative to its folder.
     #[serde(default)]
     pub file_exists: Option<String>,
+    /// A file the app wrote and a text it holds (a saved notebook and its cell's output).
+    #[serde(default)]
+    pub file_contains: Option<FileContains>,
     /// What a browser app stored in its `localStorage` (the site is served with the bench's
     /// state probe when a workload checks this).
     #[serde(default)]
@@ -186,6 +189,16 @@ pub struct Check {
     /// each line trimmed: e.g. `tab "Tab" [selected]\nlabel "page 2"`.
     #[serde(default)]
     pub desktop_shows: Vec<String>,
+}
+
+/// A file and a text it must hold.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileContains {
+    /// The file, relative to the app's folder.
+    pub file: String,
+    /// The text.
+    pub text: String,
 }
 
 /// A stored value the app must hold at the end: the JSON under `key`, at `pointer`, matches
@@ -265,6 +278,7 @@ mod tests {
             assert!(
                 w.check.url_ends_with.is_some()
                     || w.check.file_exists.is_some()
+                    || w.check.file_contains.is_some()
                     || w.check.storage.is_some()
                     || !w.check.desktop_shows.is_empty(),
                 "{} checks nothing",
