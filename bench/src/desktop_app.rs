@@ -13,6 +13,9 @@ use crate::workload::DesktopSpec;
 /// How long the app may take to show its window on the accessibility bus.
 const WINDOW_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How many times an app that exits at start is started.
+const START_ATTEMPTS: usize = 3;
+
 /// A desktop session with one app running in it; both end when it is dropped.
 pub struct DesktopApp {
     /// The program, as it names itself on the bus.
@@ -27,9 +30,30 @@ pub struct DesktopApp {
 }
 
 impl DesktopApp {
-    /// Starts a session and `program` in it, and waits until its window is on the bus
-    /// (`axsnap` reads it: the same binary the check uses).
+    /// Starts a session and the app in it, and waits until its window is on the bus
+    /// (`axsnap` reads it: the same binary the check uses). An app may find the session's
+    /// display gone on a busy machine ("cannot open display" as one session ends and the next
+    /// takes its display number): one that exits at start gets a new session, a few times.
     pub fn start(spec: &DesktopSpec, axsnap: &Path, scratch: &Path) -> Result<DesktopApp, BenchError> {
+        let mut exits = Vec::new();
+        for attempt in 0..START_ATTEMPTS {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            match DesktopApp::start_once(spec, axsnap, scratch) {
+                Ok(app) => return Ok(app),
+                Err(Exited(why)) => exits.push(why),
+                Err(NoWindow(e)) => return Err(e),
+            }
+        }
+        Err(BenchError::Workload(format!(
+            "{} exited at start {START_ATTEMPTS} times, each in a new desktop session: {}",
+            spec.app(),
+            exits.join("; ")
+        )))
+    }
+
+    fn start_once(spec: &DesktopSpec, axsnap: &Path, scratch: &Path) -> Result<DesktopApp, StartFailure> {
         let program = spec.app();
         let argv = spec.command();
         let (exe, args) =
@@ -42,11 +66,11 @@ impl DesktopApp {
             .output()
             .map_err(|e| fail(format!("cannot run {}: {e}", script.display())))?;
         if !out.status.success() {
-            return Err(fail(format!(
+            return Err(NoWindow(fail(format!(
                 "{} --print failed: {}",
                 script.display(),
                 String::from_utf8_lossy(&out.stderr)
-            )));
+            ))));
         }
         let (env, unset) = parse_exports(&String::from_utf8_lossy(&out.stdout));
         let session = env
@@ -55,17 +79,25 @@ impl DesktopApp {
             .map(|(_, v)| PathBuf::from(v))
             .ok_or_else(|| fail("the session script printed no AXSNAP_DESKTOP_SESSION".into()))?;
         let mut app = DesktopApp { program: program.to_string(), env, unset, session, script, child: None };
-        let log = std::fs::File::create(scratch.join("app.log")).map_err(BenchError::Serve)?;
+        let log =
+            std::fs::File::create(scratch.join("app.log")).map_err(|e| NoWindow(BenchError::Serve(e)))?;
+        let out = log.try_clone().map_err(|e| NoWindow(BenchError::Serve(e)))?;
         let child = app
             .command(exe)
             .args(args)
             .stdin(Stdio::null())
-            .stdout(log.try_clone().map_err(BenchError::Serve)?)
+            .stdout(out)
             .stderr(log)
             .spawn()
-            .map_err(|e| fail(format!("cannot start it: {e}")))?;
+            .map_err(|e| NoWindow(fail(format!("cannot start it: {e}"))))?;
         app.child = Some(child);
-        app.wait_for_window(axsnap)?;
+        app.wait_for_window(axsnap).map_err(|e| match e {
+            Exited(status) => {
+                let log = std::fs::read_to_string(scratch.join("app.log")).unwrap_or_default();
+                Exited(format!("{status}: {}", log.trim()))
+            }
+            other => other,
+        })?;
         Ok(app)
     }
 
@@ -96,12 +128,12 @@ impl DesktopApp {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
-    fn wait_for_window(&mut self, axsnap: &Path) -> Result<(), BenchError> {
+    fn wait_for_window(&mut self, axsnap: &Path) -> Result<(), StartFailure> {
         let started = Instant::now();
         let mut last = String::new();
         while started.elapsed() < WINDOW_TIMEOUT {
             if let Some(Ok(Some(status))) = self.child.as_mut().map(Child::try_wait) {
-                return Err(BenchError::Workload(format!("{} exited at start ({status})", self.program)));
+                return Err(StartFailure::Exited(status.to_string()));
             }
             match self.window_text(axsnap) {
                 Ok(text) if text.lines().count() > 3 => return Ok(()),
@@ -110,11 +142,27 @@ impl DesktopApp {
             }
             std::thread::sleep(Duration::from_millis(500));
         }
-        Err(BenchError::Workload(format!(
+        Err(StartFailure::NoWindow(BenchError::Workload(format!(
             "{} showed no window on the accessibility bus within {} s: {last}",
             self.program,
             WINDOW_TIMEOUT.as_secs()
-        )))
+        ))))
+    }
+}
+
+/// Why an app did not come up.
+enum StartFailure {
+    /// It exited (its status).
+    Exited(String),
+    /// It ran but showed no window.
+    NoWindow(BenchError),
+}
+
+use StartFailure::{Exited, NoWindow};
+
+impl From<BenchError> for StartFailure {
+    fn from(e: BenchError) -> StartFailure {
+        NoWindow(e)
     }
 }
 
