@@ -195,6 +195,8 @@ impl Watcher {
         // Past the cap: when the page was last found to show nothing, and whether it was.
         let mut last_blank_check: Option<Instant> = None;
         let mut waited_for_content = false;
+        // Whether the page's scripts have answered a read since the watch began.
+        let mut answered = false;
         let settled = loop {
             {
                 let st = lock(&self.state);
@@ -218,7 +220,10 @@ impl Watcher {
                     // Silent from the first read on: silent since the watch began.
                     silent_since.get_or_insert(if first { self.start } else { now });
                 }
-                Some(_) => silent_since = None,
+                Some(_) => {
+                    silent_since = None;
+                    answered = true;
+                }
             }
             if first || gens.is_none() || gens != last_gens {
                 last_change = now;
@@ -248,8 +253,14 @@ impl Watcher {
                 }
                 if !blank_checked {
                     last_blank_check = Some(now);
-                    if !shows_nothing(&self.page).await {
-                        break false;
+                    match shows_nothing(&self.page).await {
+                        Some(true) => {}
+                        // Its scripts are busy this moment and cannot say (an app parsing its
+                        // bundle between bursts of building: a fresh Jupyter on a busy machine).
+                        // A page that has answered before is building something; one silent
+                        // since the start is stuck, and is answered as it stands.
+                        None if answered => {}
+                        _ => break false,
                     }
                     waited_for_content = true;
                 }
@@ -365,10 +376,10 @@ const BLANK_EVERY: Duration = Duration::from_millis(250);
 /// control or link, no canvas, video or frame (a logo or an icon alone is a shell's), and no
 /// shadow root (whose text the body's `innerText` may not hold). Asked in the capture's isolated world; a page that cannot be asked
 /// counts as showing something (the cap then holds).
-async fn shows_nothing(page: &PageHandle) -> bool {
+async fn shows_nothing(page: &PageHandle) -> Option<bool> {
     let snap = page.watch().snapshot();
-    let Some(session) = snap.sessions.first() else { return false };
-    let Some(&ctx) = session.contexts.get(page.target_id()) else { return false };
+    let Some(session) = snap.sessions.first() else { return Some(false) };
+    let Some(&ctx) = session.contexts.get(page.target_id()) else { return Some(false) };
     let expr = "(() => { const b = document.body; if (!b) return true; \
         if (b.innerText.trim() !== '') return false; \
         const all = b.querySelectorAll('*'); for (const e of all) if (e.shadowRoot) return false; \
@@ -381,8 +392,10 @@ async fn shows_nothing(page: &PageHandle) -> bool {
         READ_TIMEOUT,
     );
     match asked.await {
-        Ok(v) => v.pointer("/result/value").and_then(Value::as_bool).unwrap_or(false),
-        Err(_) => false,
+        Ok(v) => Some(v.pointer("/result/value").and_then(Value::as_bool).unwrap_or(false)),
+        // No answer in time: its scripts are busy.
+        Err(CdpError::Timeout { .. }) => None,
+        Err(_) => Some(false),
     }
 }
 
