@@ -14,6 +14,38 @@ fn axsnap_bin() -> PathBuf {
     exe.parent().and_then(Path::parent).map(|d| d.join("axsnap")).expect("target dir")
 }
 
+/// Runs the bench on `workload` once through `arms` (with `extra` options), checks that it
+/// exited well and that every arm finished the task; the report's summaries and its folder.
+fn bench(workload: &str, arms: &[&str], extra: &[&std::ffi::OsStr]) -> (Vec<serde_json::Value>, PathBuf) {
+    let axsnap = axsnap_bin();
+    assert!(axsnap.is_file(), "no axsnap at {}: build it (cargo build -p axsnap)", axsnap.display());
+    let out = tempdir();
+    let run = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .args([workload, "--runs", "1", "--arms", &arms.join(",")])
+        .arg("--out")
+        .arg(&out)
+        .arg("--axsnap")
+        .arg(&axsnap)
+        .args(extra)
+        .output()
+        .expect("run the bench");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "the bench failed:\n{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let summaries = report["summaries"].as_array().unwrap().clone();
+    for name in arms {
+        let s = summaries.iter().find(|s| s["arm"] == *name).unwrap_or_else(|| panic!("{name}: {report}"));
+        assert_eq!(s["succeeded"], 1, "{name} did not finish the task:\n{stderr}");
+    }
+    (summaries, out)
+}
+
+/// The summary of arm `name`.
+fn arm<'a>(summaries: &'a [serde_json::Value], name: &str) -> &'a serde_json::Value {
+    summaries.iter().find(|s| s["arm"] == name).unwrap_or_else(|| panic!("no {name} in {summaries:?}"))
+}
+
 #[test]
 fn todomvc_workload_through_axsnap_and_playwright_mcp() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -22,33 +54,14 @@ fn todomvc_workload_through_axsnap_and_playwright_mcp() {
         node_modules.join("@playwright/mcp/cli.js").is_file(),
         "Playwright MCP is not installed in bench/node: scripts/test installs it"
     );
-    let axsnap = axsnap_bin();
-    assert!(axsnap.is_file(), "no axsnap at {}: build it (cargo build -p axsnap)", axsnap.display());
-    let out = tempdir();
-    let run = Command::new(env!("CARGO_BIN_EXE_bench"))
-        .args(["todomvc", "--runs", "1", "--arms", "axsnap-auto,axsnap-full,playwright-mcp"])
-        .arg("--out")
-        .arg(&out)
-        .arg("--axsnap")
-        .arg(&axsnap)
-        .arg("--node-modules")
-        .arg(&node_modules)
-        .output()
-        .expect("run the bench");
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "the bench failed:\n{stderr}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
-    let summaries = report["summaries"].as_array().unwrap();
-    let arm = |name: &str| {
-        summaries.iter().find(|s| s["arm"] == name).unwrap_or_else(|| panic!("{name}: {report}"))
-    };
-    for name in ["axsnap-auto", "axsnap-full", "playwright-mcp"] {
-        assert_eq!(arm(name)["succeeded"], 1, "{name} did not finish the task:\n{stderr}");
-    }
+    let (summaries, out) = bench(
+        "todomvc",
+        &["axsnap-auto", "axsnap-full", "playwright-mcp"],
+        &["--node-modules".as_ref(), node_modules.as_os_str()],
+    );
     // Sizes, not speeds: the same on every machine. Diffs after each action cost less than
     // the page again (axsnap-full), and far less than Playwright MCP's snapshot after each.
-    let tokens = |name: &str| arm(name)["tokens_cl100k"].as_f64().unwrap();
+    let tokens = |name: &str| arm(&summaries, name)["tokens_cl100k"].as_f64().unwrap();
     let (auto, full, theirs) = (tokens("axsnap-auto"), tokens("axsnap-full"), tokens("playwright-mcp"));
     assert!(auto < full && auto * 3.0 < theirs, "auto {auto}, full {full}, Playwright MCP {theirs}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
@@ -68,38 +81,21 @@ fn desktop_workload_through_axsnap_and_linux_desktop_mcp() {
         venv.join("bin/linux-desktop-mcp").is_file(),
         "linux-desktop-mcp is not installed: scripts/test installs it (ensure_bench_apps desktop)"
     );
-    let axsnap = axsnap_bin();
-    let out = tempdir();
     // Each run starts a desktop session of its own (scripts/desktop-session), whatever this
     // process's DISPLAY.
-    let run = Command::new(env!("CARGO_BIN_EXE_bench"))
-        .args(["gtk4-widget-factory", "--runs", "1", "--arms", "axsnap-auto,axsnap-full,linux-desktop-mcp"])
-        .arg("--out")
-        .arg(&out)
-        .arg("--axsnap")
-        .arg(&axsnap)
-        .arg("--desktop-venv")
-        .arg(&venv)
-        .output()
-        .expect("run the bench");
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "the bench failed:\n{stderr}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
-    let summaries = report["summaries"].as_array().unwrap();
-    let arm = |name: &str| {
-        summaries.iter().find(|s| s["arm"] == name).unwrap_or_else(|| panic!("{name}: {report}"))
-    };
-    for name in ["axsnap-auto", "axsnap-full", "linux-desktop-mcp"] {
-        assert_eq!(arm(name)["succeeded"], 1, "{name} did not finish the task:\n{stderr}");
-    }
+    let (summaries, _) = bench(
+        "gtk4-widget-factory",
+        &["axsnap-auto", "axsnap-full", "linux-desktop-mcp"],
+        &["--desktop-venv".as_ref(), venv.as_os_str()],
+    );
     // A tab switched is a few lines of diff; the window again is thousands of tokens.
-    let steps = arm("axsnap-auto")["step_tokens"].as_array().unwrap().clone();
-    let full = arm("axsnap-full")["step_tokens"].as_array().unwrap().clone();
+    let steps = arm(&summaries, "axsnap-auto")["step_tokens"].as_array().unwrap().clone();
+    let full = arm(&summaries, "axsnap-full")["step_tokens"].as_array().unwrap().clone();
     for (a, f) in steps.iter().zip(&full).skip(1) {
         assert!(a.as_f64().unwrap() * 10.0 < f.as_f64().unwrap(), "auto {steps:?}, full {full:?}");
     }
-    assert!(arm("linux-desktop-mcp")["server"].as_str().unwrap().starts_with("linux-desktop-mcp=="));
+    let server = arm(&summaries, "linux-desktop-mcp")["server"].as_str().unwrap();
+    assert!(server.starts_with("linux-desktop-mcp=="), "{server}");
 }
 
 fn tempdir() -> PathBuf {
