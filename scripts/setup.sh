@@ -143,6 +143,8 @@ ensure_bench_apps() {
     (cd bench/node && npm ci --no-audit --no-fund --loglevel=error) >&2
     cp bench/node/package-lock.json bench/node/node_modules/.axsnap-lock.json
   fi
+  # agent-browser, the CLI peer (its own lock file, shared with the single-page comparison).
+  ensure_agent_browser_deps
   if [ ! -f /usr/share/doc/python3-doc/html/library/constants.html ]; then
     echo "installing python3-doc (Debian package: the Sphinx site of the docs workloads)..." >&2
     _apt_install python3-doc

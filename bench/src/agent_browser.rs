@@ -126,6 +126,42 @@ pub fn snapshot_page(opts: &AgentBrowserOptions, url: &str) -> Result<AgentBrows
     Ok(page)
 }
 
+/// One agent-browser session driven as an agent with a shell drives it: each command's
+/// printed text (stdout, then stderr) is its answer, exactly as a terminal shows it. The
+/// session (its daemon and browser) is closed when the shell is dropped.
+#[derive(Debug)]
+pub struct Shell {
+    session: CliSession,
+}
+
+impl Shell {
+    /// A fresh session of its own (folder, name, profile); the browser starts with the first
+    /// command.
+    pub fn start(opts: &AgentBrowserOptions) -> Result<Shell, BenchError> {
+        check_installed(opts)?;
+        Ok(Shell { session: CliSession::start(opts)? })
+    }
+
+    /// Runs one command (`["click", "@e3"]`): whether it succeeded (exit status 0), and what
+    /// it printed. Only a command that cannot be run or does not end is an `Err`.
+    pub fn run(&mut self, args: &[String]) -> Result<(bool, String), BenchError> {
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (status, stdout, stderr) =
+            self.session.spawn(&argv).map_err(|reason| BenchError::AgentBrowser {
+                command: format!("{} {}", self.session.opts.binary.display(), args.join(" ")),
+                reason,
+            })?;
+        let mut text = stdout.trim_end().to_string();
+        if !stderr.trim().is_empty() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(stderr.trim_end());
+        }
+        Ok((status.success(), text))
+    }
+}
+
 fn check_installed(opts: &AgentBrowserOptions) -> Result<(), BenchError> {
     if opts.binary.is_file() {
         return Ok(());
@@ -206,41 +242,9 @@ impl CliSession {
     fn run(&mut self, args: &[&str]) -> Result<Value, BenchError> {
         let command = format!("{} --json {}", self.opts.binary.display(), args.join(" "));
         let fail = |reason: String| BenchError::AgentBrowser { command: command.clone(), reason };
-        // The answer goes to files, not pipes: the daemon the first command starts must not
-        // hold a pipe this side waits on.
-        let (out_path, err_path) = (self.dir.join("stdout.json"), self.dir.join("stderr.txt"));
-        let out = std::fs::File::create(&out_path)
-            .map_err(|e| fail(format!("cannot make {}: {e}", out_path.display())))?;
-        let err = std::fs::File::create(&err_path)
-            .map_err(|e| fail(format!("cannot make {}: {e}", err_path.display())))?;
-        let mut cmd = Command::new(&self.opts.binary);
-        cmd.arg("--json").args(args);
-        self.environment(&mut cmd);
-        let mut child = cmd
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .map_err(|e| fail(format!("cannot start it: {e}")))?;
-        let deadline = Instant::now() + self.opts.timeout;
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() >= deadline => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(fail(format!(
-                        "no answer within {} s; it was stopped",
-                        self.opts.timeout.as_secs()
-                    )));
-                }
-                // Short sleeps: the wait is part of the time measured.
-                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-                Err(e) => return Err(fail(format!("cannot wait for it: {e}"))),
-            }
-        };
-        let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
-        let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+        let mut argv = vec!["--json"];
+        argv.extend_from_slice(args);
+        let (status, stdout, stderr) = self.spawn(&argv).map_err(&fail)?;
         let answer: Answer = match serde_json::from_str(stdout.trim()) {
             Ok(a) => a,
             Err(e) => {
@@ -264,6 +268,47 @@ impl CliSession {
             return Err(fail(format!("{status}: {said}")));
         }
         Ok(answer.data)
+    }
+
+    /// Runs the binary with `args` until it exits (or is stopped at the timeout): its status,
+    /// stdout and stderr.
+    fn spawn(&mut self, args: &[&str]) -> Result<(std::process::ExitStatus, String, String), String> {
+        // The answer goes to files, not pipes: the daemon the first command starts must not
+        // hold a pipe this side waits on.
+        let (out_path, err_path) = (self.dir.join("stdout.txt"), self.dir.join("stderr.txt"));
+        let out = std::fs::File::create(&out_path)
+            .map_err(|e| format!("cannot make {}: {e}", out_path.display()))?;
+        let err = std::fs::File::create(&err_path)
+            .map_err(|e| format!("cannot make {}: {e}", err_path.display()))?;
+        let mut cmd = Command::new(&self.opts.binary);
+        cmd.args(args);
+        self.environment(&mut cmd);
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| format!("cannot start it: {e}"))?;
+        let deadline = Instant::now() + self.opts.timeout;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "no answer within {} s; it was stopped",
+                        self.opts.timeout.as_secs()
+                    ));
+                }
+                // Short sleeps: the wait is part of the time measured.
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(e) => return Err(format!("cannot wait for it: {e}")),
+            }
+        };
+        let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+        let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
+        Ok((status, stdout, stderr))
     }
 
     /// The environment of every command: nothing agent-browser reads from this process's own

@@ -12,6 +12,12 @@
 //!   (`--snapshot-mode incremental`): each answer holds what changed since the last.
 //! - `chrome-devtools-mcp`: Google's (npm `chrome-devtools-mcp`); actions ask for the page with
 //!   `includeSnapshot: true`, as its tool descriptions suggest.
+//! - `agent-browser` and `agent-browser-i`: Vercel's agent-browser (npm `agent-browser`, its
+//!   shipped native binary) as agents use it, from a shell: one CLI command per call, its
+//!   printed text the answer (its MCP server answers the same in pretty-printed JSON with a
+//!   launch record on every call, which only adds tokens). After each action (`✓ Done`) the
+//!   agent calls `snapshot --delta` (the whole tree once, then `unchanged` or a line splice),
+//!   or `snapshot -i --delta` for interactive elements only.
 //!
 //! - `linux-desktop-mcp`: the desktop peer (PyPI `linux-desktop-mcp`, an AT-SPI server, in a
 //!   venv of its own with the system's PyGObject); after each action the agent calls
@@ -43,6 +49,11 @@ pub enum Arm {
     ChromeDevtoolsMcp,
     /// linux-desktop-mcp, reading `desktop_snapshot` after each action.
     LinuxDesktopMcp,
+    /// agent-browser's CLI, `snapshot --delta` after each action.
+    AgentBrowser,
+    /// agent-browser's CLI, `snapshot -i --delta` (interactive elements only) after each
+    /// action.
+    AgentBrowserInteractive,
 }
 
 /// How an arm's answers show the page, for [`crate::view::View`].
@@ -59,6 +70,8 @@ pub enum Dialect {
     Devtools,
     /// linux-desktop-mcp's `- ref_5: [push_button] "OK"` lines.
     LinuxDesktop,
+    /// agent-browser's tree (`- checkbox [checked=false, ref=e6]`) and its JSON deltas.
+    AgentBrowser,
 }
 
 /// One tool call: its name and arguments.
@@ -75,6 +88,9 @@ pub struct Tools {
     pub node_modules: PathBuf,
     /// The venv of the desktop peer (`target/bench-desktop-venv`).
     pub desktop_venv: PathBuf,
+    /// agent-browser's native binary (npm `agent-browser`, pinned by
+    /// `bench/agent-browser/package-lock.json`).
+    pub agent_browser: PathBuf,
 }
 
 impl Tools {
@@ -92,12 +108,14 @@ impl Tools {
 
 impl Arm {
     /// Every arm, in the default order.
-    pub const ALL: [Arm; 6] = [
+    pub const ALL: [Arm; 8] = [
         Arm::AxsnapAuto,
         Arm::AxsnapFull,
         Arm::PlaywrightMcp,
         Arm::PlaywrightMcp068,
         Arm::ChromeDevtoolsMcp,
+        Arm::AgentBrowser,
+        Arm::AgentBrowserInteractive,
         Arm::LinuxDesktopMcp,
     ];
 
@@ -110,6 +128,8 @@ impl Arm {
             Arm::PlaywrightMcp068 => "playwright-mcp-0.0.68",
             Arm::ChromeDevtoolsMcp => "chrome-devtools-mcp",
             Arm::LinuxDesktopMcp => "linux-desktop-mcp",
+            Arm::AgentBrowser => "agent-browser",
+            Arm::AgentBrowserInteractive => "agent-browser-i",
         }
     }
 
@@ -137,6 +157,12 @@ impl Arm {
         matches!(self, Arm::AxsnapAuto | Arm::AxsnapFull)
     }
 
+    /// Whether it is agent-browser's CLI, run command by command as from a shell, rather than
+    /// an MCP server.
+    pub fn is_shell(self) -> bool {
+        matches!(self, Arm::AgentBrowser | Arm::AgentBrowserInteractive)
+    }
+
     /// How its answers show the page.
     pub fn dialect(self) -> Dialect {
         match self {
@@ -145,6 +171,7 @@ impl Arm {
             Arm::PlaywrightMcp068 => Dialect::PlaywrightYaml { incremental: true },
             Arm::ChromeDevtoolsMcp => Dialect::Devtools,
             Arm::LinuxDesktopMcp => Dialect::LinuxDesktop,
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => Dialect::AgentBrowser,
         }
     }
 
@@ -155,6 +182,10 @@ impl Arm {
             Arm::PlaywrightMcp => "@playwright/mcp",
             Arm::PlaywrightMcp068 => "playwright-mcp-0.0.68",
             Arm::ChromeDevtoolsMcp => "chrome-devtools-mcp",
+            // The binary is `node_modules/agent-browser/bin/agent-browser-linux-x64`.
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => {
+                return tools.agent_browser.parent()?.parent().map(Path::to_path_buf)
+            }
         };
         Some(tools.node_modules.join(dir))
     }
@@ -174,6 +205,8 @@ impl Arm {
                 (argv, None)
             }
             Arm::LinuxDesktopMcp => (vec![s(&tools.desktop_venv.join("bin/linux-desktop-mcp"))], None),
+            // Not a server: each call runs the binary (`crate::arm_server`).
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => (vec![s(&tools.agent_browser)], None),
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => {
                 let pkg = self.package(tools).unwrap_or_default();
                 let mut argv = vec![tools.node(), s(&pkg.join("cli.js"))];
@@ -214,6 +247,7 @@ impl Arm {
     /// The call that opens `url`.
     pub fn open(self, url: &str) -> Call {
         match self {
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => shell(&["open", url]),
             Arm::LinuxDesktopMcp => ("desktop_snapshot", json!({"app_name": url})),
             // A desktop app's name (no scheme): its window's snapshot (the window id is added
             // by `at_window`).
@@ -229,6 +263,7 @@ impl Arm {
         match self {
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_navigate_back", json!({})),
             Arm::ChromeDevtoolsMcp => ("navigate_page", json!({"type": "back"})),
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => shell(&["back"]),
             Arm::AxsnapAuto | Arm::AxsnapFull | Arm::LinuxDesktopMcp => ("back", json!({})),
         }
     }
@@ -240,6 +275,7 @@ impl Arm {
             Arm::PlaywrightMcp068 => ("browser_click", json!({"element": what, "ref": r})),
             Arm::ChromeDevtoolsMcp => ("click", json!({"uid": r, "includeSnapshot": true})),
             Arm::LinuxDesktopMcp => ("desktop_click", json!({"ref": r, "element": what})),
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => shell(&["click", &format!("@{r}")]),
             Arm::AxsnapAuto | Arm::AxsnapFull => ("click", json!({"ref": r})),
         }
     }
@@ -253,6 +289,14 @@ impl Arm {
                 vec![("fill", json!({"ref": r, "text": text})), ("press", json!({"keys": "Enter"}))]
             }
             Arm::AxsnapAuto | Arm::AxsnapFull if replace => vec![("fill", json!({"ref": r, "text": text}))],
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => {
+                let at = format!("@{r}");
+                let mut calls = vec![shell(&[if replace { "fill" } else { "type" }, &at, text])];
+                if submit {
+                    calls.push(shell(&["press", "Enter"]));
+                }
+                calls
+            }
             Arm::LinuxDesktopMcp => vec![(
                 "desktop_type",
                 json!({"ref": r, "element": what, "text": text, "submit": submit, "clear_first": replace}),
@@ -290,6 +334,7 @@ impl Arm {
             // It has no list-box call: a click, then the option's text typed, is what is left.
             Arm::LinuxDesktopMcp => ("desktop_type", json!({"ref": r, "element": what, "text": option})),
             Arm::AxsnapAuto | Arm::AxsnapFull => ("select", json!({"ref": r, "values": [option]})),
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => shell(&["select", &format!("@{r}"), option]),
         }
     }
 
@@ -304,6 +349,8 @@ impl Arm {
             }
             // Its actions answer with a line; the tree is a call of its own.
             Arm::LinuxDesktopMcp => Some(("desktop_snapshot", json!({}))),
+            // Its actions answer `✓ Done`; a snapshot with `--delta` says what changed.
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => Some(self.look()),
         }
     }
 
@@ -315,6 +362,8 @@ impl Arm {
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => ("browser_snapshot", json!({})),
             Arm::ChromeDevtoolsMcp => ("take_snapshot", json!({})),
             Arm::LinuxDesktopMcp => ("desktop_snapshot", json!({})),
+            Arm::AgentBrowser => shell(&["snapshot", "--delta"]),
+            Arm::AgentBrowserInteractive => shell(&["snapshot", "-i", "--delta"]),
         }
     }
 
@@ -334,6 +383,11 @@ impl Arm {
         }
         call
     }
+}
+
+/// A shell command for agent-browser's arms ([`crate::arm_server::SHELL`]).
+fn shell(argv: &[&str]) -> Call {
+    (crate::arm_server::SHELL, json!({ "argv": argv }))
 }
 
 /// The snapshot a Playwright MCP answer holds inline (its fenced YAML block), if any.

@@ -8,7 +8,9 @@ use std::time::Duration;
 use axsnap_core::tokens::Size;
 use serde::Serialize;
 
+use crate::agent_browser::AgentBrowserOptions;
 use crate::apps::RunningApp;
+use crate::arm_server::{ArmServer, Transcript};
 use crate::arms::{Arm, Call, Tools};
 use crate::error::BenchError;
 use crate::mcp_client::{Answer, McpServer};
@@ -87,26 +89,39 @@ pub async fn run_once(
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
     let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some(), tools)?;
-    let (argv, cwd) = arm.command(tools, &scratch, app.desktop().is_some());
-    let mut env: Vec<(&str, &str)> = arm.env();
-    if let Some(d) = app.desktop() {
-        env.extend(d.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    }
-    let mut server = McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?;
-    server.keep_transcript(scratch.join("transcript.md"));
+    let server = if arm.is_shell() {
+        let mut opts = AgentBrowserOptions::new(tools.chromium.clone());
+        opts.binary = tools.agent_browser.clone();
+        opts.timeout = CALL_TIMEOUT;
+        ArmServer::shell(&opts)?
+    } else {
+        let (argv, cwd) = arm.command(tools, &scratch, app.desktop().is_some());
+        let mut env: Vec<(&str, &str)> = arm.env();
+        if let Some(d) = app.desktop() {
+            env.extend(d.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        }
+        ArmServer::Mcp(McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?)
+    };
+    let transcript = Transcript(Some(scratch.join("transcript.md")));
     let mut rec = RunRecord {
         workload: w.name.clone(),
         arm: arm.name().to_string(),
         run,
         server: match peer_version(arm, tools) {
-            Some(v) => format!("{v} ({})", server.server),
-            None => server.server.clone(),
+            Some(v) => format!("{v} ({})", server.name()),
+            None => server.name(),
         },
         steps: Vec::new(),
         success: false,
         failure: None,
     };
-    let outcome = steps(w, arm, &app, &server, &mut rec).await;
+    let outcome = steps(w, arm, &app, &server, &transcript, &mut rec).await;
+    if w.check.storage.is_some() {
+        // The page reports its storage every 250 ms (`state_probe`): a fast arm may end the
+        // run before the last change was reported. Three reports' time, then the browser
+        // may go.
+        tokio::time::sleep(Duration::from_millis(750)).await;
+    }
     server.stop().await;
     match outcome {
         Ok(()) => match crate::check::check(&w.check, &app, &tools.axsnap) {
@@ -123,11 +138,12 @@ async fn steps(
     w: &Workload,
     arm: Arm,
     app: &RunningApp,
-    server: &McpServer,
+    server: &ArmServer,
+    transcript: &Transcript,
     rec: &mut RunRecord,
 ) -> Result<(), String> {
     let mut view = View::default();
-    let mut server = Session { server, arm, aim: None };
+    let mut server = Session { server, transcript, arm, aim: None };
     let server = &mut server;
     let mut opening = Vec::new();
     let (label, first) = match app.desktop() {
@@ -249,7 +265,8 @@ fn read(arm: Arm, answer: &Answer, view: &mut View) {
 /// The server as this run speaks to it: on a desktop workload every call aimed at the app's
 /// window.
 struct Session<'a> {
-    server: &'a McpServer,
+    server: &'a ArmServer,
+    transcript: &'a Transcript,
     arm: Arm,
     /// The desktop app and its window id, once found.
     aim: Option<(String, String)>,
@@ -262,7 +279,7 @@ async fn call(server: &Session<'_>, tool: &'static str, args: serde_json::Value)
     };
     let shown = args.to_string();
     let answer = server.server.call(tool, args, CALL_TIMEOUT).await.map_err(|e| e.to_string())?;
-    server.server.transcript(&format!("{tool} {shown}"), &answer.text);
+    server.transcript.add(&format!("{tool} {shown}"), &answer.text);
     Ok(answer)
 }
 

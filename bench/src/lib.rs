@@ -39,6 +39,7 @@ pub mod ab_snapshot;
 pub mod agent_browser;
 pub mod apps;
 pub mod aria;
+pub mod arm_server;
 pub mod arms;
 pub mod charts;
 pub mod check;

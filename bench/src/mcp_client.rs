@@ -18,8 +18,6 @@ use crate::error::BenchError;
 pub struct McpServer {
     client: RunningService<RoleClient, ()>,
     command: String,
-    /// Where every call and its answer are appended, when set.
-    transcript: Option<std::path::PathBuf>,
     /// The server's name and version from its `initialize` answer.
     pub server: String,
 }
@@ -67,7 +65,7 @@ impl McpServer {
             .peer_info()
             .and_then(|p| p.server_info.as_ref().map(|s| format!("{} {}", s.name, s.version)))
             .unwrap_or_else(|| "(unnamed)".to_string());
-        Ok(McpServer { client, command, server, transcript: None })
+        Ok(McpServer { client, command, server })
     }
 
     /// Calls `tool` with `args` (a JSON object), waiting at most `timeout`.
@@ -82,20 +80,6 @@ impl McpServer {
             Err(_) => return Err(self.fail(format!("{tool} gave no answer within {} s", timeout.as_secs()))),
         };
         Ok(answer(&result, started.elapsed()))
-    }
-
-    /// Appends every call and answer from now on to `path` (markdown).
-    pub fn keep_transcript(&mut self, path: std::path::PathBuf) {
-        self.transcript = Some(path);
-    }
-
-    /// Appends one call and its answer to the transcript, if one is kept.
-    pub fn transcript(&self, call: &str, answer: &str) {
-        use std::io::Write;
-        let Some(path) = &self.transcript else { return };
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
-            let _ = writeln!(f, "## {call}\n\n```text\n{answer}\n```\n");
-        }
     }
 
     /// Ends the session; the server exits when its stdin closes.

@@ -48,6 +48,8 @@ const BESIDE_LINES: usize = 3;
 #[derive(Clone, Debug, Default)]
 pub struct View {
     items: Vec<Shown>,
+    /// agent-browser's tree as last shown, line by line: its deltas are splices of it.
+    tree: Vec<String>,
 }
 
 impl View {
@@ -76,9 +78,42 @@ impl View {
 
     /// Takes in one answer of an arm speaking `dialect`.
     pub fn read(&mut self, dialect: Dialect, text: &str, kind: Option<&str>) {
+        if dialect == Dialect::AgentBrowser {
+            // Its deltas are splices: what is beside an element is read in the whole tree.
+            if self.read_agent_browser(text) {
+                let tree = self.tree.join("\n");
+                fill_beside(&mut self.items, &tree);
+            }
+            return;
+        }
         self.read_dialect(dialect, text, kind);
         // The elements this answer added have nothing beside them yet.
         fill_beside(&mut self.items, text);
+    }
+
+    /// Takes in one agent-browser answer; whether it changed the view. A snapshot (its tree,
+    /// `- role "name" [ref=e1]` lines) replaces it; a delta (JSON whose `treeChange` says
+    /// which lines of the last tree to replace: `startLine`, `deleteCount`, `lines`) is
+    /// spliced into the last tree; `unchanged (revision 4)` and an action's `✓ Done` leave it.
+    pub fn read_agent_browser(&mut self, text: &str) -> bool {
+        let t = text.trim_start();
+        if t.starts_with('{') {
+            let Ok(delta) = serde_json::from_str::<serde_json::Value>(t) else { return false };
+            let Some(change) = delta.get("treeChange") else { return false };
+            let at = change.get("startLine").and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+            let gone = change.get("deleteCount").and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+            let lines =
+                change.get("lines").and_then(serde_json::Value::as_array).cloned().unwrap_or_default();
+            let at = at.min(self.tree.len());
+            let end = (at + gone).min(self.tree.len());
+            self.tree.splice(at..end, lines.iter().filter_map(|l| l.as_str().map(str::to_string)));
+        } else if t.starts_with("- ") {
+            self.tree = t.lines().map(str::to_string).collect();
+        } else {
+            return false;
+        }
+        self.items = self.tree.iter().filter_map(|l| agent_browser_line(l)).collect();
+        true
     }
 
     fn read_dialect(&mut self, dialect: Dialect, text: &str, kind: Option<&str>) {
@@ -95,6 +130,9 @@ impl View {
                 }
             }
             Dialect::LinuxDesktop => self.read_linux_desktop(text),
+            Dialect::AgentBrowser => {
+                self.read_agent_browser(text);
+            }
         }
     }
 
@@ -236,6 +274,20 @@ fn fill_beside(items: &mut [Shown], text: &str) {
     }
 }
 
+/// The element of one line of agent-browser's tree: `- checkbox "Done" [checked=false,
+/// ref=e6]`; a line without a ref names none.
+fn agent_browser_line(line: &str) -> Option<Shown> {
+    let t = line.trim_start().strip_prefix("- ")?;
+    let (role, rest) = t.split_once(' ')?;
+    let (name, rest) = match rest.strip_prefix('"') {
+        Some(q) => quoted(q)?,
+        None => (String::new(), rest),
+    };
+    let attrs = rest.trim_start().strip_prefix('[')?.split(']').next()?;
+    let r = attrs.split(',').find_map(|a| a.trim().strip_prefix("ref="))?;
+    Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new() })
+}
+
 /// An AT-SPI role name (`push_button`) as the web's (`button`); others as they are.
 fn web_role(atspi: &str) -> &str {
     match atspi {
@@ -341,6 +393,28 @@ fn inline_links(t: &str) -> Vec<Shown> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agent_browser_trees_and_their_splices() {
+        let mut v = View::default();
+        let tree = "- generic\n  - list\n    - listitem [level=1]\n      - checkbox [checked=false, ref=e7]\n      - LabelText\n        - StaticText \"Buy milk\"\n  - link \"All\" [ref=e8]";
+        v.read(Dialect::AgentBrowser, tree, None);
+        assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e7"));
+        assert_eq!(v.find("link", "All"), Some("e8"));
+        // A delta replaces lines 3..6 (the todo) with two todos of new refs.
+        let delta = r#"{"kind":"delta","changes":[],"treeChange":{"startLine":3,"deleteCount":3,"lines":[
+            "      - checkbox [checked=false, ref=e11]","      - LabelText","        - StaticText \"Buy milk\"",
+            "    - listitem [level=1]","      - checkbox [checked=false, ref=e12]","      - LabelText","        - StaticText \"Walk\""]}}"#;
+        v.read(Dialect::AgentBrowser, delta, None);
+        assert_eq!(v.find_near("checkbox", "", Some("Walk")), Some("e12"));
+        assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e11"));
+        assert_eq!(v.find("link", "All"), Some("e8"), "the lines after the splice stay");
+        assert_eq!(v.len(), 3, "e7 is gone");
+        // What changes nothing leaves the view.
+        v.read(Dialect::AgentBrowser, "unchanged (revision 4)", None);
+        v.read(Dialect::AgentBrowser, "✓ Done", None);
+        assert_eq!(v.len(), 3);
+    }
 
     #[test]
     fn reads_axsnap_lines_links_and_diffs() {

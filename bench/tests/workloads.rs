@@ -1,6 +1,7 @@
 //! The workload harness end to end, as CI runs it: the TodoMVC workload (npm `todomvc`, its
-//! vanilla JS app) through `axsnap mcp` (auto and full) and Playwright MCP over stdio, one run
-//! each, the task checked on the list the app stored, the report and charts written.
+//! vanilla JS app) through `axsnap mcp` (auto and full) and Playwright MCP over stdio and
+//! agent-browser's CLI, one run each, the task checked on the list the app stored, the report
+//! and charts written; a desktop workload through axsnap and linux-desktop-mcp.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,16 +48,20 @@ fn arm<'a>(summaries: &'a [serde_json::Value], name: &str) -> &'a serde_json::Va
 }
 
 #[test]
-fn todomvc_workload_through_axsnap_and_playwright_mcp() {
+fn todomvc_workload_through_axsnap_and_its_web_peers() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let node_modules = repo.join("bench/node/node_modules");
     assert!(
         node_modules.join("@playwright/mcp/cli.js").is_file(),
         "Playwright MCP is not installed in bench/node: scripts/test installs it"
     );
+    assert!(
+        axsnap_bench::agent_browser::default_binary().is_file(),
+        "agent-browser is not installed in bench/agent-browser: scripts/test installs it"
+    );
     let (summaries, out) = bench(
         "todomvc",
-        &["axsnap-auto", "axsnap-full", "playwright-mcp"],
+        &["axsnap-auto", "axsnap-full", "playwright-mcp", "agent-browser"],
         &["--node-modules".as_ref(), node_modules.as_os_str()],
     );
     // Sizes, not speeds: the same on every machine. Diffs after each action cost less than
@@ -64,6 +69,10 @@ fn todomvc_workload_through_axsnap_and_playwright_mcp() {
     let tokens = |name: &str| arm(&summaries, name)["tokens_cl100k"].as_f64().unwrap();
     let (auto, full, theirs) = (tokens("axsnap-auto"), tokens("axsnap-full"), tokens("playwright-mcp"));
     assert!(auto < full && auto * 3.0 < theirs, "auto {auto}, full {full}, Playwright MCP {theirs}");
+    let ab = tokens("agent-browser");
+    assert!(auto < ab, "auto {auto}, agent-browser {ab}");
+    let ab_transcript = std::fs::read_to_string(out.join("todomvc-agent-browser-0/transcript.md")).unwrap();
+    assert!(ab_transcript.contains("\"treeChange\""), "its deltas were asked for and read: {ab_transcript}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("## todomvc") && md.contains("click checkbox \"\" by \"Walk the dog\""), "{md}");
     assert!(md.contains("(tokens-per-step-todomvc.svg)"), "the charts are linked: {md}");

@@ -30,7 +30,7 @@ struct Args {
     /// kind (browser or desktop).
     #[arg(
         long,
-        default_value = "axsnap-auto,axsnap-full,playwright-mcp,playwright-mcp-0.0.68,chrome-devtools-mcp,linux-desktop-mcp",
+        default_value = "axsnap-auto,axsnap-full,playwright-mcp,playwright-mcp-0.0.68,chrome-devtools-mcp,agent-browser,agent-browser-i,linux-desktop-mcp",
         value_delimiter = ','
     )]
     arms: Vec<String>,
@@ -50,6 +50,10 @@ struct Args {
     /// The desktop peer's venv (linux-desktop-mcp), as scripts/bench makes it.
     #[arg(long, env = "AXSNAP_BENCH_DESKTOP_VENV", default_value = "target/bench-desktop-venv")]
     desktop_venv: PathBuf,
+    /// agent-browser's native binary (default: the one `npm ci --ignore-scripts` in
+    /// bench/agent-browser installs).
+    #[arg(long, env = "AXSNAP_BENCH_AGENT_BROWSER")]
+    agent_browser: Option<PathBuf>,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -87,6 +91,7 @@ fn main() -> anyhow::Result<()> {
         chromium: args.browser.clone(),
         node_modules: args.node_modules.canonicalize().unwrap_or_else(|_| args.node_modules.clone()),
         desktop_venv: args.desktop_venv.clone(),
+        agent_browser: args.agent_browser.clone().unwrap_or_else(axsnap_bench::agent_browser::default_binary),
     };
     let any_desktop = workloads.iter().any(|w| w.app.desktop().is_some());
     if any_desktop && arms.contains(&Arm::LinuxDesktopMcp) {
@@ -96,6 +101,12 @@ fn main() -> anyhow::Result<()> {
         }
     }
     for arm in arms.iter().filter(|_| any_web) {
+        if arm.is_shell() && !tools.agent_browser.is_file() {
+            bail!(
+                "no agent-browser at {} (scripts/bench installs it: npm ci --ignore-scripts in bench/agent-browser)",
+                tools.agent_browser.display()
+            );
+        }
         if let Some(pkg) = arm.package(&tools) {
             if !pkg.join("package.json").is_file() {
                 bail!("no {} at {} (npm ci in bench/node installs it)", arm.name(), pkg.display());
