@@ -109,6 +109,10 @@ impl View {
             self.tree.splice(at..end, lines.iter().filter_map(|l| l.as_str().map(str::to_string)));
         } else if t.starts_with("- ") {
             self.tree = t.lines().map(str::to_string).collect();
+        } else if t.starts_with("(empty page)") || t.starts_with("(no interactive elements)") {
+            // Asked while a page loads (its click does not wait for the navigation): the
+            // agent sees nothing to act on, and looks again.
+            self.tree.clear();
         } else {
             return false;
         }
@@ -410,6 +414,10 @@ mod tests {
         assert_eq!(v.find_near("checkbox", "", Some("Buy milk")), Some("e11"));
         assert_eq!(v.find("link", "All"), Some("e8"), "the lines after the splice stay");
         assert_eq!(v.len(), 3, "e7 is gone");
+        // A page between documents shows nothing.
+        let mut empty = v.clone();
+        empty.read(Dialect::AgentBrowser, "(empty page)", None);
+        assert!(empty.is_empty());
         // What changes nothing leaves the view.
         v.read(Dialect::AgentBrowser, "unchanged (revision 4)", None);
         v.read(Dialect::AgentBrowser, "✓ Done", None);

@@ -40,7 +40,7 @@ PAGES: dict[str, str] = {
     "/dialog": "buttons that open a JavaScript confirm ('Delete everything?'), prompt "
     "('New name?') and alert ('Hello!'), and show the answer",
     "/tabs": "a target=_blank link 'Open help in a new tab' to /help",
-    "/help": "the page the new tab opens",
+    "/help": "the page the new tab opens (`?slow=1`: answered after 2 s)",
     "/pages/one": "one of three pages (one, two, three) sharing a header, a nav with "
     "aria-current on the current page, and a footer",
     "/pages/two": "the second shared-chrome page",
@@ -208,7 +208,8 @@ document.getElementById('alert').addEventListener('click', () => {
 
 def _tabs() -> bytes:
     body = """<main><h1>Tabs</h1>
-<p><a href=/help target=_blank>Open help in a new tab</a></p></main>"""
+<p><a href=/help target=_blank>Open help in a new tab</a></p>
+<p><a href="/help?slow=1" target=_blank>Open slow help in a new tab</a></p></main>"""
     return _page("Tabs", body)
 
 
@@ -411,6 +412,9 @@ class _Handler(BaseHTTPRequestHandler):
             # Holds the request unanswered; the client gives up or the site closes first.
             time.sleep(60)
             return
+        if path == "/help" and "slow" in parse_qs(urlsplit(self.path).query):
+            # A new tab whose server is slow: the opener settles long before it loads.
+            time.sleep(2)
         if page is not None:
             self._send(200, page())
         elif path == "/whoami":

@@ -197,6 +197,18 @@ async def test_new_tab_select_and_close(agent: Agent, site: Site) -> None:
     await agent.error("tabs", "tab_gone", action="select", index=5)
 
 
+async def test_a_new_tab_from_a_slow_server_is_answered_once_it_loaded(agent: Agent, site: Site) -> None:
+    # The opener settles at once; the new tab is still at about:blank while its server takes
+    # 2 s. The answer must be the page the click led to, not a blank one.
+    await agent.ok("navigate", url=site.url("/tabs"))
+    link = await agent.ref("open slow help link", "link", "Open slow help in a new tab")
+    text, s = await agent.ok("click", ref=link)
+    assert "opened tab 1" in text.splitlines()[0], text
+    assert s["url"].endswith("/help?slow=1"), s
+    assert "This page opened in a new tab." in text, text
+    assert s["settled"] is True, text
+
+
 async def test_navigation_between_pages_and_back(agent: Agent, site: Site) -> None:
     text, s = await agent.ok("navigate", url=site.url("/pages/one"))
     assert s["kind"] == "full"

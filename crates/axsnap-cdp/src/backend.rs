@@ -317,13 +317,28 @@ impl CdpBackend {
 
     /// Attaches to the tabs an action opened (popups, which open in the opener's context), so
     /// they can be captured at once, and names them by the agent's ids.
-    async fn adopt_opened(&mut self, outcome: &mut Outcome) {
-        for t in &mut outcome.opened {
+    /// Attaches to the tabs `outcome` says were opened and names them as the agent knows
+    /// them. With `follow` (the agent is taken to the last of them), that tab is settled too,
+    /// and the outcome is its: the answer is of the page the agent arrives at, which was still
+    /// loading (or building itself) when the opener settled.
+    async fn adopt_opened(&mut self, outcome: &mut Outcome, follow: bool) {
+        let last = outcome.opened.len().checked_sub(1);
+        for (i, t) in outcome.opened.iter_mut().enumerate() {
             // A popup that closed again before we attached, or whose page is too busy to
             // answer at once, is simply not adopted now (a later call attaches to it).
             let attached = tokio::time::timeout(ADOPT_WAIT, self.page_inner(t)).await;
-            if matches!(attached, Ok(Ok(_))) {
+            if let Ok(Ok(page)) = &attached {
                 self.opened.insert(self.agent_id(&t.0));
+                if follow && Some(i) == last {
+                    if let Ok(arrived) = nav::arrive(page, &self.settle).await {
+                        outcome.settled = arrived.settled;
+                        outcome.unsettled = arrived.unsettled;
+                        outcome.elapsed += arrived.elapsed;
+                        if arrived.dialog.is_some() {
+                            outcome.dialog = arrived.dialog;
+                        }
+                    }
+                }
             }
             *t = TargetId(self.agent_id(&t.0));
         }
@@ -378,7 +393,7 @@ impl CdpBackend {
         let page = self.unblocked_page(target).await?;
         let mut outcome = crate::act::act_with(&page, element, action, &self.settle).await?;
         self.note_dialog(target, &outcome).await;
-        self.adopt_opened(&mut outcome).await;
+        self.adopt_opened(&mut outcome, true).await;
         Ok(outcome)
     }
 
@@ -420,7 +435,10 @@ impl CdpBackend {
             TargetAction::DismissDialog => dialogs::answer(&page, &dialogs::Answer::Dismiss, &opts).await?,
         };
         self.note_dialog(target, &outcome).await;
-        self.adopt_opened(&mut outcome).await;
+        // A key press on a link takes the agent to the tab it opened; a page that opens tabs
+        // as it loads does not (`axsnap_core`'s agent follows the same rule).
+        let follow = matches!(action, TargetAction::Press { .. });
+        self.adopt_opened(&mut outcome, follow).await;
         Ok(outcome)
     }
 

@@ -19,6 +19,19 @@ pub async fn navigate(page: &PageHandle, url: &str, opts: &SettleOptions) -> Res
     Ok(out)
 }
 
+/// Settles a tab that another tab just opened (a link with `target=_blank`, `window.open`):
+/// it was loading before anyone watched it, so it is waited for as a navigation is, from
+/// wherever it is now (still at `about:blank` while its server answers, or built by its
+/// scripts after the load).
+pub async fn arrive(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, CdpError> {
+    let watcher = Watcher::start(page).await?;
+    let href = page.eval_within("location.href", std::time::Duration::from_secs(1)).await;
+    let pending = matches!(href, Ok(Value::String(ref u)) if u == "about:blank");
+    let mut out = watcher.settle_arrival(opts, pending).await?;
+    out.navigated = true;
+    Ok(out)
+}
+
 /// Goes one entry back in the tab's history ([`CdpError::NoHistory`] at the first entry).
 pub async fn back(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, CdpError> {
     history(page, -1, "back", opts).await

@@ -187,6 +187,22 @@ impl Watcher {
     /// Waits until the page settles (see the module docs) or the cap. With
     /// `expect_navigation`, the page does not count as settled before its main frame navigated.
     pub async fn settle(self, opts: &SettleOptions, expect_navigation: bool) -> Result<Outcome, CdpError> {
+        self.settle_as(opts, expect_navigation, false).await
+    }
+
+    /// Settles a tab another one just opened (a popup), whose loading began before this watch:
+    /// as a navigation (a page that shows nothing yet is given the blank budget), and with
+    /// `pending` (it is still at `about:blank`) not before its first document commits.
+    pub async fn settle_arrival(self, opts: &SettleOptions, pending: bool) -> Result<Outcome, CdpError> {
+        self.settle_as(opts, pending, true).await
+    }
+
+    async fn settle_as(
+        self,
+        opts: &SettleOptions,
+        expect_navigation: bool,
+        arrival: bool,
+    ) -> Result<Outcome, CdpError> {
         let mut last_gens: Option<Vec<(String, u64)>> = None;
         let mut last_change = Instant::now();
         let mut first = true;
@@ -245,7 +261,7 @@ impl Watcher {
                 // A navigation whose page still shows nothing (an app's shell while its
                 // scripts build the interface: JupyterLab) is given the load budget to show
                 // something: an answer of an empty page is of no use to the agent.
-                let navigation = expect_navigation || lock(&self.state).navigated;
+                let navigation = expect_navigation || arrival || lock(&self.state).navigated;
                 let blank_checked =
                     last_blank_check.is_some_and(|t: Instant| now.duration_since(t) < BLANK_EVERY);
                 if !navigation || now.duration_since(self.start) >= opts.blank.max(opts.cap) {
