@@ -130,9 +130,10 @@ ensure_mcp_clients() {
 
 # The apps the workloads of scripts/bench run on and the peers they run through: from npm
 # (bench/node/package-lock.json) Playwright MCP latest and 0.0.68, chrome-devtools-mcp and
-# TodoMVC; Python's docs (Debian python3-doc, a Sphinx site); with `jupyter`, Jupyter
-# Notebook 7 and Datasette from PyPI in a venv of its own (target/bench-venv, pinned by
-# bench/requirements.txt); with `desktop`, the desktop session's packages and
+# TodoMVC, and agent-browser (bench/agent-browser); Python's docs (Debian python3-doc, a
+# Sphinx site); with `jupyter`, Jupyter Notebook 7 and Datasette from PyPI in a venv of its
+# own (target/bench-venv, pinned by bench/requirements.txt); with `gradio`, Gradio in
+# another (target/bench-gradio-venv); with `desktop`, the desktop session's packages and
 # linux-desktop-mcp; with `office`, LibreOffice Writer and Calc.
 BENCH_VENV="target/bench-venv"
 ensure_bench_apps() {
@@ -153,10 +154,24 @@ ensure_bench_apps() {
   for want in "$@"; do
     case "$want" in
       jupyter) _ensure_bench_jupyter ;;
+      gradio) _ensure_bench_gradio ;;
       desktop) _ensure_bench_desktop ;;
       office) _ensure_bench_office ;;
     esac
   done
+}
+
+# Gradio (PyPI) for the bench's Blocks app (bench/apps/gradio/app.py), in a venv of its own:
+# its pins (bench/gradio-requirements.txt) do not have to agree with Jupyter's.
+BENCH_GRADIO_VENV="target/bench-gradio-venv"
+_ensure_bench_gradio() {
+  if ! cmp -s bench/gradio-requirements.txt "$BENCH_GRADIO_VENV/requirements.txt" 2>/dev/null; then
+    echo "installing Gradio for the bench (venv in $BENCH_GRADIO_VENV)..." >&2
+    rm -rf "$BENCH_GRADIO_VENV"
+    python3 -m venv "$BENCH_GRADIO_VENV"
+    "$BENCH_GRADIO_VENV/bin/python" -m pip install -q --disable-pip-version-check -r bench/gradio-requirements.txt
+    cp bench/gradio-requirements.txt "$BENCH_GRADIO_VENV/requirements.txt"
+  fi
 }
 
 # linux-desktop-mcp (PyPI) in a venv that sees Debian's PyGObject and AT-SPI typelib.

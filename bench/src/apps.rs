@@ -27,6 +27,8 @@ pub enum RunningApp {
     Desktop(DesktopApp),
     /// Datasette.
     Datasette(Datasette),
+    /// A Gradio app.
+    Gradio(Gradio),
 }
 
 impl RunningApp {
@@ -50,6 +52,7 @@ impl RunningApp {
             }
             App::Jupyter => Ok(RunningApp::Jupyter(Jupyter::start(scratch)?)),
             App::Datasette(sql) => Ok(RunningApp::Datasette(Datasette::start(sql, scratch)?)),
+            App::Gradio(script) => Ok(RunningApp::Gradio(Gradio::start(script, scratch)?)),
         }
     }
 
@@ -62,6 +65,7 @@ impl RunningApp {
             RunningApp::Datasette(d) => {
                 format!("http://127.0.0.1:{}/{}", d.port, path.trim_start_matches('/'))
             }
+            RunningApp::Gradio(g) => format!("http://127.0.0.1:{}/{}", g.port, path.trim_start_matches('/')),
         }
     }
 
@@ -70,7 +74,7 @@ impl RunningApp {
         match self {
             RunningApp::Static(s) => s.pages_served().pop(),
             RunningApp::Datasette(d) => d.last_page(),
-            RunningApp::Jupyter(_) | RunningApp::Desktop(_) => None,
+            RunningApp::Jupyter(_) | RunningApp::Desktop(_) | RunningApp::Gradio(_) => None,
         }
     }
 
@@ -78,7 +82,7 @@ impl RunningApp {
     pub fn state(&self) -> Option<serde_json::Value> {
         match self {
             RunningApp::Static(s) => s.app_state(),
-            RunningApp::Jupyter(_) | RunningApp::Desktop(_) | RunningApp::Datasette(_) => None,
+            _ => None,
         }
     }
 
@@ -90,11 +94,12 @@ impl RunningApp {
         }
     }
 
-    /// The folder the app writes in (Jupyter's root).
+    /// The folder the app writes in (Jupyter's root, the Gradio app's working folder).
     pub fn folder(&self) -> Option<&Path> {
         match self {
             RunningApp::Static(_) | RunningApp::Desktop(_) | RunningApp::Datasette(_) => None,
             RunningApp::Jupyter(j) => Some(&j.root),
+            RunningApp::Gradio(g) => Some(&g.root),
         }
     }
 }
@@ -235,6 +240,61 @@ impl Datasette {
 }
 
 impl Drop for Datasette {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Where the Gradio app's Python comes from (a venv the setup made).
+pub const GRADIO_ENV: &str = "AXSNAP_BENCH_GRADIO";
+
+/// A Gradio app of the bench's (`bench/apps/gradio/app.py`) in a folder of its own, where it
+/// appends each event it handled to `gradio-events.jsonl`; its analytics off, nothing but
+/// 127.0.0.1.
+pub struct Gradio {
+    child: Child,
+    port: u16,
+    root: PathBuf,
+}
+
+impl Gradio {
+    fn start(script: &str, scratch: &Path) -> Result<Gradio, BenchError> {
+        let python = std::env::var_os(GRADIO_ENV).map(PathBuf::from).unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-gradio-venv/bin/python")
+        });
+        if !python.is_file() {
+            return Err(BenchError::Workload(format!(
+                "no Gradio's Python at {} (scripts/bench installs PyPI `gradio` there; or set {GRADIO_ENV})",
+                python.display()
+            )));
+        }
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("apps").join(script);
+        let port =
+            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(BenchError::Serve)?.port();
+        let root = scratch.join("gradio");
+        std::fs::create_dir_all(&root).map_err(BenchError::Serve)?;
+        let log = std::fs::File::create(scratch.join("gradio.log")).map_err(BenchError::Serve)?;
+        let child = Command::new(&python)
+            .arg(&script)
+            .current_dir(&root)
+            .env("GRADIO_SERVER_PORT", port.to_string())
+            .env("GRADIO_SERVER_NAME", "127.0.0.1")
+            .env("GRADIO_ANALYTICS_ENABLED", "False")
+            .env("AXSNAP_BENCH_GRADIO_LOG", root.join("gradio-events.jsonl"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().map_err(BenchError::Serve)?)
+            .stderr(log)
+            .spawn()
+            .map_err(|e| BenchError::Workload(format!("cannot start {}: {e}", python.display())))?;
+        let g = Gradio { child, port, root };
+        // It imports a great deal before it listens.
+        wait_http(g.port, "/", "Gradio", Duration::from_secs(90))?;
+        Ok(g)
+    }
+}
+
+impl Drop for Gradio {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -24,7 +24,7 @@ pub fn check(check: &Check, app: &RunningApp, axsnap: &std::path::Path) -> Resul
             return Err(format!("the app did not write {file}"));
         }
     }
-    if let Some(want) = &check.file_contains {
+    for want in &check.file_contains {
         let folder = app.folder().ok_or_else(|| "this app has no folder to check".to_string())?;
         let text = std::fs::read_to_string(folder.join(&want.file))
             .map_err(|e| format!("the app did not write {}: {e}", want.file))?;

@@ -58,6 +58,9 @@ pub enum App {
     /// Datasette (PyPI `datasette`) over a SQLite file the bench makes from this SQL script
     /// (relative to `bench/apps`).
     Datasette(String),
+    /// A Gradio app (PyPI `gradio`): this Python file (relative to `bench/apps`), run in a
+    /// fresh folder where it records what it did.
+    Gradio(String),
     /// A desktop app, started in a private desktop session (`scripts/desktop-session`);
     /// `start` is unused.
     Desktop(DesktopSpec),
@@ -177,9 +180,10 @@ pub struct Check {
     /// A file the app wrote, relative to its folder.
     #[serde(default)]
     pub file_exists: Option<String>,
-    /// A file the app wrote and a text it holds (a saved notebook and its cell's output).
-    #[serde(default)]
-    pub file_contains: Option<FileContains>,
+    /// Files the app wrote and a text each holds (a saved notebook and its cell's output):
+    /// one, or a list.
+    #[serde(default, deserialize_with = "one_or_more")]
+    pub file_contains: Vec<FileContains>,
     /// What a browser app stored in its `localStorage` (the site is served with the bench's
     /// state probe when a workload checks this).
     #[serde(default)]
@@ -189,6 +193,24 @@ pub struct Check {
     /// each line trimmed: e.g. `tab "Tab" [selected]\nlabel "page 2"`.
     #[serde(default)]
     pub desktop_shows: Vec<String>,
+}
+
+/// One item or a list of them.
+fn one_or_more<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either<T> {
+        One(T),
+        More(Vec<T>),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::One(t) => vec![t],
+        Either::More(v) => v,
+    })
 }
 
 /// A file and a text it must hold.
@@ -278,7 +300,7 @@ mod tests {
             assert!(
                 w.check.url_ends_with.is_some()
                     || w.check.file_exists.is_some()
-                    || w.check.file_contains.is_some()
+                    || !w.check.file_contains.is_empty()
                     || w.check.storage.is_some()
                     || !w.check.desktop_shows.is_empty(),
                 "{} checks nothing",

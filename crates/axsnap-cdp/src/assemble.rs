@@ -367,7 +367,11 @@ impl<'a> Assembler<'a> {
         if f.embeds_secret {
             node.flags.embeds_secret = true;
         }
+        // A click listener on a box under 2 px either way (a tab bar's measuring sliver) is
+        // nothing anyone could aim at: no click target of its own.
+        let aimable = f.bounds.is_none_or(|b| b.w >= 2.0 && b.h >= 2.0);
         if f.clickable
+            && aimable
             && !node.actions.contains(Action::Click)
             && !matches!(node.role, Role::Document | Role::Text | Role::TextRun)
         {

@@ -94,6 +94,34 @@ fn a_field_its_inner_editor_its_label_and_an_inline_run() {
     assert!(!text.contains("[editable]"), "no inner editor:\n{text}");
 }
 
+/// A number field as Chromium reports Gradio's slider box (`<input type=number>`): its inner
+/// editor repeats the value like a text field's does, and goes; the value stays on its line.
+#[test]
+fn a_number_fields_inner_editor_is_not_shown() {
+    let mut page = Page::new("Page");
+    let root = page.root();
+    let field = page.add(root, Role::SpinButton, "number input for Times", |n| {
+        n.value = Some("1".into());
+        n.states.set(State::Editable, true);
+        n.states.set(State::Focusable, true);
+        n.actions.set(Action::SetValue, true);
+        n.actions.set(Action::Click, true);
+    });
+    let inner = page.add(field, Role::Generic, "", |n| {
+        n.states.set(State::Editable, true);
+        n.actions.set(Action::SetValue, true);
+    });
+    page.add(inner, Role::Text, "1", |n| {
+        n.states.set(State::Editable, true);
+        n.actions.set(Action::SetValue, true);
+    });
+    // Gradio's empty status box before each component, kept by nothing but its test id.
+    page.add(root, Role::Generic, "", |n| n.dev_id = Some("status-tracker".into()));
+    let text = page.render(&ProjectOptions::default());
+    assert!(text.contains("spinbutton \"number input for Times\" [e2] [editable]: 1\n"), "{text}");
+    assert!(!text.contains("generic"), "no inner editor:\n{text}");
+}
+
 /// A docs page's table of contents: nested lists of links after a long run of prose. The
 /// lists show no ref (nothing to do on a list), and the links' refs are numbered before the
 /// prose that shows none: `e4`, not `e24`.

@@ -41,3 +41,20 @@ fn click_targets_without_roles_get_refs() {
         !page.contains("button") || !page.lines().any(|l| l.contains("button") && l.contains("[clickable]"))
     );
 }
+
+/// A page built the way Gradio builds one (`click_targets/gradio_like.html`): what no one can
+/// aim at (1 px slivers with click listeners, a 1 px status region) gets no ref and makes
+/// nothing "covering" or "obscured"; empty boxes kept only by a test id leave no lines; a
+/// number box shows its value on its own line, not in an inner editor below it.
+#[test]
+fn a_gradio_like_page_says_only_what_can_be_used() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/click_targets");
+    let server = Server::start(root).expect("serve the page");
+    let page = snapshot(&server.url("gradio_like.html"));
+    assert!(!page.contains("[covering]") && !page.contains("[obscured]"), "{page}");
+    assert!(!page.lines().any(|l| l.trim() == "generic"), "no empty lines:\n{page}");
+    assert!(!page.lines().any(|l| l.trim().starts_with("generic [e") && l.contains("[clickable]")), "{page}");
+    assert!(line(&page, "number input for Times").ends_with(": 1"), "{page}");
+    assert!(!page.contains("[editable]: 1\n") || page.matches(": 1").count() == 1, "{page}");
+    assert!(line(&page, "tab \"Chat\"").contains(" [e"), "{page}");
+}

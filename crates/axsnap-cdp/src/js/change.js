@@ -154,7 +154,9 @@
     const seen = new Map();
     for (const el of root.querySelectorAll(SEL)) {
       const r = el.getBoundingClientRect();
-      if (r.width <= 0 || r.height <= 0) continue;
+      // Under 2 px either way (a 1 px live region, a measuring sliver) is nothing anyone aims
+      // at, and what lies on it covers nothing worth saying.
+      if (r.width < 2 || r.height < 2) continue;
       const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
       if (cx < 0 || cy < 0 || cx >= vw || cy >= vh) continue;
       const hit = root.elementFromPoint(cx, cy);

@@ -78,9 +78,17 @@ fn stays_when_empty(role: &Role) -> bool {
         )
 }
 
-/// An empty container: no children and nothing of its own (rule 2 drops it).
+/// An empty container: no children and nothing of its own (rule 2 drops it). A developer id
+/// alone does not keep it: it holds nothing to read or use (Gradio's empty
+/// `data-testid="status-tracker"` boxes, one before every component).
 fn is_empty_container(n: &Node) -> bool {
-    n.children.is_empty() && is_anonymous_leaf_content(n) && !stays_when_empty(&n.role)
+    n.children.is_empty()
+        && is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && is_blank_opt(&n.description)
+        && n.actions.is_empty()
+        && only_incidental(n.states)
+        && !stays_when_empty(&n.role)
 }
 
 fn is_anonymous_leaf_content(n: &Node) -> bool {
@@ -289,13 +297,19 @@ pub(super) fn shell(raw: &Node, opts: &ProjectOptions, stats: &mut ProjectStats)
     copy_node(raw, opts, raw.states.contains(State::Protected), raw.flags.pre, stats)
 }
 
+/// A field whose value is typed text, which the browser holds in an inner editor of its own
+/// (`<input>`, `<textarea>`, an editable combo box, `<input type=number>`).
+fn is_text_field(role: &Role) -> bool {
+    matches!(role, Role::TextBox | Role::SearchBox | Role::ComboBox | Role::SpinButton)
+}
+
 impl Builder<'_> {
     /// Drops a text field's inner editor: the editable element the browser puts inside a field
     /// to hold its text (`generic [editable]` over the value's text), which only repeats the
     /// field's value (or holds nothing when the field is empty).
     fn drop_inner_editor(&mut self, id: NodeId, value: Option<&str>, kids: &mut Vec<NodeId>) {
         const MAX_NODES: usize = 2_000;
-        if !matches!(self.out.node(id).role, Role::TextBox | Role::SearchBox | Role::ComboBox) {
+        if !is_text_field(&self.out.node(id).role) {
             return;
         }
         let out = &self.out;
@@ -336,9 +350,7 @@ impl Builder<'_> {
     fn is_spelled_editor_value(&self, id: NodeId, value: Option<&str>, kids: &[NodeId]) -> bool {
         const MAX_TEXTS: usize = 5_000;
         let n = self.out.node(id);
-        if !n.states.contains(State::Editable)
-            || matches!(n.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
-        {
+        if !n.states.contains(State::Editable) || is_text_field(&n.role) {
             return false;
         }
         // An empty editor's value says nothing its emptiness does not.
@@ -368,10 +380,10 @@ impl Builder<'_> {
         use crate::state::Action;
         // Not in a text field: its inner editor repeats the field's value and goes whole
         // (`drop_inner_editor`).
-        let in_editor = raw.parent.and_then(|p| self.raw.get(p)).is_some_and(|p| {
-            p.states.contains(State::Editable)
-                && !matches!(p.role, Role::TextBox | Role::SearchBox | Role::ComboBox)
-        });
+        let in_editor = raw
+            .parent
+            .and_then(|p| self.raw.get(p))
+            .is_some_and(|p| p.states.contains(State::Editable) && !is_text_field(&p.role));
         let mut states = raw.states;
         states.set(State::Editable, false);
         in_editor
