@@ -36,9 +36,17 @@ impl RunningApp {
     /// site's pages report the app's stored state (for a check that reads it).
     /// `tools` name the bench's npm packages (`npm:` sites) and the `axsnap` that reads a
     /// desktop app's window (to know it is up).
-    pub fn start(app: &App, scratch: &Path, probe: bool, tools: &Tools) -> Result<RunningApp, BenchError> {
+    pub fn start(
+        app: &App,
+        start: &str,
+        scratch: &Path,
+        probe: bool,
+        tools: &Tools,
+    ) -> Result<RunningApp, BenchError> {
         match app {
-            App::Desktop(spec) => Ok(RunningApp::Desktop(DesktopApp::start(spec, &tools.axsnap, scratch)?)),
+            App::Desktop(spec) => {
+                Ok(RunningApp::Desktop(DesktopApp::start(spec, &tools.axsnap, scratch, start)?))
+            }
             App::Static(root) => {
                 let root = site_root(root, &tools.node_modules)?;
                 if !root.is_dir() {
@@ -78,11 +86,13 @@ impl RunningApp {
         }
     }
 
-    /// The state the app's pages last reported (a static site served with the probe).
+    /// The state the app's pages last reported (a static site served with the probe, or the
+    /// site a browser app shows).
     pub fn state(&self) -> Option<serde_json::Value> {
         match self {
             RunningApp::Static(s) => s.app_state(),
-            _ => None,
+            RunningApp::Desktop(d) => d.app_state(),
+            RunningApp::Jupyter(_) | RunningApp::Datasette(_) | RunningApp::Gradio(_) => None,
         }
     }
 

@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::error::BenchError;
+use crate::serve::StaticServer;
 use crate::workload::DesktopSpec;
 
 /// How long the app may take to show its window on the accessibility bus.
@@ -27,6 +28,8 @@ pub struct DesktopApp {
     session: PathBuf,
     script: PathBuf,
     child: Option<Child>,
+    /// The site a browser app shows, served for the run.
+    site: Option<StaticServer>,
 }
 
 impl DesktopApp {
@@ -34,13 +37,27 @@ impl DesktopApp {
     /// (`axsnap` reads it: the same binary the check uses). An app may find the session's
     /// display gone on a busy machine ("cannot open display" as one session ends and the next
     /// takes its display number): one that exits at start gets a new session, a few times.
-    pub fn start(spec: &DesktopSpec, axsnap: &Path, scratch: &Path) -> Result<DesktopApp, BenchError> {
+    /// A browser app (a spec with a `site`) gets that site served, with the state probe, and
+    /// opens `start` on it.
+    pub fn start(
+        spec: &DesktopSpec,
+        axsnap: &Path,
+        scratch: &Path,
+        start: &str,
+    ) -> Result<DesktopApp, BenchError> {
         let mut exits = Vec::new();
         for attempt in 0..START_ATTEMPTS {
             if attempt > 0 {
                 std::thread::sleep(Duration::from_secs(1));
             }
-            match DesktopApp::start_once(spec, axsnap, scratch) {
+            let site = match spec.site() {
+                Some(dir) => {
+                    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("apps").join(dir);
+                    Some(StaticServer::start_with(root, Some(crate::state_probe::StateProbe::default()))?)
+                }
+                None => None,
+            };
+            match DesktopApp::start_once(spec, axsnap, scratch, start, site) {
                 Ok(app) => return Ok(app),
                 Err(Exited(why)) => exits.push(why),
                 Err(NoWindow(e)) => return Err(e),
@@ -53,9 +70,16 @@ impl DesktopApp {
         )))
     }
 
-    fn start_once(spec: &DesktopSpec, axsnap: &Path, scratch: &Path) -> Result<DesktopApp, StartFailure> {
+    fn start_once(
+        spec: &DesktopSpec,
+        axsnap: &Path,
+        scratch: &Path,
+        start: &str,
+        site: Option<StaticServer>,
+    ) -> Result<DesktopApp, StartFailure> {
         let program = spec.app();
-        let argv = spec.command();
+        let url = site.as_ref().map(|s| s.url(start)).unwrap_or_default();
+        let argv = spec.command(&url, &scratch.display().to_string());
         let (exe, args) =
             argv.split_first().ok_or_else(|| BenchError::Workload(format!("{program}: no command")))?;
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/desktop-session");
@@ -78,7 +102,8 @@ impl DesktopApp {
             .find(|(k, _)| k == "AXSNAP_DESKTOP_SESSION")
             .map(|(_, v)| PathBuf::from(v))
             .ok_or_else(|| fail("the session script printed no AXSNAP_DESKTOP_SESSION".into()))?;
-        let mut app = DesktopApp { program: program.to_string(), env, unset, session, script, child: None };
+        let mut app =
+            DesktopApp { program: program.to_string(), env, unset, session, script, child: None, site };
         let log =
             std::fs::File::create(scratch.join("app.log")).map_err(|e| NoWindow(BenchError::Serve(e)))?;
         let out = log.try_clone().map_err(|e| NoWindow(BenchError::Serve(e)))?;
@@ -99,6 +124,11 @@ impl DesktopApp {
             other => other,
         })?;
         Ok(app)
+    }
+
+    /// What the page of a browser app last stored (its site's state probe).
+    pub fn app_state(&self) -> Option<serde_json::Value> {
+        self.site.as_ref().and_then(StaticServer::app_state)
     }
 
     /// A command that runs `program` in the session.

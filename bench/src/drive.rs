@@ -88,7 +88,7 @@ pub async fn run_once(
     let scratch = out.join(format!("{}-{}-{run}", w.name, arm.name()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
-    let app = RunningApp::start(&w.app, &scratch, w.check.storage.is_some(), tools)?;
+    let app = RunningApp::start(&w.app, &w.start, &scratch, w.check.storage.is_some(), tools)?;
     let server = if arm.is_shell() {
         let mut opts = AgentBrowserOptions::new(tools.chromium.clone());
         opts.binary = tools.agent_browser.clone();

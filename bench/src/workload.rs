@@ -67,7 +67,9 @@ pub enum App {
 }
 
 /// A desktop app: its program (`"gtk4-widget-factory"`), or a command line and the name the
-/// app goes by on the accessibility bus (`{"command": ["soffice", "--writer"], "app": "soffice"}`).
+/// app goes by on the accessibility bus (`{"command": ["soffice", "--writer"], "app": "soffice"}`),
+/// with, for a browser shown as a desktop app, a site of the bench's to serve: `{url}` in the
+/// command is then the workload's start page on it, `{scratch}` the run's own folder.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
 pub enum DesktopSpec {
@@ -79,6 +81,10 @@ pub enum DesktopSpec {
         command: Vec<String>,
         /// The app's name on the accessibility bus.
         app: String,
+        /// A folder under `bench/apps` served on 127.0.0.1 for the app to show (with the
+        /// bench's state probe, so a `storage` check reads what the page stored).
+        #[serde(default)]
+        site: Option<String>,
     },
 }
 
@@ -91,11 +97,21 @@ impl DesktopSpec {
         }
     }
 
-    /// The command line that starts it.
-    pub fn command(&self) -> Vec<String> {
+    /// The command line that starts it, `{url}` and `{scratch}` replaced.
+    pub fn command(&self, url: &str, scratch: &str) -> Vec<String> {
         match self {
             DesktopSpec::Program(p) => vec![p.clone()],
-            DesktopSpec::Command { command, .. } => command.clone(),
+            DesktopSpec::Command { command, .. } => {
+                command.iter().map(|a| a.replace("{url}", url).replace("{scratch}", scratch)).collect()
+            }
+        }
+    }
+
+    /// The site it shows, if it is a browser on one of the bench's sites.
+    pub fn site(&self) -> Option<&str> {
+        match self {
+            DesktopSpec::Command { site, .. } => site.as_deref(),
+            DesktopSpec::Program(_) => None,
         }
     }
 }

@@ -107,6 +107,21 @@ fn desktop_workload_through_axsnap_and_linux_desktop_mcp() {
     assert!(server.starts_with("linux-desktop-mcp=="), "{server}");
 }
 
+/// Chromium as a desktop app (the Electron analogue) over AT-SPI, on the bench's notes page:
+/// the task done through axsnap, checked on what the page stored, and each text said once
+/// (Chromium gives a text run both as its parent's text and as a child of its own).
+#[test]
+fn chromium_over_atspi_workload_through_axsnap() {
+    let (_, out) = bench("chromium-atspi-notes", &["axsnap-auto"], &[]);
+    let transcript =
+        std::fs::read_to_string(out.join("chromium-atspi-notes-axsnap-auto-0/transcript.md")).unwrap();
+    assert!(transcript.contains("checkbox \"Done: Buy milk\""), "{transcript}");
+    assert!(
+        !transcript.contains("Buy milkBuy milk") && !transcript.contains("New note New note"),
+        "{transcript}"
+    );
+}
+
 fn tempdir() -> PathBuf {
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -46,7 +46,7 @@ pub fn build(walk: &Walk) -> Tree {
     }
     for (i, raw) in walk.objects.iter().enumerate() {
         let role = &tree.node(ids[i]).role;
-        let items = content(raw, role, &kids[i]);
+        let items = content(raw, role, &kids[i], &walk.objects);
         for (k, item) in items.into_iter().enumerate() {
             match item {
                 Item::Child(c) => tree.attach(ids[i], ids[c], None),
@@ -113,7 +113,7 @@ fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, visible_on
 
 /// The children of a node in order, with its own text between them where it has any that its
 /// name does not already say.
-fn content(raw: &RawObject, role: &Role, kids: &[usize]) -> Vec<Item> {
+fn content(raw: &RawObject, role: &Role, kids: &[usize], objects: &[RawObject]) -> Vec<Item> {
     let text = match &raw.text {
         Some(t)
             if !t.trim().is_empty()
@@ -131,6 +131,7 @@ fn content(raw: &RawObject, role: &Role, kids: &[usize]) -> Vec<Item> {
         }
         return items;
     }
+    let kids = embedded_kids(text, kids, objects);
     let mut items = Vec::new();
     let mut next_kid = kids.iter();
     for (k, piece) in text.split(EMBEDDED).enumerate() {
@@ -145,6 +146,35 @@ fn content(raw: &RawObject, role: &Role, kids: &[usize]) -> Vec<Item> {
     }
     items.extend(next_kid.map(|c| Item::Child(*c)));
     items
+}
+
+/// The children that sit at `text`'s U+FFFC marks. Chromium also gives a text run its own
+/// `static` child while keeping its words in the parent's text, with no mark for it (a
+/// `<label>` over "New note " and a field is `"New note \u{FFFC}"` with two children): such a
+/// child, whose words the text already holds, is left out, or the words would be said twice
+/// and every later child would take the mark of the one before.
+fn embedded_kids(text: &str, kids: &[usize], objects: &[RawObject]) -> Vec<usize> {
+    let marks = text.matches(EMBEDDED).count();
+    let mut surplus = kids.len().saturating_sub(marks);
+    if surplus == 0 {
+        return kids.to_vec();
+    }
+    kids.iter()
+        .copied()
+        .filter(|&k| {
+            let Some(o) = objects.get(k) else { return true };
+            let words = o.text.as_deref().unwrap_or(&o.name).trim();
+            let said = surplus > 0
+                && matches!(role_name(o.role), Some("static" | "text"))
+                && o.children.is_empty()
+                && !words.is_empty()
+                && text.contains(words);
+            if said {
+                surplus -= 1;
+            }
+            !said
+        })
+        .collect()
 }
 
 /// Whether `name` is only a toolkit's widget class (`GtkEntry`): GTK 4 names a widget so when
@@ -173,6 +203,33 @@ mod tests {
         assert!(is_class_name("GtkEntry") && is_class_name("GtkComboBoxText"));
         assert!(!is_class_name("Gtk") && !is_class_name("Gtkentry") && !is_class_name("GtkEntry 2"));
         assert!(!is_class_name("Save"));
+    }
+
+    #[test]
+    fn a_text_run_chromium_also_gives_as_a_child_is_said_once() {
+        let role_of = |name: &str| (0..200).find(|r| role_name(*r) == Some(name)).unwrap();
+        let object = |role: &str, name: &str| RawObject {
+            role: role_of(role),
+            name: name.into(),
+            text: Some(name.into()),
+            ..RawObject::default()
+        };
+        // A list item over a checkbox, its text and a button, as Chromium 150 gives it.
+        let objects =
+            vec![object("check box", "Done"), object("static", "Buy milk"), object("button", "Delete")];
+        let item = RawObject { text: Some("\u{FFFC}Buy milk\u{FFFC}".into()), ..RawObject::default() };
+        let items = content(&item, &Role::ListItem, &[0, 1, 2], &objects);
+        let shape: Vec<String> = items
+            .iter()
+            .map(|i| match i {
+                Item::Text(t) => format!("text {t}"),
+                Item::Child(c) => format!("child {c}"),
+            })
+            .collect();
+        assert_eq!(shape, ["child 0", "text Buy milk", "child 2"]);
+        // With a mark for every child, every child stays where its mark is.
+        let marked = RawObject { text: Some("\u{FFFC}\u{FFFC}\u{FFFC}".into()), ..RawObject::default() };
+        assert_eq!(content(&marked, &Role::ListItem, &[0, 1, 2], &objects).len(), 3);
     }
 
     #[test]
