@@ -165,12 +165,19 @@ ensure_bench_apps() {
 # its pins (bench/gradio-requirements.txt) do not have to agree with Jupyter's.
 BENCH_GRADIO_VENV="target/bench-gradio-venv"
 _ensure_bench_gradio() {
-  if ! cmp -s bench/gradio-requirements.txt "$BENCH_GRADIO_VENV/requirements.txt" 2>/dev/null; then
-    echo "installing Gradio for the bench (venv in $BENCH_GRADIO_VENV)..." >&2
-    rm -rf "$BENCH_GRADIO_VENV"
-    python3 -m venv "$BENCH_GRADIO_VENV"
-    "$BENCH_GRADIO_VENV/bin/python" -m pip install -q --disable-pip-version-check -r bench/gradio-requirements.txt
-    cp bench/gradio-requirements.txt "$BENCH_GRADIO_VENV/requirements.txt"
+  _ensure_pinned_venv "$BENCH_GRADIO_VENV" bench/gradio-requirements.txt "Gradio"
+}
+
+# A venv at $1 holding exactly the pins of $2 ($3 names it in the message); made anew when the
+# pins changed.
+_ensure_pinned_venv() {
+  local venv=$1 reqs=$2 what=$3
+  if ! cmp -s "$reqs" "$venv/requirements.txt" 2>/dev/null; then
+    echo "installing $what for the bench (venv in $venv)..." >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$reqs"
+    cp "$reqs" "$venv/requirements.txt"
   fi
 }
 
@@ -201,11 +208,5 @@ _ensure_bench_office() {
 }
 
 _ensure_bench_jupyter() {
-  if ! cmp -s bench/requirements.txt "$BENCH_VENV/requirements.txt" 2>/dev/null; then
-    echo "installing Jupyter Notebook for the bench (venv in $BENCH_VENV)..." >&2
-    rm -rf "$BENCH_VENV"
-    python3 -m venv "$BENCH_VENV"
-    "$BENCH_VENV/bin/python" -m pip install -q --disable-pip-version-check -r bench/requirements.txt
-    cp bench/requirements.txt "$BENCH_VENV/requirements.txt"
-  fi
+  _ensure_pinned_venv "$BENCH_VENV" bench/requirements.txt "Jupyter Notebook and Datasette"
 }

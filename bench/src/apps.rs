@@ -68,12 +68,10 @@ impl RunningApp {
     pub fn url(&self, path: &str) -> String {
         match self {
             RunningApp::Static(s) => s.url(path),
-            RunningApp::Jupyter(j) => format!("http://127.0.0.1:{}/{}", j.port, path.trim_start_matches('/')),
+            RunningApp::Jupyter(j) => j.server.url(path),
             RunningApp::Desktop(d) => d.program.clone(),
-            RunningApp::Datasette(d) => {
-                format!("http://127.0.0.1:{}/{}", d.port, path.trim_start_matches('/'))
-            }
-            RunningApp::Gradio(g) => format!("http://127.0.0.1:{}/{}", g.port, path.trim_start_matches('/')),
+            RunningApp::Datasette(d) => d.server.url(path),
+            RunningApp::Gradio(g) => g.server.url(path),
         }
     }
 
@@ -126,10 +124,57 @@ fn site_root(name: &str, node_modules: &Path) -> Result<PathBuf, BenchError> {
     })
 }
 
-/// A Jupyter Notebook server with no token, serving a folder of its own.
-pub struct Jupyter {
+/// An app's server process on 127.0.0.1, stopped when dropped.
+struct Served {
     child: Child,
     port: u16,
+}
+
+impl Served {
+    /// Starts `cmd` (`what` in messages), both its output streams to `log`, and waits up to
+    /// `within` for `GET ready` to answer 200; a server that does not is stopped.
+    fn start(
+        what: &str,
+        mut cmd: Command,
+        port: u16,
+        log: &Path,
+        ready: &str,
+        within: Duration,
+    ) -> Result<Served, BenchError> {
+        let out = std::fs::File::create(log).map_err(BenchError::Serve)?;
+        let err = out.try_clone().map_err(BenchError::Serve)?;
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| BenchError::Workload(format!("cannot start {what}: {e}")))?;
+        let served = Served { child, port };
+        wait_http(port, ready, what, within)?;
+        Ok(served)
+    }
+
+    /// The URL of `path` on it.
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{}", self.port, path.trim_start_matches('/'))
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port on 127.0.0.1 that nothing listens on now.
+fn free_port() -> Result<u16, BenchError> {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).map_err(BenchError::Serve)
+}
+
+/// A Jupyter Notebook server with no token, serving a folder of its own.
+pub struct Jupyter {
+    server: Served,
     root: PathBuf,
 }
 
@@ -144,40 +189,22 @@ impl Jupyter {
                 exe.display()
             )));
         }
-        let port =
-            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(BenchError::Serve)?.port();
+        let port = free_port()?;
         let root = scratch.join("jupyter");
         std::fs::create_dir_all(&root).map_err(BenchError::Serve)?;
-        let log = std::fs::File::create(scratch.join("jupyter.log")).map_err(BenchError::Serve)?;
-        let child = Command::new(&exe)
-            .args(["notebook", "--no-browser", "--allow-root", "--ip=127.0.0.1"])
+        let mut cmd = Command::new(&exe);
+        cmd.args(["notebook", "--no-browser", "--allow-root", "--ip=127.0.0.1"])
             .arg(format!("--port={port}"))
             .arg(format!("--ServerApp.root_dir={}", root.display()))
             .args([
                 "--IdentityProvider.token=",
                 "--ServerApp.password=",
                 "--ServerApp.disable_check_xsrf=True",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .map_err(|e| BenchError::Workload(format!("cannot start {}: {e}", exe.display())))?;
-        let j = Jupyter { child, port, root };
-        j.wait_ready(Duration::from_secs(60))?;
-        Ok(j)
-    }
-
-    /// Until `/tree` answers (the server imports a lot before it listens).
-    fn wait_ready(&self, within: Duration) -> Result<(), BenchError> {
-        wait_http(self.port, "/tree", "Jupyter", within)
-    }
-}
-
-impl Drop for Jupyter {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+            ]);
+        // `/tree` answers once the server has imported all it needs.
+        let log = scratch.join("jupyter.log");
+        let server = Served::start("Jupyter", cmd, port, &log, "/tree", Duration::from_secs(60))?;
+        Ok(Jupyter { server, root })
     }
 }
 
@@ -190,10 +217,9 @@ fn venv_program(name: &str) -> PathBuf {
 }
 
 /// Datasette serving a SQLite file made fresh from the workload's SQL script; its access log
-/// (uvicorn's, on stderr) says which pages the browser loaded.
+/// (uvicorn's, on stdout) says which pages the browser loaded.
 pub struct Datasette {
-    child: Child,
-    port: u16,
+    server: Served,
     log: PathBuf,
 }
 
@@ -218,24 +244,12 @@ impl Datasette {
         if !made.success() {
             return Err(BenchError::Workload(format!("{} did not load into SQLite", script.display())));
         }
-        let port =
-            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(BenchError::Serve)?.port();
+        let port = free_port()?;
+        let mut cmd = Command::new(&exe);
+        cmd.arg("serve").arg(&db).args(["-h", "127.0.0.1", "-p"]).arg(port.to_string());
         let log = scratch.join("datasette.log");
-        let err = std::fs::File::create(&log).map_err(BenchError::Serve)?;
-        let child = Command::new(&exe)
-            .arg("serve")
-            .arg(&db)
-            .args(["-h", "127.0.0.1", "-p"])
-            .arg(port.to_string())
-            .stdin(Stdio::null())
-            // uvicorn writes its access log to stdout.
-            .stdout(err.try_clone().map_err(BenchError::Serve)?)
-            .stderr(err)
-            .spawn()
-            .map_err(|e| BenchError::Workload(format!("cannot start {}: {e}", exe.display())))?;
-        let d = Datasette { child, port, log };
-        wait_http(d.port, "/", "Datasette", Duration::from_secs(60))?;
-        Ok(d)
+        let server = Served::start("Datasette", cmd, port, &log, "/", Duration::from_secs(60))?;
+        Ok(Datasette { server, log })
     }
 
     /// The last page (not an asset, not JSON) its log says it served.
@@ -249,13 +263,6 @@ impl Datasette {
     }
 }
 
-impl Drop for Datasette {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Where the Gradio app's Python comes from (a venv the setup made).
 pub const GRADIO_ENV: &str = "AXSNAP_BENCH_GRADIO";
 
@@ -263,8 +270,7 @@ pub const GRADIO_ENV: &str = "AXSNAP_BENCH_GRADIO";
 /// appends each event it handled to `gradio-events.jsonl`; its analytics off, nothing but
 /// 127.0.0.1.
 pub struct Gradio {
-    child: Child,
-    port: u16,
+    server: Served,
     root: PathBuf,
 }
 
@@ -280,34 +286,20 @@ impl Gradio {
             )));
         }
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("apps").join(script);
-        let port =
-            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(BenchError::Serve)?.port();
+        let port = free_port()?;
         let root = scratch.join("gradio");
         std::fs::create_dir_all(&root).map_err(BenchError::Serve)?;
-        let log = std::fs::File::create(scratch.join("gradio.log")).map_err(BenchError::Serve)?;
-        let child = Command::new(&python)
-            .arg(&script)
+        let mut cmd = Command::new(&python);
+        cmd.arg(&script)
             .current_dir(&root)
             .env("GRADIO_SERVER_PORT", port.to_string())
             .env("GRADIO_SERVER_NAME", "127.0.0.1")
             .env("GRADIO_ANALYTICS_ENABLED", "False")
-            .env("AXSNAP_BENCH_GRADIO_LOG", root.join("gradio-events.jsonl"))
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().map_err(BenchError::Serve)?)
-            .stderr(log)
-            .spawn()
-            .map_err(|e| BenchError::Workload(format!("cannot start {}: {e}", python.display())))?;
-        let g = Gradio { child, port, root };
+            .env("AXSNAP_BENCH_GRADIO_LOG", root.join("gradio-events.jsonl"));
         // It imports a great deal before it listens.
-        wait_http(g.port, "/", "Gradio", Duration::from_secs(90))?;
-        Ok(g)
-    }
-}
-
-impl Drop for Gradio {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let log = scratch.join("gradio.log");
+        let server = Served::start("Gradio", cmd, port, &log, "/", Duration::from_secs(90))?;
+        Ok(Gradio { server, root })
     }
 }
 

@@ -93,15 +93,14 @@ impl ArmServer {
     }
 }
 
-/// Where a run's calls and answers are appended (markdown).
-pub struct Transcript(pub Option<PathBuf>);
+/// The file a run's calls and answers are appended to (markdown).
+pub struct Transcript(pub PathBuf);
 
 impl Transcript {
-    /// Appends one call and its answer, if a transcript is kept.
+    /// Appends one call and its answer.
     pub fn add(&self, call: &str, answer: &str) {
         use std::io::Write;
-        let Some(path) = &self.0 else { return };
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&self.0) {
             let _ = writeln!(f, "## {call}\n\n```text\n{answer}\n```\n");
         }
     }

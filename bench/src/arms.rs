@@ -24,8 +24,9 @@
 //!   `desktop_snapshot` for the app, as its answers hold no tree.
 //!
 //! axsnap's arms run desktop workloads too (`axsnap mcp --desktop`, each call scoped to the
-//! app's window). The web peers are pinned by `bench/node/package-lock.json`, the desktop peer
-//! by `bench/desktop-requirements.txt`. Every browser arm runs the same Chromium with a
+//! app's window). The web peers are pinned by `bench/node/package-lock.json` and
+//! `bench/agent-browser/package-lock.json`, the desktop peer by
+//! `bench/desktop-requirements.txt`. Every browser arm runs the same Chromium with a
 //! 1280×720 viewport.
 
 use std::path::{Path, PathBuf};
@@ -190,12 +191,13 @@ impl Arm {
         Some(tools.node_modules.join(dir))
     }
 
-    /// The server's command line and working folder; `out` takes the files it writes;
-    /// `desktop` for a desktop workload.
-    pub fn command(self, tools: &Tools, out: &Path, desktop: bool) -> (Vec<String>, Option<PathBuf>) {
+    /// The MCP server's command line and working folder; `out` takes the files it writes;
+    /// `desktop` for a desktop workload. `None` for agent-browser's arms, which are no server:
+    /// each call runs its CLI ([`crate::arm_server`]).
+    pub fn command(self, tools: &Tools, out: &Path, desktop: bool) -> Option<(Vec<String>, Option<PathBuf>)> {
         let s = |p: &Path| p.display().to_string();
         let v = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        match self {
+        let launch = match self {
             Arm::AxsnapAuto | Arm::AxsnapFull => {
                 let mut argv = vec![s(&tools.axsnap), "mcp".into(), "--browser".into(), s(&tools.chromium)];
                 argv.extend(v(&["--viewport", "1280x720"]));
@@ -205,8 +207,7 @@ impl Arm {
                 (argv, None)
             }
             Arm::LinuxDesktopMcp => (vec![s(&tools.desktop_venv.join("bin/linux-desktop-mcp"))], None),
-            // Not a server: each call runs the binary (`crate::arm_server`).
-            Arm::AgentBrowser | Arm::AgentBrowserInteractive => (vec![s(&tools.agent_browser)], None),
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => return None,
             Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => {
                 let pkg = self.package(tools).unwrap_or_default();
                 let mut argv = vec![tools.node(), s(&pkg.join("cli.js"))];
@@ -232,7 +233,8 @@ impl Arm {
                 }
                 (argv, Some(pkg))
             }
-        }
+        };
+        Some(launch)
     }
 
     /// The environment the server needs besides ours.

@@ -89,20 +89,22 @@ pub async fn run_once(
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(BenchError::Serve)?;
     let app = RunningApp::start(&w.app, &w.start, &scratch, w.check.storage.is_some(), tools)?;
-    let server = if arm.is_shell() {
-        let mut opts = AgentBrowserOptions::new(tools.chromium.clone());
-        opts.binary = tools.agent_browser.clone();
-        opts.timeout = CALL_TIMEOUT;
-        ArmServer::shell(&opts)?
-    } else {
-        let (argv, cwd) = arm.command(tools, &scratch, app.desktop().is_some());
-        let mut env: Vec<(&str, &str)> = arm.env();
-        if let Some(d) = app.desktop() {
-            env.extend(d.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let server = match arm.command(tools, &scratch, app.desktop().is_some()) {
+        Some((argv, cwd)) => {
+            let mut env: Vec<(&str, &str)> = arm.env();
+            if let Some(d) = app.desktop() {
+                env.extend(d.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+            }
+            ArmServer::Mcp(McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?)
         }
-        ArmServer::Mcp(McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?)
+        None => {
+            let mut opts = AgentBrowserOptions::new(tools.chromium.clone());
+            opts.binary = tools.agent_browser.clone();
+            opts.timeout = CALL_TIMEOUT;
+            ArmServer::shell(&opts)?
+        }
     };
-    let transcript = Transcript(Some(scratch.join("transcript.md")));
+    let transcript = Transcript(scratch.join("transcript.md"));
     let mut rec = RunRecord {
         workload: w.name.clone(),
         arm: arm.name().to_string(),

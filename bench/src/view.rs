@@ -78,15 +78,28 @@ impl View {
 
     /// Takes in one answer of an arm speaking `dialect`.
     pub fn read(&mut self, dialect: Dialect, text: &str, kind: Option<&str>) {
-        if dialect == Dialect::AgentBrowser {
-            // Its deltas are splices: what is beside an element is read in the whole tree.
-            if self.read_agent_browser(text) {
-                let tree = self.tree.join("\n");
-                fill_beside(&mut self.items, &tree);
+        match dialect {
+            Dialect::Axsnap => self.read_axsnap(text, kind),
+            Dialect::PlaywrightYaml { incremental } => {
+                if let Some(yaml) = playwright_yaml(text) {
+                    self.read_playwright(yaml, incremental);
+                }
             }
-            return;
+            Dialect::Devtools => {
+                if let Some(snap) = devtools_snapshot(text) {
+                    self.read_devtools(snap);
+                }
+            }
+            Dialect::LinuxDesktop => self.read_linux_desktop(text),
+            Dialect::AgentBrowser => {
+                // Its deltas are splices: what is beside an element is read in the whole tree.
+                if self.read_agent_browser(text) {
+                    let tree = self.tree.join("\n");
+                    fill_beside(&mut self.items, &tree);
+                }
+                return;
+            }
         }
-        self.read_dialect(dialect, text, kind);
         // The elements this answer added have nothing beside them yet.
         fill_beside(&mut self.items, text);
     }
@@ -118,26 +131,6 @@ impl View {
         }
         self.items = self.tree.iter().filter_map(|l| agent_browser_line(l)).collect();
         true
-    }
-
-    fn read_dialect(&mut self, dialect: Dialect, text: &str, kind: Option<&str>) {
-        match dialect {
-            Dialect::Axsnap => self.read_axsnap(text, kind),
-            Dialect::PlaywrightYaml { incremental } => {
-                if let Some(yaml) = playwright_yaml(text) {
-                    self.read_playwright(yaml, incremental);
-                }
-            }
-            Dialect::Devtools => {
-                if let Some(snap) = devtools_snapshot(text) {
-                    self.read_devtools(snap);
-                }
-            }
-            Dialect::LinuxDesktop => self.read_linux_desktop(text),
-            Dialect::AgentBrowser => {
-                self.read_agent_browser(text);
-            }
-        }
     }
 
     /// Takes in a linux-desktop-mcp snapshot (a text with `- ref_N: [role]` lines): it

@@ -42,6 +42,13 @@ fn bench(workload: &str, arms: &[&str], extra: &[&std::ffi::OsStr]) -> (Vec<serd
     (summaries, out)
 }
 
+/// `path` under the repository, which must be there: `what` is installed by scripts/test.
+fn installed(path: &str, what: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+    assert!(p.exists(), "{what} is not installed at {}: scripts/test installs it", p.display());
+    p
+}
+
 /// The summary of arm `name`.
 fn arm<'a>(summaries: &'a [serde_json::Value], name: &str) -> &'a serde_json::Value {
     summaries.iter().find(|s| s["arm"] == name).unwrap_or_else(|| panic!("no {name} in {summaries:?}"))
@@ -49,15 +56,13 @@ fn arm<'a>(summaries: &'a [serde_json::Value], name: &str) -> &'a serde_json::Va
 
 #[test]
 fn todomvc_workload_through_axsnap_and_its_web_peers() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let node_modules = repo.join("bench/node/node_modules");
+    installed("bench/node/node_modules/@playwright/mcp/cli.js", "Playwright MCP");
+    let node_modules = installed("bench/node/node_modules", "the bench's npm packages");
+    let agent_browser = axsnap_bench::agent_browser::default_binary();
     assert!(
-        node_modules.join("@playwright/mcp/cli.js").is_file(),
-        "Playwright MCP is not installed in bench/node: scripts/test installs it"
-    );
-    assert!(
-        axsnap_bench::agent_browser::default_binary().is_file(),
-        "agent-browser is not installed in bench/agent-browser: scripts/test installs it"
+        agent_browser.is_file(),
+        "agent-browser is not installed at {}: scripts/test installs it",
+        agent_browser.display()
     );
     let (summaries, out) = bench(
         "todomvc",
@@ -84,12 +89,8 @@ fn todomvc_workload_through_axsnap_and_its_web_peers() {
 
 #[test]
 fn desktop_workload_through_axsnap_and_linux_desktop_mcp() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let venv = repo.join("target/bench-desktop-venv");
-    assert!(
-        venv.join("bin/linux-desktop-mcp").is_file(),
-        "linux-desktop-mcp is not installed: scripts/test installs it (ensure_bench_apps desktop)"
-    );
+    installed("target/bench-desktop-venv/bin/linux-desktop-mcp", "linux-desktop-mcp");
+    let venv = installed("target/bench-desktop-venv", "linux-desktop-mcp's venv");
     // Each run starts a desktop session of its own (scripts/desktop-session), whatever this
     // process's DISPLAY.
     let (summaries, _) = bench(

@@ -436,7 +436,7 @@ impl CdpBackend {
         };
         self.note_dialog(target, &outcome).await;
         // A key press on a link takes the agent to the tab it opened; a page that opens tabs
-        // as it loads does not (`axsnap_core`'s agent follows the same rule).
+        // as it loads does not (the MCP server's agent, `axsnap-mcp`, follows the same rule).
         let follow = matches!(action, TargetAction::Press { .. });
         self.adopt_opened(&mut outcome, follow).await;
         Ok(outcome)

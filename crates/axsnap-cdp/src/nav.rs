@@ -27,9 +27,7 @@ pub async fn arrive(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, 
     let watcher = Watcher::start(page).await?;
     let href = page.eval_within("location.href", std::time::Duration::from_secs(1)).await;
     let pending = matches!(href, Ok(Value::String(ref u)) if u == "about:blank");
-    let mut out = watcher.settle_arrival(opts, pending).await?;
-    out.navigated = true;
-    Ok(out)
+    watcher.settle_arrival(opts, pending).await
 }
 
 /// Goes one entry back in the tab's history ([`CdpError::NoHistory`] at the first entry).

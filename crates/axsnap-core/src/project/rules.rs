@@ -82,22 +82,20 @@ fn stays_when_empty(role: &Role) -> bool {
 /// alone does not keep it: it holds nothing to read or use (Gradio's empty
 /// `data-testid="status-tracker"` boxes, one before every component).
 fn is_empty_container(n: &Node) -> bool {
-    n.children.is_empty()
-        && is_blank(&n.name)
-        && is_blank_opt(&n.value)
-        && is_blank_opt(&n.description)
-        && n.actions.is_empty()
-        && only_incidental(n.states)
-        && !stays_when_empty(&n.role)
+    n.children.is_empty() && says_nothing(n) && !stays_when_empty(&n.role)
 }
 
-fn is_anonymous_leaf_content(n: &Node) -> bool {
+/// No name, value, description or action of its own, and no state that means anything.
+fn says_nothing(n: &Node) -> bool {
     is_blank(&n.name)
         && is_blank_opt(&n.value)
         && is_blank_opt(&n.description)
-        && is_blank_opt(&n.dev_id)
         && n.actions.is_empty()
         && only_incidental(n.states)
+}
+
+fn is_anonymous_leaf_content(n: &Node) -> bool {
+    says_nothing(n) && is_blank_opt(&n.dev_id)
 }
 
 /// A text or label leaf that only shows text (rule 4 may drop it as a repeat).
