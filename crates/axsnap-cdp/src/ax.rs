@@ -129,13 +129,61 @@ pub fn parse_doc(v: &Value) -> Result<AxDoc, serde_json::Error> {
     };
     doc.root =
         part.parents.iter().position(|p| p.as_deref().is_none_or(|p| index.get(p).is_none())).unwrap_or(0);
+    // A `<select>`'s popup is folded into its combobox (see `fold_select_popups`).
+    let folded: Vec<(usize, usize)> = part
+        .popups
+        .iter()
+        .filter_map(|&p| {
+            let parent = part.parents.get(p)?.as_deref().and_then(|id| index.get(id))? as usize;
+            (doc.nodes.get(parent)?.role == Role::ComboBox).then_some((p, parent))
+        })
+        .collect();
+    let mut cut = vec![false; if folded.is_empty() { 0 } else { n }];
+    for &(p, _) in &folded {
+        cut[p] = true;
+    }
     for w in part.kid_start.windows(2) {
         doc.child_start.push(doc.child_list.len() as u32);
         let list = part.kids.get(w[0]..w[1]).unwrap_or(&[]);
-        doc.child_list.extend(list.iter().filter_map(|c| index.get(c)));
+        doc.child_list.extend(
+            list.iter()
+                .filter_map(|c| index.get(c))
+                .filter(|&c| !cut.get(c as usize).copied().unwrap_or(false)),
+        );
     }
     doc.child_start.push(doc.child_list.len() as u32);
+    fold_select_popups(&mut doc, &folded);
     Ok(doc)
+}
+
+/// Puts the options of each `<select>`'s popup on its combobox as `options`; the popup itself
+/// is already out of the combobox's children. A native select is operated by the `select`
+/// action, by option label, never by clicking an option, so its options need no lines or refs
+/// of their own: drawn as a line each (`option "≤" [e26]`) a Datasette filter form's two
+/// selects took 27 lines, and every choice came back as two option state changes in the diff.
+/// Most options kept of one `<select>` (the text form shows the first 25).
+const MAX_SELECT_OPTIONS: usize = 10_000;
+
+fn fold_select_popups(doc: &mut AxDoc, folded: &[(usize, usize)]) {
+    for &(popup, combobox) in folded {
+        let mut options = Vec::new();
+        let mut stack = vec![popup];
+        // A malformed answer may link a node twice; each is read once.
+        let mut seen = std::collections::HashSet::new();
+        while let Some(i) = stack.pop() {
+            if !seen.insert(i) || options.len() >= MAX_SELECT_OPTIONS {
+                continue;
+            }
+            let Some(node) = doc.nodes.get(i) else { continue };
+            if node.role == Role::Option {
+                options.push(node.name.trim().to_string());
+            }
+            stack.extend(doc.children(i).iter().rev().map(|&c| c as usize));
+        }
+        if let Some(c) = doc.nodes.get_mut(combobox) {
+            c.options = options;
+        }
+    }
 }
 
 /// Answers with this many nodes are read on two threads.
@@ -151,6 +199,8 @@ struct Part<'v> {
     kids: Vec<Cow<'v, str>>,
     /// Node `i`'s child ids are `kids[kid_start[i]..kid_start[i + 1]]`.
     kid_start: Vec<usize>,
+    /// The nodes that are a `<select>`'s popup (`MenuListPopup`).
+    popups: Vec<usize>,
 }
 
 impl<'v> Part<'v> {
@@ -166,9 +216,13 @@ impl<'v> Part<'v> {
             parents: Vec::with_capacity(n),
             kids: Vec::with_capacity(n),
             kid_start: Vec::with_capacity(n + 1),
+            popups: Vec::new(),
         };
         for item in items {
             let r = RawNode::deserialize(item)?;
+            if r.role.as_ref().is_some_and(|v| matches!(&v.value, Scalar::Str(s) if s == "MenuListPopup")) {
+                p.popups.push(p.nodes.len());
+            }
             p.nodes.push(to_node(&r, &mut roles));
             p.backend.push(r.backend_dom_node_id);
             p.native_id.push(match r.backend_dom_node_id {
@@ -187,6 +241,8 @@ impl<'v> Part<'v> {
     /// `next` after this run.
     fn append(&mut self, next: Part<'v>) {
         let base = self.kids.len();
+        let first = self.nodes.len();
+        self.popups.extend(next.popups.into_iter().map(|i| i + first));
         self.kid_start.pop();
         self.kid_start.extend(next.kid_start.into_iter().map(|k| k + base));
         self.nodes.extend(next.nodes);
@@ -470,6 +526,27 @@ mod tests {
         assert!((1..n).all(|i| doc.children(i).is_empty()));
         assert_eq!(doc.native_id[n - 1], (n + 9).to_string());
         assert_eq!(doc.nodes[n - 1].role, if (n - 1) % 2 == 0 { Role::Button } else { Role::Link });
+    }
+
+    #[test]
+    fn a_selects_popup_becomes_its_comboboxs_options() {
+        let role = |r: &str| json!({"type": "role", "value": r});
+        let doc = parse_doc(&json!({"nodes": [
+            {"nodeId": "1", "role": role("RootWebArea"), "childIds": ["2", "6"]},
+            {"nodeId": "2", "role": role("combobox"), "parentId": "1", "childIds": ["3"],
+             "value": {"type": "string", "value": "="}},
+            {"nodeId": "3", "role": role("MenuListPopup"), "parentId": "2", "childIds": ["4", "5", "4"]},
+            {"nodeId": "4", "role": role("MenuListOption"), "parentId": "3", "name": {"type": "computedString", "value": "="}},
+            {"nodeId": "5", "role": role("group"), "parentId": "3", "childIds": ["7"]},
+            {"nodeId": "7", "role": role("MenuListOption"), "parentId": "5", "name": {"type": "computedString", "value": " != "}},
+            // A popup anywhere else (a malformed answer) is left as it is.
+            {"nodeId": "6", "role": role("MenuListPopup"), "parentId": "1", "childIds": []}
+        ]}))
+        .unwrap();
+        assert_eq!(doc.children(0), &[1, 6]);
+        assert!(doc.children(1).is_empty(), "the popup is out of the tree");
+        assert_eq!(doc.nodes[1].options, vec!["=", "!="], "each option once, in order, trimmed");
+        assert_eq!(doc.nodes[1].value.as_deref(), Some("="));
     }
 
     #[test]

@@ -25,9 +25,11 @@ pub const SCROLL_ATTR: &str = "data-axsnap-scroll";
 /// elements that can scroll (without it, scrollability falls back to the style alone).
 pub const SCROLL_CHECKED_ATTR: &str = "data-axsnap-scroll-checked";
 
-/// Attributes read as the developer id, in order of preference.
-pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa"];
-const DEV_ID_COUNT: usize = 4;
+/// Attributes read as the developer id, in order of preference. A form control's `name` is the
+/// last: the key its value is sent under, as stable as an id (Datasette's filter selects have
+/// no id, and without it two look-alike selects could not keep their refs across a page load).
+pub const DEV_ID_ATTRS: &[&str] = &["id", "data-testid", "data-test", "data-qa", "name"];
+const DEV_ID_COUNT: usize = 5;
 
 /// Computed styles the snapshot is asked for (indices into `LayoutData::styles`).
 pub const STYLES: &[&str] =

@@ -57,7 +57,17 @@ fn forms_with_every_input_type() {
         let country = must(t, Role::ComboBox, "Country");
         assert_eq!(country.value.as_deref(), Some("Spain"));
         assert!(country.actions.contains(Action::Select));
-        assert!(must(t, Role::ListBox, "Many").states.contains(State::Multiselectable));
+        // A select's options are on its line, not lines (and refs) of their own; a list box's
+        // options stay its children.
+        assert_eq!(country.options, ["France", "Spain", "Italy"]);
+        assert!(
+            node(t, Role::Option, "France").is_none() && node(t, Role::ListBox, "").is_none(),
+            "{}",
+            dump(t)
+        );
+        let many = must(t, Role::ListBox, "Many");
+        assert!(many.states.contains(State::Multiselectable) && many.options.is_empty());
+        assert!(node(t, Role::Option, "A").is_some());
         let notes = must(t, Role::TextBox, "Notes");
         assert!(notes.states.contains(State::Multiline));
         assert!(must(t, Role::Button, "Bold").states.contains(State::Pressed));
@@ -345,7 +355,9 @@ fn dom_fallback_matches_the_full_capture_where_it_counts() {
         assert!(must(dom, Role::CheckBox, "Subscribe").states.contains(State::Checked));
         assert!(must(dom, Role::Radio, "Large").states.contains(State::Checked));
         assert!(!must(dom, Role::Radio, "Small").states.contains(State::Checked));
-        assert_eq!(must(dom, Role::ComboBox, "Country").value.as_deref(), Some("Spain"));
+        let country = must(dom, Role::ComboBox, "Country");
+        assert_eq!(country.value.as_deref(), Some("Spain"));
+        assert_eq!(country.options, must(&full, Role::ComboBox, "Country").options);
         assert!(must(dom, Role::Button, "Bold").states.contains(State::Pressed));
         assert!(must(dom, Role::TextBox, "Readonly").states.contains(State::Readonly));
         assert!(must(dom, Role::TextBox, "Disabled").states.contains(State::Disabled));

@@ -290,9 +290,12 @@ const CASES: &[Case] = &[
             if link.chars().count() > 1_100 || !link.contains("qqq…+") || !link.ends_with(" chars)") {
                 return Err(format!("link line of {} chars: {}", link.chars().count(), clip(link)));
             }
-            let option = line_with(&r[0].stdout, "option \"49 ooo")?;
-            if option.chars().count() > 2_100 || !option.contains("ooo…+3,") {
-                return Err(format!("option line of {} chars: {}", option.chars().count(), clip(option)));
+            // The select's options are on its line, each cut, the first 25 of 50 shown and
+            // the rest counted.
+            let select = line_with(&r[0].stdout, "combobox \"Pick\"")?;
+            let shown = select.matches("ooo…+4,8").count();
+            if select.chars().count() > 8_000 || shown != 25 || !select.contains(", … 25 more]") {
+                return Err(format!("select line of {} chars: {}", select.chars().count(), clip(select)));
             }
             json_node(&r[1].stdout, "link", "", |n| {
                 field(n, "url").is_some_and(|u| u.chars().count() == 1_000 && u.ends_with(" chars"))

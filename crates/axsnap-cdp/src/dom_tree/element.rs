@@ -292,6 +292,20 @@ impl<'s> Builder<'s> {
         normalize(&out)
     }
 
+    /// The labels of select `i`'s options, in order, through its option groups.
+    pub(super) fn select_options(&mut self, i: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack: Vec<usize> = self.children(i).iter().rev().map(|&c| c as usize).collect();
+        while let Some(c) = stack.pop() {
+            match self.tag(c) {
+                Tag::Option if self.kind(c) == ELEMENT => out.push(self.content(c, true)),
+                Tag::OptGroup => stack.extend(self.children(c).iter().rev().map(|&g| g as usize)),
+                _ => {}
+            }
+        }
+        out
+    }
+
     fn selected_option(&mut self, i: usize) -> Option<String> {
         let mut first = None;
         let mut stack: Vec<usize> = self.children(i).iter().rev().map(|&c| c as usize).collect();

@@ -355,7 +355,13 @@ impl<'s> Builder<'s> {
                     if tag == Tag::Label && self.attr(i, A::For).is_none() {
                         label = Some(i);
                     }
-                    let node = self.element(i, tag, &step, facts.clickable);
+                    let mut node = self.element(i, tag, &step, facts.clickable);
+                    // A drop-down's options are on it, as the accessibility tree's are made
+                    // (`ax::fold_select_popups`).
+                    if tag == Tag::Select && node.role == Role::ComboBox {
+                        node.options = self.select_options(i);
+                        walk_children = false;
+                    }
                     let anonymous = matches!(node.role, Role::Generic | Role::None)
                         && node.name.is_empty()
                         && node.states.is_empty()

@@ -2,7 +2,7 @@
 //!
 //! For every node reachable in a raw tree:
 //! - `local`: a 128-bit hash of the node's own identifying fields (role, name, developer id,
-//!   URL, level), deliberately not value or states, which change while an element lives;
+//!   URL without its query, level), deliberately not value or states, which change while an element lives;
 //! - `full`: `local` plus the chain of all ancestors' (role, name), root first;
 //! - `sibling`: `local` plus the children's `local` keys, to tell look-alike siblings apart.
 //!
@@ -17,6 +17,16 @@ use crate::tree::{NodeId, Tree};
 
 /// A structural key.
 pub(super) type Key = u128;
+
+/// The part of a link's URL its key holds: all but the query, which a site rewrites with every
+/// page's state (Datasette's `json` link carries the page's filter and sort), so that the same
+/// link on the next page keeps its ref. The fragment stays: it tells apart the `Source` links of
+/// one file under each method of a rustdoc page.
+fn url_key(url: Option<&str>) -> Option<(&str, &str)> {
+    let url = url?;
+    let (before, fragment) = url.find('#').map_or((url, ""), |f| url.split_at(f));
+    Some((before.split_once('?').map_or(before, |(path, _)| path), fragment))
+}
 
 /// A fast 128-bit hasher: two 64-bit multiply-rotate lanes with different constants, each
 /// finished with a strong avalanche. Not keyed: what it hashes (names, roles, native ids) is
@@ -172,7 +182,7 @@ impl Keys {
             let mut h = own;
             node.dev_id.hash(&mut h);
             if !is_root {
-                node.url.hash(&mut h);
+                url_key(node.url.as_deref()).hash(&mut h);
             }
             node.level.hash(&mut h);
             let loc = h.finish128();
@@ -306,5 +316,26 @@ mod tests {
         assert!(!k.sibling_unique[a.index()] && !k.sibling_unique[b.index()]);
         assert!(k.sibling_unique[c.index()] && k.sibling_unique[r.index()]);
         assert!(!k.full_unique(a) && k.full_unique(c));
+    }
+
+    #[test]
+    fn a_links_query_is_not_in_its_key_but_its_path_and_fragment_are() {
+        let mut t = Tree::with_root(n(Role::Document, "", "0"));
+        let r = t.root().unwrap();
+        let link = |t: &mut Tree, id: &str, url: &str| {
+            let mut l = n(Role::Link, "json", id);
+            l.url = Some(url.into());
+            t.append(r, l)
+        };
+        let a = link(&mut t, "1", "/data/books.json?_sort=id");
+        let b = link(&mut t, "2", "/data/books.json?_sort=year&author=x");
+        let c = link(&mut t, "3", "/data/books.json?_sort=id#top");
+        let d = link(&mut t, "4", "/data/other.json?_sort=id");
+        let k = Keys::of(&t, &order(&t));
+        assert_eq!(k.full[a.index()], k.full[b.index()]);
+        assert_ne!(k.full[a.index()], k.full[c.index()]);
+        assert_ne!(k.full[a.index()], k.full[d.index()]);
+        assert_eq!(url_key(Some("/p?q=1#f")), Some(("/p", "#f")));
+        assert_eq!(url_key(Some("/p#f?x")), Some(("/p", "#f?x")));
     }
 }

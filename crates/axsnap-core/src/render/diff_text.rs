@@ -71,6 +71,11 @@ impl<'t> Side<'t> {
         line::shows_ref(n, holds_more)
     }
 
+    /// Whether the node `r` names on this side shows its URL on its line.
+    fn shows_url(&self, r: Ref, ctx: &LineCtx) -> bool {
+        self.by_ref.get(&r).is_some_and(|id| line::shown_url(self.tree.node(*id), ctx).is_some())
+    }
+
     /// The first name or text inside `id`, looking at a bounded number of descendants.
     fn content_hint(&self, id: NodeId) -> Option<&'t str> {
         let mut stack: Vec<NodeId> = self.tree.node(id).children.iter().rev().copied().collect();
@@ -237,7 +242,7 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 push_after(&mut body, *after, &n, &p);
                 body.push('\n');
             }
-            Op::Replace { r, subtree } if same_content(&p, *r, subtree) => {
+            Op::Replace { r, subtree } if same_content(&p, *r, subtree, &ctx) => {
                 // Made again with the same content (a re-render): only new refs are news,
                 // and only those the agent sees.
                 let old = p.by_ref.get(r).map(|id| p.tree.subtree(*id)).unwrap_or_default();
@@ -344,7 +349,12 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
             FieldChange::Level { old, new } if role == Role::Heading => {
                 let _ = write!(s, "level {} -> {}", opt_num(*old), opt_num(*new));
             }
-            FieldChange::Url { old, new } if matches!(role, Role::Link | Role::Document) => {
+            // A link's new URL is news only where its line shows one: the text form leaves
+            // out a named link's URL (Datasette rewrites every link's query on each page).
+            FieldChange::Url { old, new }
+                if role == Role::Document
+                    || (role == Role::Link && [p, n].iter().any(|side| side.shows_url(r, ctx))) =>
+            {
                 s.push_str("url ");
                 line::push_tail(
                     &mut s,
@@ -494,8 +504,8 @@ fn leaf_for_leaf<'t>(
 }
 
 /// Whether a replace brings back the same content: the new subtree has the replaced node's
-/// shape and every node's fields but refs, native ids and bounds.
-fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree) -> bool {
+/// shape and every node's fields but refs, native ids, bounds and the URLs no line shows.
+fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, ctx: &LineCtx) -> bool {
     let Some(&id) = p.by_ref.get(&r) else { return false };
     let old = p.tree.subtree(id);
     if old.len() != subtree.nodes.len() {
@@ -515,7 +525,7 @@ fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree) -> bool {
             && a.states == b.states
             && a.actions == b.actions
             && a.level == b.level
-            && a.url == b.url
+            && (a.url == b.url || (line::shown_url(a, ctx).is_none() && line::shown_url(b, ctx).is_none()))
             && a.options == b.options
     })
 }

@@ -10,6 +10,7 @@
 
 use super::inline::inline_tail;
 use super::line::{is_bullet, shows_ref, write_line, LineCtx, Source};
+use super::row::row_tail;
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
 
@@ -22,7 +23,7 @@ struct LineTail {
 
 /// The inline tail of `id`'s line ([`LineTail`]).
 fn line_tail<'a, S: Source<'a>>(src: &S, id: S::Id, kids: &[S::Id], ctx: &LineCtx) -> LineTail {
-    if let Some(tail) = inline_tail(src, id, kids, ctx) {
+    if let Some(tail) = inline_tail(src, id, kids, ctx).or_else(|| row_tail(src, id, kids, ctx)) {
         return LineTail { tail: Some(tail), lead: kids.len() };
     }
     // A list item's leading run (its link, then its sub-list) goes on the bullet's line.

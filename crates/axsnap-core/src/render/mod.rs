@@ -118,6 +118,7 @@ mod inline;
 mod json;
 mod layout;
 mod line;
+mod row;
 mod text;
 
 pub(crate) use layout::{line_costs, LineCost};
