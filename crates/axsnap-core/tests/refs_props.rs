@@ -1,12 +1,14 @@
 //! Property tests of refs: random raw trees, random edit scripts, and a ground truth of which
-//! node is which element (a generator-side id that survives moves, renames and native-id
-//! churn, and that an identical twin does not share).
+//! node is which element (a generator-side id that survives moves, renames, native-id churn
+//! and an app's equal re-creation of an element, and that a different element put in another's
+//! place does not share, even when it holds equal copies of the old one's children).
 //!
 //! After every refresh:
 //! - every projected node has a ref, all distinct; new refs are fresh numbers, in document order;
 //! - a ref never names a different element than the one it was first given to;
-//! - a surviving element keeps its ref (outside scope churn; under churn, when its structural
-//!   key was unique it must be carried, otherwise it may go stale but never wrong);
+//! - a surviving element keeps its ref (outside scope churn and re-creation; under churn, when
+//!   its structural key was unique it must be carried, and a re-created element whose content
+//!   no sibling shared must be carried; otherwise it may go stale but never wrong);
 //! - a removed element's ref resolves stale, and stays stale forever.
 //!
 //! Cases: `AXSNAP_PROPTEST_CASES` (default 10,000).
@@ -40,6 +42,8 @@ struct Model {
     next_gid: u64,
     next_id: u64,
     next_scope: u64,
+    /// The element the last edit re-created equal, when no sibling looked like it.
+    recreated_unique: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -78,6 +82,10 @@ enum Edit {
     Twin {
         node: usize,
     },
+    Replace {
+        node: usize,
+        look: usize,
+    },
     Churn {
         node: usize,
         delete: Option<usize>,
@@ -91,7 +99,8 @@ enum Edit {
 
 impl Model {
     fn new() -> Model {
-        let mut m = Model { nodes: Vec::new(), next_gid: 0, next_id: 0, next_scope: 1 };
+        let mut m =
+            Model { nodes: Vec::new(), next_gid: 0, next_id: 0, next_scope: 1, recreated_unique: None };
         m.add(None, Role::Document, "", "s0".into(), 0);
         m
     }
@@ -113,7 +122,8 @@ impl Model {
         });
         if let Some(p) = parent {
             let kids = &mut self.nodes[p].children;
-            let at = pos % (kids.len() + 1);
+            // `usize::MAX` appends.
+            let at = if pos == usize::MAX { kids.len() } else { pos % (kids.len() + 1) };
             kids.insert(at, i);
         }
         i
@@ -166,8 +176,46 @@ impl Model {
         }
     }
 
+    /// Copies the subtree of `n` under `parent` at `pos` with new native ids in the same
+    /// scopes, the old nodes dead; `same` keeps the elements' ground-truth ids. Returns the
+    /// copy's root.
+    fn recreate(&mut self, n: usize, parent: usize, pos: usize, same: bool) -> usize {
+        let mut root = None;
+        let mut stack = vec![(n, parent, pos)];
+        while let Some((old, new_parent, pos)) = stack.pop() {
+            let o = self.nodes[old].clone();
+            let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos);
+            self.nodes[c].value = o.value;
+            if same {
+                self.nodes[c].gid = o.gid;
+            }
+            root.get_or_insert(c);
+            // Popped in document order, each appended: the copy keeps the order.
+            for k in o.children.iter().rev() {
+                stack.push((*k, c, usize::MAX));
+            }
+            self.nodes[old].alive = false;
+        }
+        root.unwrap_or(n)
+    }
+
+    /// The subtree's identity: roles and names of every node, in order.
+    fn content(&self, i: usize) -> String {
+        let m = &self.nodes[i];
+        let kids: Vec<String> = m.children.iter().map(|&k| self.content(k)).collect();
+        format!("{}:{:?}({})", m.role, m.name, kids.join(","))
+    }
+
+    /// Whether no sibling of `n` has its content.
+    fn content_unique(&self, n: usize) -> bool {
+        let Some(p) = self.nodes[n].parent else { return true };
+        let own = self.content(n);
+        self.nodes[p].children.iter().filter(|&&k| self.content(k) == own).count() == 1
+    }
+
     /// Applies an edit; returns the churned scope, if the edit was a churn.
     fn apply(&mut self, e: Edit) -> Option<String> {
+        self.recreated_unique = None;
         match e {
             Edit::Insert { parent, look, pos, new_scope } => {
                 let p = self.pick(parent, false)?;
@@ -221,19 +269,32 @@ impl Model {
                 }
             }
             Edit::Twin { node } => {
-                // The same content again, new native ids in the same scopes, new elements.
+                // The app re-creates an element equal: new native ids in the same scopes for
+                // the same elements (the ground truth follows them).
                 let n = self.pick(node, true)?;
                 let parent = self.nodes[n].parent.unwrap();
+                let unique = self.content_unique(n);
                 let at = self.detach(n);
-                let mut stack = vec![(n, parent, Some(at))];
-                while let Some((old, new_parent, pos)) = stack.pop() {
-                    let o = self.nodes[old].clone();
-                    let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos.unwrap_or(usize::MAX));
-                    self.nodes[c].value = o.value;
-                    for k in o.children.iter().rev() {
-                        stack.push((*k, c, Some(0)));
-                    }
-                    self.nodes[old].alive = false;
+                let root = self.recreate(n, parent, at, true);
+                if unique {
+                    self.recreated_unique = Some(self.nodes[root].gid);
+                }
+            }
+            Edit::Replace { node, look } => {
+                // Another element in its place, holding equal copies of its children: new
+                // elements all, none of which may take an old ref.
+                let n = self.pick(node, true)?;
+                let (role, name) = look_of(look);
+                if (&role, name) == (&self.nodes[n].role, self.nodes[n].name.as_str()) {
+                    return None;
+                }
+                let parent = self.nodes[n].parent.unwrap();
+                let at = self.detach(n);
+                let scope = self.nodes[n].scope.clone();
+                let c = self.add(Some(parent), role, name, scope, at);
+                self.nodes[n].alive = false;
+                for k in self.nodes[n].children.clone() {
+                    self.recreate(k, c, usize::MAX, false);
                 }
             }
             Edit::Churn { node, delete, reorder } => {
@@ -337,6 +398,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => (u(), u()).prop_map(|(node, by)| Edit::Reorder { node, by }),
         1 => (u(), u(), 2usize..6).prop_map(|(parent, look, count)| Edit::Siblings { parent, look, count }),
         2 => u().prop_map(|node| Edit::Twin { node }),
+        2 => (u(), u()).prop_map(|(node, look)| Edit::Replace { node, look }),
         2 => (u(), prop::option::of(u()), prop::option::of(u()))
             .prop_map(|(node, delete, reorder)| Edit::Churn { node, delete, reorder }),
         1 => u().prop_map(|cut| Edit::Partial { cut }),
@@ -404,7 +466,11 @@ fn check(
                 // The element survived this step with a ref live before it. The ref may go
                 // only if the element's scope churned and it had look-alikes.
                 if before.is_some() && !stale_before {
-                    let excused = churned == Some(was.scope.as_str()) && !prev_unique.contains(&gid);
+                    // Or if it was re-created (a new native id in a living scope) and had a
+                    // look-alike beside it.
+                    let recreated = now != was && churned.is_none();
+                    let excused = (churned == Some(was.scope.as_str()) && !prev_unique.contains(&gid))
+                        || (recreated && after.recreated_unique != Some(gid));
                     prop_assert!(excused, "ref {} of surviving element {:?} -> {:?} went stale", r, was, now);
                 }
             }

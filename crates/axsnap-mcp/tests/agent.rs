@@ -174,17 +174,35 @@ fn an_element_removed_since_the_snapshot_gives_a_stale_error() {
     let mut a = agent(fake, "t1");
     let s = block_on(a.snapshot(&Request::default())).unwrap();
     let save = ref_named(&s, "Save");
-    // The page replaces "Save" by an identical twin with a new identity.
-    a.backend().page("t1", &[("9", "Save"), ("2", "Cancel")]);
+    // The page puts another element in Save's place.
+    a.backend().page("t1", &[("9", "Delete"), ("2", "Cancel")]);
     let err = block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap_err();
     assert!(matches!(err, AgentError::Stale { .. }), "{err}");
-    assert!(a.backend().acted.is_empty(), "the twin must not be clicked");
-    // After a new snapshot the old ref is known stale, and the twin has a ref of its own.
+    assert!(a.backend().acted.is_empty(), "the other element must not be clicked");
+    // After a new snapshot the old ref is known stale, and the new element has a ref of its own.
     let s2 = block_on(a.snapshot(&Request::default())).unwrap();
     let err = block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap_err();
     assert!(matches!(err, AgentError::Ref(axsnap_core::RefError::Stale { .. })), "{err}");
-    let twin = ref_named(&s2, "Save");
-    assert_ne!(twin, save);
+    assert_ne!(ref_named(&s2, "Delete"), save);
+}
+
+#[test]
+fn an_element_the_page_made_again_equal_keeps_its_ref_from_the_next_snapshot() {
+    let mut fake = Fake::default();
+    fake.page("t1", &[("1", "Save"), ("2", "Cancel")]);
+    let mut a = agent(fake, "t1");
+    let s = block_on(a.snapshot(&Request::default())).unwrap();
+    let save = ref_named(&s, "Save");
+    // The page re-renders Save: an equal element with a new identity, in the same place.
+    a.backend().page("t1", &[("9", "Save"), ("2", "Cancel")]);
+    // Until a capture shows it, the ref names the old element, which is gone.
+    let err = block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap_err();
+    assert!(matches!(err, AgentError::Stale { .. }), "{err}");
+    assert!(a.backend().acted.is_empty());
+    let s2 = block_on(a.snapshot(&Request::default())).unwrap();
+    assert_eq!(ref_named(&s2, "Save"), save, "{}", s2.response.text);
+    block_on(a.act(&save.to_string(), &ElementAction::Click { count: 1 })).unwrap();
+    assert_eq!(a.backend().acted, vec!["9".to_string()], "the click reached the new element");
 }
 
 #[test]

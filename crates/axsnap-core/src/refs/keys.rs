@@ -4,7 +4,9 @@
 //! - `local`: a 128-bit hash of the node's own identifying fields (role, name, developer id,
 //!   URL without its query, level), deliberately not value or states, which change while an element lives;
 //! - `full`: `local` plus the chain of all ancestors' (role, name), root first;
-//! - `sibling`: `local` plus the children's `local` keys, to tell look-alike siblings apart.
+//! - `sibling`: `local` plus the children's `local` keys, to tell look-alike siblings apart;
+//! - `content`: `local` plus the children's `content` keys, the whole subtree's identity, to
+//!   tell an element re-created equal from one replaced by another.
 //!
 //! Keys are hashes, 128 bits wide, so that an accidental collision (which could carry a ref to
 //! a wrong element) is out of practical reach.
@@ -156,6 +158,9 @@ pub(super) struct Keys {
     pub sibling: Vec<Key>,
     /// Whether no sibling shares the node's `sibling` key.
     pub sibling_unique: Vec<bool>,
+    /// Own identifying fields plus the content keys of all children, in order: the whole
+    /// subtree's identity (not its values or states), what tells an equal re-creation.
+    pub content: Vec<Key>,
 }
 
 impl Keys {
@@ -210,7 +215,17 @@ impl Keys {
             sibling[id.index()] = h.finish128();
         }
         let sibling_unique = sibling_uniqueness(raw, order, &sibling);
-        Keys { full, full_count, sibling, sibling_unique }
+        // Bottom-up: a node's children come after it in pre-order.
+        let mut content = vec![0; n];
+        for &id in order.iter().rev() {
+            let mut h = Fast128::default();
+            h.write_u128(local[id.index()]);
+            for c in &raw.node(id).children {
+                h.write_u128(content[c.index()]);
+            }
+            content[id.index()] = h.finish128();
+        }
+        Keys { full, full_count, sibling, sibling_unique, content }
     }
 
     /// Whether exactly one reachable node has `id`'s full key.

@@ -12,8 +12,10 @@
 //! How [`RefSpace::refresh`] applies them:
 //! - liveness is judged on the raw capture (every native id in it), so a node a view leaves
 //!   out keeps its ref; only projected nodes receive new refs, in document order;
-//! - a ref whose native id is missing while its native scope is still in the capture is stale
-//!   (an element replaced by an identical twin in the same document is a new element);
+//! - a ref whose native id is missing while its native scope is still in the capture is stale,
+//!   unless the app re-created the element equal (module `recreated`: the same whole-subtree
+//!   content under the same matched ancestor, unique there on both sides); another element put
+//!   in its place, or one of several look-alikes, is a new element;
 //! - a ref whose whole scope vanished may be carried, only to a node of a scope the previous
 //!   capture did not have, only on a match unique on both sides (module `matching`: the whole-tree
 //!   structural key of module `keys`, the key among siblings inside an already matched parent, or
@@ -38,12 +40,13 @@ use crate::tree::{NativeId, NodeId, Tree};
 
 mod keys;
 mod matching;
+mod recreated;
 mod slots;
 
 use keys::{Fast128, Key, KeyMap, Keys};
 use matching::{Churned, NewSide};
 use slots::Slots;
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 
 /// A ref: `e` followed by a number. Unique within a [`RefSpace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -194,6 +197,9 @@ struct Structure {
     parent: Option<Ref>,
     /// Ref of its nearest raw ancestor that had one (wrappers without refs skipped).
     ancestor: Option<Ref>,
+    /// Content key (the whole subtree's identity), if unique among the ref-holding nodes
+    /// under the same `ancestor`.
+    content: Option<Key>,
 }
 
 /// The refs of one target.
@@ -324,6 +330,9 @@ impl RefSpace {
                 .then(|| scopes_now.into_iter().map(str::to_owned).collect())
         };
 
+        // Refs gone from a living scope, which step 3b may carry to an equal re-creation.
+        let in_place: Vec<Ref> = gone.clone();
+
         // 3. Carry churned refs on unique structural matches.
         // Keys are only read from a whole capture (a partial one carries nothing and records no
         // structure: see step 5).
@@ -365,6 +374,49 @@ impl RefSpace {
                 stats.carried += 1;
             }
             gone.extend(churned.into_iter().filter(|r| slots[slot_index(*r)].seen != generation));
+        }
+        // 3b. Carry refs of elements re-created equal in a living scope (module `recreated`).
+        if let Some(keys) = keys.as_ref().filter(|_| !in_place.is_empty()) {
+            let olds: Vec<recreated::Gone> = in_place
+                .iter()
+                .filter_map(|&r| {
+                    let s = slots[slot_index(r)].structure?;
+                    Some(recreated::Gone { r, content: s.content?, anchor: s.ancestor? })
+                })
+                .collect();
+            if !olds.is_empty() {
+                let shown: HashSet<&NativeId> =
+                    projected.preorder().map(|(id, _)| &projected.node(id).native).collect();
+                let old_scopes = &t.scopes;
+                let member =
+                    |id: NodeId| raw_refs[id.index()].is_some() || shown.contains(&raw.node(id).native);
+                let candidate = |id: NodeId| {
+                    raw_refs[id.index()].is_none() && old_scopes.contains(&raw.node(id).native.scope)
+                };
+                let now = recreated::Now {
+                    raw,
+                    order: &raw_order,
+                    keys,
+                    refs: &raw_refs,
+                    member: &member,
+                    candidate: &candidate,
+                };
+                let pairs = recreated::carry(&olds, &now);
+                drop(shown);
+                for (r, id) in pairs {
+                    let native = raw.node(id).native.clone();
+                    if !t.by_native.insert(&native, r) {
+                        continue;
+                    }
+                    slots[slot_index(r)].seen = generation;
+                    if let Some(old) = slots.repoint(slot_index(r), native) {
+                        t.by_native.remove(&old);
+                    }
+                    raw_refs[id.index()] = Some(r);
+                    stats.carried += 1;
+                }
+                gone.retain(|r| slots[slot_index(*r)].seen != generation);
+            }
         }
         for r in gone {
             if let Some(native) = slots.make_stale(slot_index(r)) {
@@ -512,8 +564,11 @@ fn remember_structure(
     keys: &Keys,
     look_up_new: bool,
 ) {
-    // The nearest ancestor with a ref, per raw node (pre-order: parents come first).
+    // The nearest ancestor with a ref, per raw node (pre-order: parents come first), and how
+    // many ref-holding nodes share each (nearest ancestor, content).
     let mut nearest: Vec<Option<Ref>> = vec![None; raw.arena_len()];
+    let mut holders: Vec<(NodeId, Ref)> = Vec::new();
+    let mut kin: KeyMap<u32> = KeyMap::default();
     for &id in raw_order {
         let node = raw.node(id);
         nearest[id.index()] = node.parent.and_then(|p| raw_refs[p.index()].or(nearest[p.index()]));
@@ -528,6 +583,13 @@ fn remember_structure(
             },
             None => continue,
         };
+        holders.push((id, r));
+        *kin.entry(kin_key(nearest[id.index()], keys.content[id.index()])).or_insert(0) += 1;
+    }
+    for (id, r) in holders {
+        let node = raw.node(id);
+        let content = keys.content[id.index()];
+        let unique = kin.get(&kin_key(nearest[id.index()], content)) == Some(&1);
         let slot = &mut slots[slot_index(r)];
         if slot.native.as_ref() != Some(&node.native) {
             continue; // a repeated native id: the first node holds the ref
@@ -537,8 +599,17 @@ fn remember_structure(
             local: keys.sibling_unique[id.index()].then(|| keys.sibling[id.index()]),
             parent: node.parent.and_then(|p| raw_refs[p.index()]),
             ancestor: nearest[id.index()],
+            content: unique.then_some(content),
         });
     }
+}
+
+/// One key for a content key under an anchor (the nearest ancestor's ref).
+fn kin_key(anchor: Option<Ref>, content: Key) -> Key {
+    let mut h = Fast128::default();
+    h.write_u128(content);
+    h.write_u32(anchor.map_or(0, |r| r.0));
+    h.finish128()
 }
 
 /// The index in `RefSpace::slots` of a ref this space gave out.
