@@ -1,7 +1,8 @@
 //! The workload harness end to end, as CI runs it: the TodoMVC workload (npm `todomvc`, its
 //! vanilla JS app) through `axsnap mcp` (auto and full) and Playwright MCP over stdio and
 //! agent-browser's CLI, one run each, the task checked on the list the app stored, the report
-//! and charts written; a desktop workload through axsnap and linux-desktop-mcp.
+//! and charts written; desktop workloads through axsnap and linux-desktop-mcp (GTK 4's widget
+//! factory, Chromium over AT-SPI, LibreOffice Calc).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -121,6 +122,25 @@ fn chromium_over_atspi_workload_through_axsnap() {
         !transcript.contains("Buy milkBuy milk") && !transcript.contains("New note New note"),
         "{transcript}"
     );
+}
+
+/// LibreOffice Calc over AT-SPI: the sheet's cells on screen are read through its Table
+/// interface (not the first 500 of the 2,147,483,647 children it reports), the Name Box takes
+/// the agent to B3, a formula typed there is read back as its result, and the cell Calc
+/// re-creates on every change keeps its ref.
+#[test]
+fn calc_workload_through_axsnap() {
+    let (_, out) = bench("calc", &["axsnap-auto"], &[]);
+    let transcript = std::fs::read_to_string(out.join("calc-axsnap-auto-0/transcript.md")).unwrap();
+    assert!(transcript.contains("cells A1 to "), "{transcript}");
+    assert!(!transcript.contains("children not read"), "{transcript}");
+    // The cell the Name Box went to, with the ref it was shown with, then its result under
+    // that same ref.
+    let shown = transcript
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cell \"B3\" [").and_then(|r| r.split(']').next()))
+        .unwrap_or_else(|| panic!("B3 never shown:\n{transcript}"));
+    assert!(transcript.contains(&format!("~ {shown} cell \"B3\": value none -> \"5\"")), "{transcript}");
 }
 
 fn tempdir() -> PathBuf {

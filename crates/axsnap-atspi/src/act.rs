@@ -41,6 +41,12 @@ pub async fn act(bus: &Bus, obj: &ObjectRef, action: &ElementAction) -> Result<(
             keys::mouse(bus, x, y, "abs").await
         }
         ElementAction::Type { text, clear, submit } => {
+            // Focus first, as typing by hand would: the next key pressed (an Enter the agent
+            // sends on its own) then goes to this field, not to whatever held the focus
+            // (Calc's Name Box filled while the sheet kept the keys).
+            if raw.has("Component") && !raw.state(bit::FOCUSED) {
+                let _ = bus.call::<_, bool>(&raw.obj, iface::COMPONENT, "GrabFocus", &()).await;
+            }
             set_text(bus, &raw, text, *clear).await?;
             if *submit {
                 focus(bus, &raw).await?;
@@ -160,7 +166,10 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
         }
         return Ok(());
     }
-    if raw.has("Value") {
+    // Only a range control takes its text as a number: a spreadsheet cell and a button may
+    // have a Value too (Calc's cells, its "Text Box" button).
+    let ranged = matches!(role_name(raw.role), Some("slider" | "spin button" | "scroll bar" | "dial"));
+    if raw.has("Value") && ranged {
         let v: f64 = text.trim().parse().map_err(|_| {
             AtspiError::Unsupported(format!("{} takes a number, not {text:?}", describe(raw)))
         })?;
@@ -186,15 +195,23 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
         }
         return Ok(());
     }
-    if raw.state(bit::FOCUSABLE) {
-        // No text interface (a terminal, a canvas): type it as keystrokes.
+    let takes_keys = raw.state(bit::FOCUSABLE)
+        && !matches!(
+            role_name(raw.role),
+            Some("push button" | "toggle button" | "check box" | "radio button" | "menu item")
+        );
+    if takes_keys {
+        // No text interface (a spreadsheet cell, a terminal, a canvas): type it as keystrokes.
         focus(bus, raw).await?;
         if clear {
             keys::press(bus, &keys::parse("Control+a BackSpace")?).await?;
         }
         return keys::type_string(bus, text).await;
     }
-    Err(AtspiError::Unsupported(format!("{} does not take text", describe(raw))))
+    Err(AtspiError::Unsupported(format!(
+        "{} does not take text: it is not a text field; click it, or type into a text field",
+        describe(raw)
+    )))
 }
 
 async fn check(bus: &Bus, raw: &RawObject, on: bool) -> Result<(), AtspiError> {

@@ -7,6 +7,7 @@ use axsnap_core::{NativeId, Node, NodeId, RawFlags, Rect, Role, State, Tree};
 
 use crate::capture::Walk;
 use crate::fetch::{RawObject, MANY_CHILDREN};
+use crate::grid::GridWindow;
 use crate::mapping::{self, bit, role_name};
 
 /// The character AT-SPI puts in a text where a child object sits.
@@ -47,8 +48,12 @@ pub fn build(walk: &Walk) -> Tree {
     for (i, raw) in walk.objects.iter().enumerate() {
         let role = &tree.node(ids[i]).role;
         let items = content(raw, role, &kids[i], &walk.objects);
+        let mut empty_cells = 0usize;
         for (k, item) in items.into_iter().enumerate() {
             match item {
+                // A grid's empty cells are counted, not listed: a sheet's screen holds
+                // hundreds, and the note says how to reach any of them.
+                Item::Child(c) if raw.grid.is_some() && is_empty_cell(&walk.objects[c]) => empty_cells += 1,
                 Item::Child(c) => tree.attach(ids[i], ids[c], None),
                 Item::Text(t) => {
                     let native = NativeId::new(raw.obj.bus.clone(), format!("{}#text{k}", raw.obj.path));
@@ -58,7 +63,20 @@ pub fn build(walk: &Walk) -> Tree {
                 }
             }
         }
-        if raw.child_count > MANY_CHILDREN && (raw.children.len() as i64) < i64::from(raw.child_count) {
+        if let Some(window) = &raw.grid {
+            let native = NativeId::new(raw.obj.bus.clone(), format!("{}#more", raw.obj.path));
+            let corner =
+                |k: Option<&usize>| k.map_or(String::new(), |&c| walk.objects[c].name.trim().to_string());
+            let note = grid_note(
+                window,
+                &corner(kids[i].first()),
+                &corner(kids[i].last()),
+                kids[i].len(),
+                empty_cells,
+            );
+            tree.append(ids[i], Node::new(Role::More, note, native));
+        } else if raw.child_count > MANY_CHILDREN && (raw.children.len() as i64) < i64::from(raw.child_count)
+        {
             let more = i64::from(raw.child_count) - raw.children.len() as i64;
             let native = NativeId::new(raw.obj.bus.clone(), format!("{}#more", raw.obj.path));
             let note = format!(
@@ -70,6 +88,58 @@ pub fn build(walk: &Walk) -> Tree {
         }
     }
     tree
+}
+
+/// A control whose Value interface is what it shows: a number in a range.
+fn is_range(role: &Role) -> bool {
+    matches!(role, Role::Slider | Role::SpinButton | Role::ScrollBar | Role::ProgressBar | Role::Meter)
+}
+
+/// A cell that holds a value, as a spreadsheet's do (Text and Value both): its text is its
+/// value, not content of its own (a web page's cells have Text only).
+fn holds_value(raw: &RawObject, role: &Role) -> bool {
+    *role == Role::Cell && raw.has("Text") && raw.has("Value")
+}
+
+/// A cell with nothing in it that the user is on: no text, not focused, not selected.
+fn is_empty_cell(raw: &RawObject) -> bool {
+    raw.text.as_deref().is_none_or(|t| t.trim().is_empty())
+        && !raw.state(bit::FOCUSED)
+        && !raw.state(bit::SELECTED)
+        && raw.children.is_empty()
+}
+
+/// What a grid's note says: which cells were read, how many are listed, what the table holds
+/// beyond them and how to reach it.
+fn grid_note(w: &GridWindow, first: &str, last: &str, read: usize, empty: usize) -> String {
+    let span = if first.is_empty() || last.is_empty() {
+        format!("rows {}–{}, columns {}–{}", w.rows.0 + 1, w.rows.1 + 1, w.cols.0 + 1, w.cols.1 + 1)
+    } else {
+        format!("{first} to {last}")
+    };
+    let mut note = format!(
+        "cells {span} on screen ({read} read, {empty} empty not listed) of {} rows × {} columns",
+        thousands(w.n_rows),
+        thousands(w.n_cols)
+    );
+    if w.rows_cut > 0 {
+        note.push_str(&format!("; {} more rows on screen not read", w.rows_cut));
+    }
+    note.push_str("; scroll, or go to a cell by its name (a Name Box), to see others");
+    note
+}
+
+/// `n` with thousands separators.
+fn thousands(n: i32) -> String {
+    let digits = n.max(0).to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// `visible_only`: judge hiddenness by `VISIBLE` alone (web content, and apps that do not
@@ -100,7 +170,13 @@ fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, visible_on
         node.states.contains(State::Editable) || raw.has("EditableText") && raw.state(bit::EDITABLE);
     if editable {
         node.value = raw.text.clone();
-    } else if let Some((current, _, _)) = raw.value {
+    } else if holds_value(raw, &role) {
+        // A spreadsheet cell's text is what it shows; its Value is a number even for an empty
+        // cell (Calc says 0).
+        node.value = raw.text.clone().filter(|t| !t.trim().is_empty());
+    } else if let Some((current, _, _)) = raw.value.filter(|_| is_range(&role)) {
+        // Only a range's number is its value: LibreOffice gives every button and menu item a
+        // Value of 0, which said `: 0` on each of their lines.
         node.value = Some(number(current));
     }
     node.flags = RawFlags {
@@ -117,7 +193,8 @@ fn content(raw: &RawObject, role: &Role, kids: &[usize], objects: &[RawObject]) 
     let text = match &raw.text {
         Some(t)
             if !t.trim().is_empty()
-                && !matches!(role, Role::TextBox | Role::SearchBox | Role::SpinButton | Role::ComboBox) =>
+                && !matches!(role, Role::TextBox | Role::SearchBox | Role::SpinButton | Role::ComboBox)
+                && !holds_value(raw, role) =>
         {
             t
         }
@@ -197,6 +274,67 @@ fn number(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_lists_what_holds_something_and_says_the_rest() {
+        let role_of = |name: &str| (0..200).find(|r| role_name(*r) == Some(name)).unwrap();
+        let obj = |path: &str| crate::object::ObjectRef::new(":1.5", path);
+        let cell = |path: &str, name: &str, text: &str, states: u64| RawObject {
+            obj: obj(path),
+            role: role_of("table cell"),
+            name: name.into(),
+            interfaces: vec!["Text".into(), "Value".into(), "Component".into()],
+            text: Some(text.into()),
+            value: Some((0.0, f64::NAN, f64::NAN)),
+            states: states | 1 << bit::VISIBLE | 1 << bit::SHOWING,
+            ..RawObject::default()
+        };
+        let table = RawObject {
+            obj: obj("/t"),
+            role: role_of("table"),
+            name: "Sheet Sheet1".into(),
+            child_count: i32::MAX,
+            states: 1 << bit::VISIBLE | 1 << bit::SHOWING | 1 << bit::MANAGES_DESCENDANTS,
+            children: vec![obj("/a1"), obj("/b1"), obj("/a2"), obj("/b2")],
+            grid: Some(GridWindow {
+                rows: (0, 1),
+                cols: (0, 1),
+                rows_cut: 0,
+                n_rows: 1_048_576,
+                n_cols: 16_384,
+            }),
+            ..RawObject::default()
+        };
+        let walk = Walk {
+            objects: vec![
+                table,
+                cell("/a1", "A1", "", 1 << bit::FOCUSED),
+                cell("/b1", "B1", "", 0),
+                cell("/a2", "A2", "5", 0),
+                cell("/b2", "B2", "", 0),
+            ],
+            parents: vec![None, Some(0), Some(0), Some(0), Some(0)],
+            positions: vec![0, 0, 1, 2, 3],
+            showing_reliable: true,
+            ..Walk::default()
+        };
+        let tree = build(&walk);
+        let root = tree.root().unwrap();
+        let kids: Vec<(String, Option<String>)> = tree
+            .node(root)
+            .children
+            .iter()
+            .map(|&k| (tree.node(k).name.clone(), tree.node(k).value.clone()))
+            .collect();
+        let note =
+            "cells A1 to B2 on screen (4 read, 2 empty not listed) of 1,048,576 rows × 16,384 columns; \
+                    scroll, or go to a cell by its name (a Name Box), to see others";
+        assert_eq!(
+            kids,
+            [("A1".to_string(), None), ("A2".to_string(), Some("5".to_string())), (note.to_string(), None)],
+            "the focused cell and the one holding text, a cell's Value of 0 unsaid"
+        );
+    }
 
     #[test]
     fn widget_classes_are_not_names() {

@@ -7,6 +7,7 @@ use zbus::zvariant::{OwnedObjectPath, OwnedValue};
 
 use crate::bus::{iface, Bus};
 use crate::error::AtspiError;
+use crate::grid::{self, GridWindow};
 use crate::object::ObjectRef;
 
 /// Above this many children a container is read by index, not with `GetChildren`, and only
@@ -60,6 +61,9 @@ pub struct RawObject {
     pub value: Option<(f64, f64, f64)>,
     /// Action names (not localized), in index order.
     pub actions: Vec<String>,
+    /// For a table that manages its descendants, the window on screen whose cells are its
+    /// `children` (module `grid`).
+    pub grid: Option<GridWindow>,
 }
 
 impl RawObject {
@@ -107,14 +111,22 @@ pub async fn fetch(bus: &Bus, obj: &ObjectRef, children: Children) -> Result<Raw
     let children = async {
         use crate::mapping::bit;
         let shown = raw.state(bit::SHOWING) || raw.state(bit::VISIBLE) || children == Children::Always;
+        let managed = raw.child_count > MANY_CHILDREN || raw.state(bit::MANAGES_DESCENDANTS);
         if children == Children::Never || !shown || raw.child_count <= 0 {
-            Ok(Vec::new())
+            Ok((Vec::new(), None))
+        } else if managed && raw.has("Table") {
+            match grid::visible_cells(bus, obj).await? {
+                Some((window, cells)) => Ok((cells, Some(window))),
+                None => {
+                    children_by_index(bus, obj, raw.child_count.min(MANY_CHILDREN)).await.map(|c| (c, None))
+                }
+            }
         } else if raw.child_count > MANY_CHILDREN {
-            children_by_index(bus, obj, MANY_CHILDREN).await
+            children_by_index(bus, obj, MANY_CHILDREN).await.map(|c| (c, None))
         } else {
             bus.call::<_, Vec<(String, OwnedObjectPath)>>(obj, iface::ACCESSIBLE, "GetChildren", &())
                 .await
-                .map(|c| c.into_iter().map(ObjectRef::from).filter(|c| !c.is_null()).collect())
+                .map(|c| (c.into_iter().map(ObjectRef::from).filter(|c| !c.is_null()).collect(), None))
         }
     };
     let extents = async {
@@ -160,7 +172,7 @@ pub async fn fetch(bus: &Bus, obj: &ObjectRef, children: Children) -> Result<Raw
         futures::future::join_all(names).await
     };
     let (children, extents, text, value, actions) = futures::join!(children, extents, text, value, actions);
-    raw.children = children?;
+    (raw.children, raw.grid) = children?;
     raw.extents = extents;
     raw.text = text;
     raw.value = value;

@@ -4,7 +4,8 @@
 //! - [`bus`]: the connection to the accessibility bus, and every call's timeout and error;
 //!   [`object`]: an object's address, which is also its native identity.
 //! - [`apps`]: the apps on the bus and their windows.
-//! - [`fetch`]: reading one object; [`capture`]: walking a window under a deadline;
+//! - [`fetch`]: reading one object; [`grid`]: a spreadsheet's cells on screen, through its
+//!   Table interface; [`capture`]: walking a window under a deadline;
 //!   [`build`]: the core's raw tree from what was read; [`mapping`]: AT-SPI's roles, states
 //!   and actions in the core's words.
 //! - [`act`]: actions by ref, verified where they can be; [`keys`]: keyboard and pointer input
@@ -30,6 +31,7 @@ pub mod capture;
 pub mod error;
 pub mod events;
 pub mod fetch;
+pub mod grid;
 pub mod keys;
 pub mod mapping;
 pub mod object;

@@ -123,7 +123,10 @@ pub fn states(raw: &RawObject, role: &Role) -> StateSet {
     s.set(State::Invalid, on(bit::INVALID_ENTRY));
     s.set(State::Busy, on(bit::BUSY));
     s.set(State::Modal, on(bit::MODAL));
-    s.set(State::Multiselectable, on(bit::MULTISELECTABLE));
+    // Only a container can hold a selection of several (Calc marks every cell so).
+    let container =
+        matches!(role, Role::List | Role::ListBox | Role::Table | Role::Grid | Role::Tree | Role::TreeGrid);
+    s.set(State::Multiselectable, on(bit::MULTISELECTABLE) && container);
     s.set(State::Editable, on(bit::EDITABLE) && is_text_input(role));
     s.set(State::Multiline, on(bit::MULTI_LINE) && is_text_input(role));
     if role_name(raw.role) == Some("password text") {

@@ -76,10 +76,15 @@ async fn each_action_gives_its_exact_diff() {
     let r = d.act(&cb, ElementAction::Check { on: false }).await;
     assert_eq!(body(&r), format!("~ {cb} checkbox \"checkbutton\": -checked"));
 
-    // Type into an entry (replacing its text).
+    // Type into an entry (replacing its text): it takes the focus, as typing by hand does,
+    // from the entry that had it.
+    let focused = pick(&first, "textbox", |n| n.states.contains(State::Focused));
     let entry = pick(&first, "textbox", |n| n.value.as_deref() == Some("entry"));
     let r = d.act(&entry, ElementAction::Type { text: "hello".into(), clear: true, submit: false }).await;
-    assert_eq!(body(&r), format!("~ {entry} textbox: value \"entry\" -> \"hello\""));
+    assert_eq!(
+        body(&r),
+        format!("~ {focused} textbox: -focused\n~ {entry} textbox: value \"entry\" -> \"hello\"; +focused")
+    );
 
     // Switch a notebook page: the first notebook's tabs swap selection, and focus goes from
     // the entry that had it to the tab list.
