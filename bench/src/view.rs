@@ -72,6 +72,14 @@ impl View {
             if t.starts_with('#') {
                 continue;
             }
+            // An element made again with the same content: `~ e175 link "Next chapter" is
+            // now e937`. Its new ref is the one to use.
+            if let Some((old, new)) = renamed(t) {
+                for s in self.items.iter_mut().filter(|s| s.r == old) {
+                    s.r = new.to_string();
+                }
+                continue;
+            }
             self.items.extend(axsnap_line(t));
         }
     }
@@ -309,6 +317,14 @@ fn is_ref(s: &str) -> bool {
 }
 
 /// The elements one line of axsnap's text form names: its own, then its inline links.
+/// The old and new ref of a `~ e12 … is now e40` line.
+fn renamed(t: &str) -> Option<(&str, &str)> {
+    let rest = t.strip_prefix("~ ")?;
+    let (_, new) = rest.rsplit_once(" is now ")?;
+    let old = rest.split_whitespace().next().filter(|r| is_ref(r))?;
+    is_ref(new.trim()).then_some((old, new.trim()))
+}
+
 fn axsnap_line(t: &str) -> Vec<Shown> {
     let mut out = Vec::new();
     // Diff markers before the line's own text.
@@ -390,6 +406,16 @@ fn inline_links(t: &str) -> Vec<Shown> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_axsnap_element_made_again_takes_its_new_ref() {
+        let mut v = View::default();
+        v.read(Dialect::Axsnap, "# Ch 4\nnavigation [e3]\n  [Next chapter](e175)\n", None);
+        assert_eq!(v.find("link", "Next chapter"), Some("e175"));
+        v.read(Dialect::Axsnap, "# diff 1 -> 2: 1 change, 9 unchanged\n~ e175 link \"Next chapter\" is now e937\n", Some("diff"));
+        assert_eq!(v.find("link", "Next chapter"), Some("e937"));
+        assert_eq!(v.len(), 2);
+    }
 
     #[test]
     fn agent_browser_trees_and_their_splices() {
