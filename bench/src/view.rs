@@ -412,7 +412,11 @@ mod tests {
         let mut v = View::default();
         v.read(Dialect::Axsnap, "# Ch 4\nnavigation [e3]\n  [Next chapter](e175)\n", None);
         assert_eq!(v.find("link", "Next chapter"), Some("e175"));
-        v.read(Dialect::Axsnap, "# diff 1 -> 2: 1 change, 9 unchanged\n~ e175 link \"Next chapter\" is now e937\n", Some("diff"));
+        v.read(
+            Dialect::Axsnap,
+            "# diff 1 -> 2: 1 change, 9 unchanged\n~ e175 link \"Next chapter\" is now e937\n",
+            Some("diff"),
+        );
         assert_eq!(v.find("link", "Next chapter"), Some("e937"));
         assert_eq!(v.len(), 2);
     }

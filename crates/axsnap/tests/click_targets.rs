@@ -57,4 +57,10 @@ fn a_gradio_like_page_says_only_what_can_be_used() {
     assert!(line(&page, "number input for Times").ends_with(": 1"), "{page}");
     assert!(!page.contains("[editable]: 1\n") || page.matches(": 1").count() == 1, "{page}");
     assert!(line(&page, "tab \"Chat\"").contains(" [e"), "{page}");
+    // A label's text beside a control of that name is said once, by the control.
+    assert!(line(&page, "combobox \"Greeting\"").contains(": Hello"), "{page}");
+    assert!(line(&page, "textbox \"Name\"").contains(" [e"), "{page}");
+    for said in ["Greeting", "Name"] {
+        assert_eq!(page.matches(said).count(), 1, "{said} said twice:\n{page}");
+    }
 }

@@ -926,7 +926,10 @@ fn sibling_repeat(tree: &Tree, control: &Node, other: &Node) -> Option<SiblingRe
         return None;
     }
     let said = plain_text(tree, other)?;
-    if other.role == Role::Label && !is_blank(&control.name) && text::same_words(said, &control.name) {
+    // A label, or a bare text or span beside the control saying its name (Gradio's
+    // `<span data-testid="block-info">Greeting</span>` over its dropdown named "Greeting").
+    let says_names = matches!(other.role, Role::Label | Role::Text | Role::Generic);
+    if says_names && !is_blank(&control.name) && text::same_words(said, &control.name) {
         return Some(SiblingRepeat::Label);
     }
     match control.description.as_deref() {
