@@ -186,7 +186,14 @@ async fn children_by_index(bus: &Bus, obj: &ObjectRef, limit: i32) -> Result<Vec
     let calls = (0..limit).map(|i| async move {
         bus.call::<_, (String, OwnedObjectPath)>(obj, iface::ACCESSIBLE, "GetChildAtIndex", &(i,)).await
     });
-    let replies = futures::future::join_all(calls).await;
+    objects_of(futures::future::join_all(calls).await)
+}
+
+/// The objects a batch of calls answered, in order: AT-SPI's null reference and an object that
+/// failed (gone meanwhile) are left out; a timeout fails the batch (the app is hung).
+pub(crate) fn objects_of(
+    replies: Vec<Result<(String, OwnedObjectPath), AtspiError>>,
+) -> Result<Vec<ObjectRef>, AtspiError> {
     let mut out = Vec::new();
     for r in replies {
         match r {

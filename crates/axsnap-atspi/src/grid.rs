@@ -63,19 +63,7 @@ pub async fn visible_cells(
     let calls = (r0..=last_row).flat_map(|r| (c0..=c1).map(move |c| (r, c))).map(|(r, c)| async move {
         bus.call::<_, (String, zbus::zvariant::OwnedObjectPath)>(obj, TABLE, "GetAccessibleAt", &(r, c)).await
     });
-    let mut cells = Vec::new();
-    for reply in futures::future::join_all(calls).await {
-        match reply {
-            Ok(c) => {
-                let c = ObjectRef::from(c);
-                if !c.is_null() {
-                    cells.push(c);
-                }
-            }
-            Err(e @ AtspiError::Timeout { .. }) => return Err(e),
-            Err(_) => {}
-        }
-    }
+    let cells = crate::fetch::objects_of(futures::future::join_all(calls).await)?;
     let window = GridWindow { rows: (r0, last_row), cols: (c0, c1), rows_cut: r1 - last_row, n_rows, n_cols };
     Ok(Some((window, cells)))
 }
