@@ -15,8 +15,8 @@
 //! - its whole subtree is equal to the old one's: role, name, developer id, URL without its
 //!   query and level of every node, in order (its `content` key), not values or states;
 //! - that content is unique under the anchor on both sides: among the old element's
-//!   ref-holding kin when it was recorded, and among every ref-holding (or newly projected) node
-//!   under the anchor now.
+//!   ref-holding kin when it was recorded, and among every node under the anchor now (one a
+//!   view leaves out counts too).
 //!
 //! So an element replaced by a different one (a row whose item changed) is not matched, nor is
 //! anything inside it (its anchor is not matched); look-alikes (two equal rows) are never
@@ -72,7 +72,9 @@ pub(super) fn carry(gone: &[Gone], now: &Now<'_>) -> Vec<(Ref, NodeId)> {
         if let Some(r) = now.refs[id.index()] {
             node_of.insert(r, id);
         }
-        if let (true, Some(a)) = ((now.member)(id), near[id.index()]) {
+        // Every node counts against uniqueness, shown or not (a look-alike a view left out
+        // is still a look-alike); only a member can take a ref.
+        if let Some(a) = near[id.index()] {
             let e = by_anchor.entry((a, now.keys.content[id.index()])).or_insert((0, id));
             e.0 += 1;
         }
@@ -88,7 +90,7 @@ pub(super) fn carry(gone: &[Gone], now: &Now<'_>) -> Vec<(Ref, NodeId)> {
         let Some(olds) = waiting.remove(&anchor_ref) else { continue };
         for g in olds {
             let Some(&(1, id)) = by_anchor.get(&(anchor, g.content)) else { continue };
-            if taken[id.index()] || !(now.candidate)(id) {
+            if taken[id.index()] || !(now.candidate)(id) || !(now.member)(id) {
                 continue;
             }
             taken[id.index()] = true;

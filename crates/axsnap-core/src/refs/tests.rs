@@ -126,6 +126,26 @@ fn an_element_re_created_equal_in_a_living_scope_keeps_its_refs() {
 }
 
 #[test]
+fn a_look_alike_the_view_left_out_still_keeps_a_re_creation_from_its_ref() {
+    let mut raw = Tree::with_root(nd(Role::Document, "Page", "d", "0"));
+    let r = raw.root().unwrap();
+    let list = raw.append(r, nd(Role::List, "", "d", "1"));
+    raw.append(list, nd(Role::ListItem, "A", "d", "i0"));
+    let mut s = RefSpace::new();
+    let (p0, _) = refresh(&mut s, "t", &raw);
+    let old = ref_of(&p0, "d", "i0");
+    // Made again twice over; the view shows only the first (the other is off screen).
+    raw.detach(find(&raw, "d", "i0"));
+    raw.append(list, nd(Role::ListItem, "A", "d", "n0"));
+    raw.append(list, nd(Role::ListItem, "A", "d", "n1"));
+    let mut shown = raw.clone();
+    shown.detach(find(&shown, "d", "n1"));
+    s.refresh(&tid("t"), &raw, &mut shown);
+    assert!(matches!(s.resolve(&tid("t"), old), Err(RefError::Stale { .. })), "two look-alikes now");
+    assert_ne!(ref_of(&shown, "d", "n0"), old);
+}
+
+#[test]
 fn another_element_in_an_elements_place_takes_none_of_its_refs() {
     // document > list > [item "A" > [text A, button Delete], item "B" > [text B, button Delete]]
     let mut raw = Tree::with_root(nd(Role::Document, "Page", "d", "0"));
