@@ -131,15 +131,7 @@ fn grid_note(w: &GridWindow, first: &str, last: &str, read: usize, empty: usize)
 
 /// `n` with thousands separators.
 fn thousands(n: i32) -> String {
-    let digits = n.max(0).to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
+    axsnap_core::caps::thousands(n.max(0) as usize)
 }
 
 /// `visible_only`: judge hiddenness by `VISIBLE` alone (web content, and apps that do not

@@ -47,7 +47,7 @@ pub fn marker(left_out: usize) -> String {
 }
 
 /// `1234567` as `1,234,567`.
-pub(crate) fn thousands(n: usize) -> String {
+pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
