@@ -135,24 +135,87 @@ fn is_decor(tree: &Tree, id: NodeId, depth: usize) -> bool {
         && (n.children.is_empty() || depth > 0 && n.children.iter().all(|&c| is_decor(tree, c, depth - 1)))
 }
 
-/// A wrapper that only repeats the name of the one control it holds (a toolbar slot titled
-/// "New Folder" around button "New Folder"): drawn once, as the control. A click on the
-/// wrapper is one on the control (JupyterLab's toolbar slots listen for it; the control's own
-/// click bubbles to them), so a wrapper that only clicks goes too when its control clicks.
-fn is_same_name_wrapper(tree: &Tree, n: &Node) -> bool {
-    let [only] = n.children.as_slice() else { return false };
+/// What a wrapper around one control does with itself when it goes ([`pass_through`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PassThrough {
+    /// It says nothing the control does not: it simply goes.
+    Goes,
+    /// Its tooltip (`title`, a description) says more than the control's name, and the
+    /// control has no description of its own: the control takes it.
+    GivesDescription,
+}
+
+/// A wrapper with nothing of its own around the one control it holds, drawn once, as the
+/// control: a toolbar slot titled "New Folder" around button "New Folder", an unnamed slot
+/// that only listens for clicks (JupyterLab's toolbar items, each an unnamed clicking `div`
+/// around a titled one around the button), a slot titled "Switch kernel" around button "No
+/// Kernel" (the button takes the title as its description). A click on the wrapper is one on
+/// the control (the control's own click bubbles to it), so a wrapper that only clicks goes
+/// when its control clicks. A state the wrapper has is one the control has too (a disabled
+/// slot around a disabled button). A wrapper with a name of its own (a group "Font" around a
+/// spin button) stays.
+fn pass_through(tree: &Tree, n: &Node) -> Option<PassThrough> {
+    let [only] = n.children.as_slice() else { return None };
     let c = tree.node(*only);
-    // Named, or only titled (`title` is a description when nothing else names the wrapper).
-    let said = if is_blank(&n.name) { n.description.as_deref().unwrap_or("") } else { n.name.as_str() };
-    matches!(n.role, Role::Generic | Role::Group)
-        && !is_blank(said)
+    let plain = matches!(n.role, Role::Generic | Role::Group)
         && c.role.is_widget()
-        && text::same_words(said, &c.name)
         && is_blank_opt(&n.value)
-        && n.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, said))
         && is_blank_opt(&n.dev_id)
         && (n.actions.is_empty() || clicks_through(n, c))
+        && n.states.iter().all(|st| incidental_states().contains(st) || c.states.contains(st));
+    if !plain || !(is_blank(&n.name) || text::same_words(&n.name, &c.name)) {
+        return None;
+    }
+    let tip = n.description.as_deref().filter(|d| !is_blank(d));
+    match tip {
+        None => Some(PassThrough::Goes),
+        Some(d)
+            if text::same_words(d, &c.name)
+                || c.description.as_deref().is_some_and(|cd| text::same_words(d, cd)) =>
+        {
+            Some(PassThrough::Goes)
+        }
+        Some(_) if is_blank_opt(&c.description) => Some(PassThrough::GivesDescription),
+        Some(_) => None,
+    }
+}
+
+/// The text a control's child shows when it is a label span: a generic with nothing of its
+/// own but a click listener (a click on it is one on the control), around one text leaf
+/// (JupyterLab's `button "JupyterLab"` over a clicking `span` reading "JupyterLab").
+fn label_span_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
+    use crate::state::Action;
+    let [only] = n.children.as_slice() else { return None };
+    let c = tree.node(*only);
+    let spans = n.role == Role::Generic
+        && is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && is_blank_opt(&n.description)
+        && is_blank_opt(&n.dev_id)
+        && n.actions.iter().all(|a| matches!(a, Action::Click | Action::Focus))
+        && only_incidental(n.states);
+    (spans && c.role == Role::Text && is_text_leaf(c)).then_some(c.name.as_str())
+}
+
+/// Whether a control's child `n` only says the control's `name` again: a label span reading
+/// it, or a generic named like the control whose text is all part of that name (a dialog
+/// button "Select Kernel" over a `div` titled "Select Kernel" reading "Select").
+fn repeats_control_name(tree: &Tree, n: &Node, name: &str) -> bool {
+    if let Some(said) = label_span_text(tree, n) {
+        return text::same_words(said, name);
+    }
+    let lower = name.to_lowercase();
+    n.role == Role::Generic
+        && text::same_words(&n.name, name)
+        && is_blank_opt(&n.value)
+        && n.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, name))
+        && is_blank_opt(&n.dev_id)
+        && n.actions.is_empty()
         && only_incidental(n.states)
+        && n.children.iter().all(|&k| {
+            let k = tree.node(k);
+            is_text_leaf(k) && lower.contains(k.name.trim().to_lowercase().as_str())
+        })
 }
 
 /// Whether all `wrapper` does is click or take focus, and `control` clicks.
@@ -486,8 +549,12 @@ impl Builder<'_> {
                 self.stats.empty_containers_dropped += 1;
                 return;
             }
-            if opts.drop_redundant && is_same_name_wrapper(&self.out, n) {
+            if let Some(how) = pass_through(&self.out, n).filter(|_| opts.drop_redundant) {
                 let child = n.children[0];
+                if how == PassThrough::GivesDescription {
+                    let tip = self.out.node_mut(id).description.take();
+                    self.out.node_mut(child).description = tip;
+                }
                 self.stats.unwrapped += 1;
                 self.done.push(child);
                 return;
@@ -540,6 +607,7 @@ impl Builder<'_> {
         }
         if opts.drop_redundant && self.out.node(id).role.is_widget() {
             self.drop_decor(&mut kids);
+            self.drop_name_repeats(&name, &mut kids);
         }
         if opts.drop_redundant {
             self.drop_repeats(&name, value.as_deref(), &mut kids);
@@ -669,6 +737,17 @@ impl Builder<'_> {
         let out = &self.out;
         kids.retain(|&k| !is_decor(out, k, DECOR_DEPTH));
         self.stats.empty_containers_dropped += before - kids.len();
+    }
+
+    /// Drops a control's children that only say its `name` again ([`repeats_control_name`]).
+    fn drop_name_repeats(&mut self, name: &str, kids: &mut Vec<NodeId>) {
+        if is_blank(name) {
+            return;
+        }
+        let before = kids.len();
+        let out = &self.out;
+        kids.retain(|&k| !repeats_control_name(out, out.node(k), name));
+        self.stats.repeated_labels_dropped += before - kids.len();
     }
 
     /// Drops image children without actions that only repeat `name` (a logo inside a link

@@ -381,6 +381,77 @@ fn a_clicking_slot_titled_like_its_button_is_drawn_as_the_button() {
 }
 
 #[test]
+fn jupyters_toolbar_slots_go_and_their_buttons_keep_what_the_slots_said() {
+    // Jupyter Notebook 7's notebook toolbar, as Chromium 156 gives it: each item is an
+    // unnamed clicking div, around a div titled like the button (or titled "Switch kernel"
+    // around button "No Kernel"), around the button, whose label is a clicking span. The
+    // kernel dialog's button holds a div titled like it reading "Select".
+    let mut t = doc();
+    let r = root(&t);
+    let bar = t.append(r, n(Role::Toolbar, "main area toolbar", "bar"));
+    let add = |t: &mut Tree, title: &str, name: &str, id: &str| {
+        let slot = t.append(bar, clickable(Role::Generic, "", &format!("{id}-slot")));
+        let titled = t.append(
+            slot,
+            Node {
+                description: Some(title.into()),
+                ..clickable(Role::Generic, name, &format!("{id}-titled"))
+            },
+        );
+        let button = t.append(titled, clickable(Role::Button, name, id));
+        t.append(button, n(Role::Generic, "", &format!("{id}-icon")));
+        let span = t.append(button, clickable(Role::Generic, "", &format!("{id}-span")));
+        t.append(span, n(Role::Text, name, &format!("{id}-text")));
+    };
+    add(&mut t, "Save and create checkpoint (Ctrl+S)", "Save and create checkpoint (Ctrl+S)", "save");
+    add(&mut t, "Switch kernel", "No Kernel", "kernel");
+    // A disabled slot around a disabled button.
+    let slot = t.append(bar, clickable(Role::Generic, "", "up-slot"));
+    let off = t.append(
+        slot,
+        Node { states: StateSet::EMPTY.with(State::Disabled), ..n(Role::Generic, "", "up-off") },
+    );
+    t.append(
+        off,
+        Node { states: StateSet::EMPTY.with(State::Disabled), ..clickable(Role::Button, "Move up", "up") },
+    );
+    // A slot with a name of its own stays.
+    let font = t.append(bar, n(Role::Group, "Font", "font"));
+    t.append(font, clickable(Role::Button, "Bigger", "bigger"));
+    let select = t.append(r, clickable(Role::Button, "Select Kernel", "select"));
+    let label = t.append(select, n(Role::Generic, "Select Kernel", "select-label"));
+    t.append(label, n(Role::Text, "Select", "select-text"));
+    // A heading's clicking span is a click target of its own: it stays.
+    let h = t.append(r, n(Role::Heading, "Files", "h"));
+    let hs = t.append(h, clickable(Role::Generic, "", "h-span"));
+    t.append(hs, n(Role::Text, "Files", "h-text"));
+
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(
+        outline(&p.tree)[1..],
+        [
+            line(1, "toolbar", "main area toolbar"),
+            line(2, "button", "Save and create checkpoint (Ctrl+S)"),
+            line(2, "button", "No Kernel"),
+            line(2, "button", "Move up"),
+            line(2, "group", "Font"),
+            line(3, "button", "Bigger"),
+            line(1, "button", "Select Kernel"),
+            // (The heading's name goes: its content spells it.)
+            line(1, "heading", ""),
+            line(2, "generic", ""),
+            line(3, "text", "Files"),
+        ]
+    );
+    let kernel = find(&p.tree, "kernel").unwrap();
+    assert_eq!(kernel.description.as_deref(), Some("Switch kernel"));
+    assert_eq!(find(&p.tree, "save").unwrap().description, None);
+    // Projecting the result again changes nothing.
+    let again = project(&p.tree, &ProjectOptions::default());
+    assert_eq!(outline(&again.tree), outline(&p.tree));
+}
+
+#[test]
 fn join_text_off_keeps_fragments_as_they_are() {
     let mut t = doc();
     let r = root(&t);
