@@ -218,6 +218,32 @@ async def test_an_unknown_window_or_ref_says_what_to_do(desktop_client) -> None:
     assert "snapshot" in msg and window["id"] in msg, msg
 
 
+async def test_refusals_are_coded_alike_on_a_page_and_in_a_window(desktop_client, site) -> None:
+    """One server, the same refusals on both surfaces: a button that takes no text, a key
+    that is no key (in the same words: the core reads keys for both), a disabled element."""
+    text, _ = await call(desktop_client, "navigate", url=site.url("/login"))
+    m = re.search(r'button "Log in" \[(e\d+)\]', text)
+    assert m, text
+    msg = await call_error(desktop_client, "type", "not_a_text_field", ref=m.group(1), text="hello")
+    assert '"Log in"' in msg and "not a text field" in msg, msg
+    page_key = await call_error(desktop_client, "press", "bad_key", keys="Hyper+x")
+    assert "Hyper" in page_key and "not a modifier" in page_key, page_key
+
+    wid = (await app_window(desktop_client))["id"]
+    text, _ = await call(desktop_client, "snapshot", window=wid, max_tokens=0)
+    buttons = re.findall(r'^\s*button "([^"]+)" \[(e\d+)\]$', text, re.M)
+    assert buttons, text
+    name, ref = buttons[0]
+    msg = await call_error(desktop_client, "type", "not_a_text_field", window=wid, ref=ref, text="hello")
+    assert f'"{name}"' in msg and "not a text field" in msg, msg
+    window_key = await call_error(desktop_client, "press", "bad_key", window=wid, keys="Hyper+x")
+    assert window_key == page_key
+    m = re.search(r'^\s*checkbox "checkbutton" \[(e\d+)\].*\[disabled\]', text, re.M)
+    assert m, text
+    msg = await call_error(desktop_client, "click", "disabled", window=wid, ref=m.group(1))
+    assert "disabled" in msg, msg
+
+
 async def test_no_accessibility_bus_is_a_clear_error_and_the_next_call_tries_again(
     axsnap_bin: Path, tmp_path: Path
 ) -> None:

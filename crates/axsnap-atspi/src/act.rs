@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use axsnap_core::backend::{ElementAction, MouseButton};
+use axsnap_core::backend::{ElementAction, MouseButton, Refusal};
 use zbus::zvariant::{OwnedObjectPath, Value};
 
 use crate::bus::{iface, Bus};
@@ -27,11 +27,17 @@ const DEFAULT_ACTIONS: &[&str] =
 pub async fn act(bus: &Bus, obj: &ObjectRef, action: &ElementAction) -> Result<(), AtspiError> {
     let raw = fetch(bus, obj, Children::Never).await?;
     if !raw.state(bit::VISIBLE) && !raw.state(bit::SHOWING) {
-        return Err(AtspiError::Unsupported(format!("{} is not shown; take a new snapshot", describe(&raw))));
+        return Err(AtspiError::refused(
+            Refusal::Hidden,
+            format!("{} is not shown; take a new snapshot", describe(&raw)),
+        ));
     }
     let enabled = raw.state(bit::ENABLED) || raw.state(bit::SENSITIVE);
     if !enabled && !matches!(action, ElementAction::Hover | ElementAction::Scroll { .. }) {
-        return Err(AtspiError::Unsupported(format!("{} is disabled", describe(&raw))));
+        return Err(AtspiError::refused(
+            Refusal::Disabled,
+            format!("{} is disabled; enable it first or pick another element", describe(&raw)),
+        ));
     }
     match action {
         ElementAction::Click { count } => click(bus, &raw, MouseButton::Left, *count).await,
@@ -78,7 +84,10 @@ fn describe(raw: &RawObject) -> String {
 fn center(raw: &RawObject) -> Result<(i32, i32), AtspiError> {
     match raw.extents {
         Some((x, y, w, h)) if w > 0 && h > 0 => Ok((x + w / 2, y + h / 2)),
-        _ => Err(AtspiError::Unsupported(format!("{} has no place on screen to point at", describe(raw)))),
+        _ => Err(AtspiError::refused(
+            Refusal::Hidden,
+            format!("{} has no place on screen to point at", describe(raw)),
+        )),
     }
 }
 
@@ -116,7 +125,10 @@ async fn focus(bus: &Bus, raw: &RawObject) -> Result<(), AtspiError> {
         return Ok(());
     }
     if !raw.has("Component") {
-        return Err(AtspiError::Unsupported(format!("{} cannot take focus", describe(raw))));
+        return Err(AtspiError::refused(
+            Refusal::NotActionable,
+            format!("{} cannot take focus", describe(raw)),
+        ));
     }
     let done: bool = bus.call(&raw.obj, iface::COMPONENT, "GrabFocus", &()).await?;
     if !done {
@@ -171,7 +183,10 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
     let ranged = matches!(role_name(raw.role), Some("slider" | "spin button" | "scroll bar" | "dial"));
     if raw.has("Value") && ranged {
         let v: f64 = text.trim().parse().map_err(|_| {
-            AtspiError::Unsupported(format!("{} takes a number, not {text:?}", describe(raw)))
+            AtspiError::refused(
+                Refusal::NotActionable,
+                format!("{} takes a number, not {text:?}", describe(raw)),
+            )
         })?;
         bus.call::<_, ()>(
             &raw.obj,
@@ -198,7 +213,18 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
     let takes_keys = raw.state(bit::FOCUSABLE)
         && !matches!(
             role_name(raw.role),
-            Some("push button" | "toggle button" | "check box" | "radio button" | "menu item")
+            // (The atspi crate names a push button "button".)
+            Some(
+                "button"
+                    | "toggle button"
+                    | "check box"
+                    | "radio button"
+                    | "menu item"
+                    | "check menu item"
+                    | "radio menu item"
+                    | "page tab"
+                    | "link"
+            )
         );
     if takes_keys {
         // No text interface (a spreadsheet cell, a terminal, a canvas): type it as keystrokes.
@@ -208,10 +234,13 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
         }
         return keys::type_string(bus, text).await;
     }
-    Err(AtspiError::Unsupported(format!(
-        "{} does not take text: it is not a text field; click it, or type into a text field",
-        describe(raw)
-    )))
+    Err(AtspiError::refused(
+        Refusal::NotATextField,
+        format!(
+            "{} does not take text: it is not a text field; click it, or type into a text field",
+            describe(raw)
+        ),
+    ))
 }
 
 async fn check(bus: &Bus, raw: &RawObject, on: bool) -> Result<(), AtspiError> {
@@ -222,8 +251,9 @@ async fn check(bus: &Bus, raw: &RawObject, on: bool) -> Result<(), AtspiError> {
     if !do_action(bus, raw, &["toggle", "click", "press", "activate"]).await? {
         // GTK 4.8's check buttons list the Action interface with no action in it: a click
         // where it is on screen is what is left.
-        let (x, y) = center(raw)
-            .map_err(|_| AtspiError::Unsupported(format!("{} cannot be toggled", describe(raw))))?;
+        let (x, y) = center(raw).map_err(|_| {
+            AtspiError::refused(Refusal::NotActionable, format!("{} cannot be toggled", describe(raw)))
+        })?;
         keys::mouse(bus, x, y, "b1c").await?;
     }
     // A mixed check box the app keeps mixed (GTK's "inconsistent") did not take the state.
@@ -268,11 +298,10 @@ async fn select(bus: &Bus, raw: &RawObject, values: &[String]) -> Result<(), Ats
             named.iter().position(|o| o.name.to_lowercase() == lower)
         }) else {
             let known: Vec<String> = named.iter().map(|o| format!("{:?}", o.name)).collect();
-            return Err(AtspiError::Unsupported(format!(
-                "{} has no option {value:?} (options: {})",
-                describe(raw),
-                known.join(", ")
-            )));
+            return Err(AtspiError::refused(
+                Refusal::NoSuchOption,
+                format!("{} has no option {value:?} (options: {})", describe(raw), known.join(", ")),
+            ));
         };
         let selected = if raw.has("Selection") {
             bus.call::<_, bool>(&raw.obj, iface::SELECTION, "SelectChild", &(index as i32,)).await?
@@ -280,7 +309,10 @@ async fn select(bus: &Bus, raw: &RawObject, values: &[String]) -> Result<(), Ats
             false
         };
         if !selected && !do_action(bus, &named[index], DEFAULT_ACTIONS).await? {
-            return Err(AtspiError::Unsupported(format!("{} cannot select {value:?}", describe(raw))));
+            return Err(AtspiError::refused(
+                Refusal::NotActionable,
+                format!("{} cannot select {value:?}", describe(raw)),
+            ));
         }
     }
     let last = values.last().cloned().unwrap_or_default();

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction, TargetSummary};
+use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction, TargetSummary};
 use axsnap_core::{Header, NativeId, TargetId};
 use serde::Serialize;
 use zbus::zvariant::OwnedObjectPath;
@@ -252,7 +252,8 @@ impl Backend for AtspiBackend {
         let app =
             self.bus.property::<String>(&app_of(&obj), iface::ACCESSIBLE, "Name").await.unwrap_or_default();
         let title = walk.objects.first().map(|r| r.name.clone()).unwrap_or_default();
-        Ok(Capture { target: target.clone(), header: header(&app, &title), tree, partial: walk.partial })
+        // The constructor redacts what the mapping marked protected (password entries).
+        Ok(Capture::new(target.clone(), header(&app, &title), tree, walk.partial))
     }
 
     async fn act(
@@ -312,8 +313,13 @@ impl Backend for AtspiBackend {
         Err(AtspiError::Unsupported(format!("cannot close window {target}: close it with its own controls")))
     }
 
-    fn element_gone(error: &AtspiError) -> bool {
-        error.is_gone()
+    fn refusal(error: &AtspiError) -> Option<Refusal> {
+        match error {
+            AtspiError::Gone(_) => Some(Refusal::Gone),
+            AtspiError::Refused { kind, .. } => Some(*kind),
+            AtspiError::BadKey(_) => Some(Refusal::BadKey),
+            _ => None,
+        }
     }
 
     async fn changed(&mut self, target: &TargetId) -> Result<bool, AtspiError> {

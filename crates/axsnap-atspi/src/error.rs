@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use axsnap_core::backend::Refusal;
+use axsnap_core::keys::KeyError;
 use thiserror::Error;
 
 /// An error of the AT-SPI backend.
@@ -64,7 +66,19 @@ pub enum AtspiError {
     /// No window of that id.
     #[error("no window {0}: list them with desktop_windows (CLI: `axsnap desktop apps`)")]
     NoSuchTarget(String),
-    /// The element cannot do what was asked.
+    /// The element cannot do what was asked, for a reason every backend shares (it is
+    /// disabled, not shown, not a text field, ...).
+    #[error("{message}")]
+    Refused {
+        /// Which refusal it is.
+        kind: Refusal,
+        /// What the element is, why not, and what to do instead.
+        message: String,
+    },
+    /// Keys that are no keys.
+    #[error(transparent)]
+    BadKey(#[from] KeyError),
+    /// The window or the backend cannot do what was asked (a desktop window has no URL).
     #[error("{0}")]
     Unsupported(String),
     /// The action ran but its effect could not be seen.
@@ -73,6 +87,11 @@ pub enum AtspiError {
 }
 
 impl AtspiError {
+    /// A refusal of `kind`, saying `message`.
+    pub fn refused(kind: Refusal, message: impl Into<String>) -> AtspiError {
+        AtspiError::Refused { kind, message: message.into() }
+    }
+
     /// Whether this says the element or its app no longer exists.
     pub fn is_gone(&self) -> bool {
         matches!(self, AtspiError::Gone(_))

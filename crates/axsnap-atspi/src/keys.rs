@@ -1,5 +1,8 @@
 //! Keyboard input through AT-SPI's device event controller (the registry synthesizes it with
-//! XTest under X11): keys and chords as agents write them (`Enter`, `Control+A`, `Shift+Tab`).
+//! XTest under X11): the core's [`axsnap_core::keys`] chords (which read what agents write,
+//! for every backend) as X modifier masks and keysyms.
+
+use axsnap_core::keys::{self as core_keys, Key, Modifier, Named};
 
 use crate::bus::Bus;
 use crate::error::AtspiError;
@@ -25,77 +28,54 @@ pub struct Chord {
 
 /// Parses `keys`: chords separated by spaces, each `Mod+Mod+Key` (`Control+Shift+Tab`).
 pub fn parse(keys: &str) -> Result<Vec<Chord>, AtspiError> {
-    let mut out = Vec::new();
-    for chord in keys.split_whitespace() {
-        let parts: Vec<&str> = chord.split('+').collect();
-        // `Control++` means Control and the plus key.
-        let (mods, key) = match parts.as_slice() {
-            [.., "", ""] if parts.len() >= 2 => (&parts[..parts.len() - 2], "+"),
-            [mods @ .., key] => (mods, *key),
-            [] => continue,
-        };
-        let mut modifiers = 0;
-        for m in mods {
-            modifiers |= match m.to_ascii_lowercase().as_str() {
-                "shift" => 1,
-                "control" | "ctrl" => 4,
-                "alt" | "mod1" => 8,
-                "super" | "meta" | "cmd" | "command" => 64,
-                other => {
-                    return Err(AtspiError::Unsupported(format!(
-                        "unknown modifier {other:?} in {chord:?} (Shift, Control, Alt, Super)"
-                    )))
-                }
-            };
-        }
-        out.push(Chord {
-            modifiers,
-            keysym: keysym(key)
-                .ok_or_else(|| AtspiError::Unsupported(format!("unknown key {key:?} in {chord:?}")))?,
-        });
-    }
-    if out.is_empty() {
-        return Err(AtspiError::Unsupported("no keys to press".into()));
-    }
-    Ok(out)
+    Ok(core_keys::parse(keys)?.iter().map(chord).collect())
 }
 
-/// The X keysym of a key name (`Enter`, `a`, `F5`) or a single character.
-pub fn keysym(key: &str) -> Option<u32> {
-    let named = match key.to_ascii_lowercase().as_str() {
-        "enter" | "return" => 0xff0d,
-        "tab" => 0xff09,
-        "escape" | "esc" => 0xff1b,
-        "backspace" => 0xff08,
-        "delete" | "del" => 0xffff,
-        "insert" => 0xff63,
-        "home" => 0xff50,
-        "end" => 0xff57,
-        "pageup" => 0xff55,
-        "pagedown" => 0xff56,
-        "arrowleft" | "left" => 0xff51,
-        "arrowup" | "up" => 0xff52,
-        "arrowright" | "right" => 0xff53,
-        "arrowdown" | "down" => 0xff54,
-        "space" => 0x20,
-        "menu" | "contextmenu" => 0xff67,
-        f if f.len() >= 2 && f.starts_with('f') && f[1..].chars().all(|c| c.is_ascii_digit()) => {
-            let n: u32 = f[1..].parse().ok()?;
-            if !(1..=24).contains(&n) {
-                return None;
-            }
-            0xffbe + n - 1
-        }
-        _ => {
-            let mut chars = key.chars();
-            let c = chars.next()?;
-            if chars.next().is_some() {
-                return None;
-            }
-            return Some(char_keysym(c));
-        }
-    };
-    Some(named)
+/// The X form of a chord.
+fn chord(c: &core_keys::Chord) -> Chord {
+    Chord { modifiers: c.modifiers.iter().map(|m| mask(*m)).fold(0, |a, b| a | b), keysym: keysym(c.key) }
+}
+
+/// A modifier's X mask bit.
+fn mask(m: Modifier) -> u32 {
+    match m {
+        Modifier::Shift => 1,
+        Modifier::Control => 4,
+        Modifier::Alt => 8,
+        Modifier::Meta => 64,
+    }
+}
+
+/// The X keysym of a key.
+pub fn keysym(key: Key) -> u32 {
+    match key {
+        Key::Char(c) => char_keysym(c),
+        Key::Function(n) => 0xffbe + u32::from(n) - 1,
+        Key::Modifier(m) => match m {
+            Modifier::Shift => 0xffe1,
+            Modifier::Control => 0xffe3,
+            Modifier::Alt => 0xffe9,
+            Modifier::Meta => 0xffeb,
+        },
+        Key::Named(n) => match n {
+            Named::Enter => 0xff0d,
+            Named::Tab => 0xff09,
+            Named::Escape => 0xff1b,
+            Named::Backspace => 0xff08,
+            Named::Delete => 0xffff,
+            Named::Insert => 0xff63,
+            Named::Home => 0xff50,
+            Named::End => 0xff57,
+            Named::PageUp => 0xff55,
+            Named::PageDown => 0xff56,
+            Named::ArrowLeft => 0xff51,
+            Named::ArrowUp => 0xff52,
+            Named::ArrowRight => 0xff53,
+            Named::ArrowDown => 0xff54,
+            Named::Space => 0x20,
+            Named::ContextMenu => 0xff67,
+        },
+    }
 }
 
 /// A character's keysym: Latin-1 is itself, the rest Unicode keysyms.
@@ -157,8 +137,11 @@ mod tests {
         assert_eq!(parse("a F5").unwrap().len(), 2);
         assert_eq!(parse("é").unwrap()[0].keysym, 0xe9);
         assert_eq!(parse("€").unwrap()[0].keysym, 0x0100_20ac);
-        assert!(parse("Hyper+x").is_err());
-        assert!(parse("NoSuchKey").is_err());
-        assert!(parse("  ").is_err());
+        assert_eq!(parse("F1").unwrap()[0].keysym, 0xffbe);
+        // Option is Alt here as in the browser: the core reads the names for both.
+        assert_eq!(parse("Option+Left").unwrap(), vec![Chord { modifiers: 8, keysym: 0xff51 }]);
+        for bad in ["Hyper+x", "NoSuchKey", "  ", "F25"] {
+            assert!(matches!(parse(bad), Err(AtspiError::BadKey(_))), "{bad}");
+        }
     }
 }

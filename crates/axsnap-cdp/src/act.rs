@@ -14,7 +14,7 @@
 //! element is a [`CdpError::StaleElement`], never a look-alike. The document's own node
 //! (`id = "root"`) takes scroll and press.
 
-use axsnap_core::backend::{ElementAction, MouseButton, Outcome};
+use axsnap_core::backend::{ElementAction, MouseButton, Outcome, Refusal};
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
@@ -91,6 +91,7 @@ async fn act_on_document(
                 Ok(())
             }
             other => Err(CdpError::NotActionable {
+                kind: Refusal::NotActionable,
                 action: action_name(other).into(),
                 target: "the document".into(),
                 reason: "the page itself only scrolls and takes key presses; act on an element in it".into(),
@@ -162,7 +163,12 @@ async fn ensure_enabled(
     )
     .await?;
     if for_click && v.as_bool() == Some(true) {
-        return Err(not_actionable(action, el, "it is disabled; enable it first or pick another element"));
+        return Err(not_actionable(
+            Refusal::Disabled,
+            action,
+            el,
+            "it is disabled; enable it first or pick another element",
+        ));
     }
     Ok(())
 }
@@ -211,7 +217,9 @@ async fn click(
 async fn focus(page: &PageHandle, el: &Element, name: &str) -> Result<(), CdpError> {
     page.raw().call(Some(&el.session), "DOM.focus", json!({"backendNodeId": el.backend})).await.map_err(
         |e| match e {
-            CdpError::Protocol { .. } => not_actionable(name, el, "it cannot take focus"),
+            CdpError::Protocol { .. } => {
+                not_actionable(Refusal::NotActionable, name, el, "it cannot take focus")
+            }
             e => e,
         },
     )?;
@@ -249,12 +257,15 @@ async fn type_text(
     focus(page, el, name).await?;
     let v = call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?;
     if v.get("editable").and_then(Value::as_bool) != Some(true) {
-        let why = if v.get("readonly").and_then(Value::as_bool) == Some(true) {
-            "it is read-only"
+        let (kind, why) = if v.get("readonly").and_then(Value::as_bool) == Some(true) {
+            (Refusal::ReadOnly, "it is read-only")
         } else {
-            "it is not a text field or editable element"
+            (
+                Refusal::NotATextField,
+                "it is not a text field or editable element; click it, or type into a text field",
+            )
         };
-        return Err(not_actionable(name, el, why));
+        return Err(not_actionable(kind, name, el, why));
     }
     if v.get("hasText").and_then(Value::as_bool) == Some(true) {
         input::press(page.raw(), page.session_id(), &input::chord("Backspace")?).await?;
@@ -312,7 +323,7 @@ async fn select(page: &PageHandle, el: &Element, values: &[String]) -> Result<()
     let _ = page.raw().call(Some(&el.session), "DOM.focus", json!({"backendNodeId": el.backend})).await;
     let v = call_on(page, el, SELECT_JS, &[json!(values)]).await?;
     if let Some(e) = v.get("error").and_then(Value::as_str) {
-        return Err(not_actionable("select in", el, e));
+        return Err(not_actionable(Refusal::NotActionable, "select in", el, e));
     }
     if let Some(missing) = v.get("missing").and_then(Value::as_array) {
         let strings = |a: &Value| -> Vec<String> {
@@ -339,6 +350,7 @@ async fn checked_state(page: &PageHandle, el: &Element, name: &str) -> Result<(S
     let v = call_on(page, el, CHECKED_JS, &[]).await?;
     let Some(kind) = v.get("kind").and_then(Value::as_str) else {
         return Err(not_actionable(
+            Refusal::NotActionable,
             name,
             el,
             "it is not a checkbox, radio button, switch or toggle; use click",
@@ -355,6 +367,7 @@ async fn check(page: &PageHandle, el: &Element, on: bool) -> Result<(), CdpError
     }
     if kind == "radio" && !on {
         return Err(not_actionable(
+            Refusal::NotActionable,
             name,
             el,
             "a radio button cannot be unchecked; check another option of its group",

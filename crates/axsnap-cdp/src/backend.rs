@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction, TargetSummary};
+use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction, TargetSummary};
 use axsnap_core::{Header, NativeId, TargetId};
 
 use crate::browser::{Browser, LaunchOptions};
@@ -527,12 +527,15 @@ impl Backend for CdpBackend {
         self.told(r)
     }
 
-    fn element_gone(error: &CdpError) -> bool {
-        matches!(error, CdpError::StaleElement { .. })
-    }
-
-    fn element_covered(error: &CdpError) -> bool {
-        matches!(error, CdpError::Covered { .. })
+    fn refusal(error: &CdpError) -> Option<Refusal> {
+        match error {
+            CdpError::StaleElement { .. } => Some(Refusal::Gone),
+            CdpError::Covered { .. } => Some(Refusal::Covered),
+            CdpError::NotActionable { kind, .. } => Some(*kind),
+            CdpError::UnknownKey(_) => Some(Refusal::BadKey),
+            CdpError::NoSuchOption { .. } => Some(Refusal::NoSuchOption),
+            _ => None,
+        }
     }
 
     async fn changed(&mut self, target: &TargetId) -> Result<bool, CdpError> {

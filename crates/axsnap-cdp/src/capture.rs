@@ -205,17 +205,17 @@ pub async fn capture_with(
     let ax_nodes = sessions.iter().flat_map(|s| s.ax.values()).map(|d| d.nodes.len()).sum();
     let mut asm = Assembler::new(&mut sessions, page.target_id());
     let waves = start.elapsed();
-    let mut built = asm.build(deadline, opts.dom_only, &mut notes);
+    let built = asm.build(deadline, opts.dom_only, &mut notes);
     tracing::debug!(
         waves_ms = waves.as_millis() as u64,
         assemble_ms = (start.elapsed() - waves).as_millis() as u64,
         nodes = built.tree.len(),
         "capture: assembled"
     );
-    // Secrets never leave the backend: their values, the text inside them and every name
-    // that embeds them are redacted before the capture goes anywhere (the title too, which
-    // is the root's name).
-    axsnap_core::secret::redact(&mut built.tree, &asm.secret_texts());
+    // Secrets never leave the backend: the capture's constructor redacts their values, the
+    // text inside them and every name that embeds them (the title too, which is the root's
+    // name), with the secret texts the DOM snapshot gave.
+    let secret_texts = asm.secret_texts();
     let title = match (&asm.title, built.tree.root()) {
         (Some(_), Some(root)) => Some(built.tree.node(root).name.clone()),
         _ => None,
@@ -266,12 +266,13 @@ pub async fn capture_with(
     let partial = if notes.is_empty() { None } else { Some(notes.join("; ")) };
     let stats = CaptureStats { elapsed: start.elapsed(), ..stats };
     Ok(CaptureOutput {
-        capture: Capture {
-            target: TargetId(page.target_id().to_string()),
+        capture: Capture::with_secret_texts(
+            TargetId(page.target_id().to_string()),
             header,
-            tree: built.tree,
+            built.tree,
             partial,
-        },
+            &secret_texts,
+        ),
         stats,
     })
 }

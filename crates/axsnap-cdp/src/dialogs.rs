@@ -81,16 +81,12 @@ pub fn blocked_capture(target: &TargetId, header: Header, root: NativeId, dialog
     if let Some(r) = tree.root() {
         tree.append(r, node);
     }
-    Capture {
-        target: target.clone(),
-        header,
-        tree,
-        partial: Some(format!(
-            "a JavaScript {} dialog blocks the page, so only the dialog is shown; accept or dismiss it to \
-             see the page",
-            dialog.kind
-        )),
-    }
+    let partial = format!(
+        "a JavaScript {} dialog blocks the page, so only the dialog is shown; accept or dismiss it to see \
+         the page",
+        dialog.kind
+    );
+    Capture::new(target.clone(), header, tree, Some(partial))
 }
 
 /// How to answer a dialog.

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use axsnap_core::backend::Refusal;
+use axsnap_core::keys::KeyError;
 use thiserror::Error;
 
 /// An error of the CDP backend. Every message says what happened and, where there is one, the
@@ -155,6 +157,8 @@ pub enum CdpError {
     /// The element cannot take this action (no box, disabled, wrong kind of element).
     #[error("cannot {action} {target}: {reason}")]
     NotActionable {
+        /// Which refusal it is.
+        kind: Refusal,
         /// The action.
         action: String,
         /// The target, described.
@@ -183,10 +187,8 @@ pub enum CdpError {
         actual: String,
     },
     /// A key name or chord could not be read.
-    #[error(
-        "unknown key {0:?}; use key names such as Enter, Tab, Escape, Backspace, ArrowDown, PageUp, F5, a single character, or chords such as Control+A and Shift+ArrowDown"
-    )]
-    UnknownKey(String),
+    #[error(transparent)]
+    UnknownKey(#[from] KeyError),
     /// There is no JavaScript dialog to accept or dismiss.
     #[error("no JavaScript dialog is open on this tab")]
     NoDialog,

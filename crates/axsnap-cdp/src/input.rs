@@ -1,10 +1,9 @@
-//! Keys and chords as trusted key events (`Input.dispatchKeyEvent`).
-//!
-//! A chord is key names joined by `+`: the last is the key, the others modifiers
-//! (`Control+A`, `Shift+ArrowDown`, `Control+Shift+End`). Names follow the DOM `KeyboardEvent.key`
-//! values (`Enter`, `Tab`, `ArrowDown`, `a`), with a few aliases (`Ctrl`, `Cmd`, `Esc`, `Return`,
-//! `Up`, `Space`). Several chords may be given separated by spaces (`"Tab Tab Enter"`).
+//! Keys and chords as trusted key events (`Input.dispatchKeyEvent`): the core's
+//! [`axsnap_core::keys`] chords (which read what agents write, for every backend) as the
+//! browser wants them, with DOM `key` and `code` values and Windows virtual key codes (US
+//! layout; other characters type as themselves).
 
+use axsnap_core::keys::{self as core_keys, Modifier, Named};
 use serde_json::json;
 
 use crate::conn::RawCdp;
@@ -50,56 +49,44 @@ fn named(key: &str, code: &str, key_code: i64, text: Option<&str>) -> Key {
     Key { key: key.into(), code: code.into(), key_code, text: text.map(str::to_string) }
 }
 
-/// The modifier bit of a modifier key name, if it is one.
-fn modifier_bit(name: &str) -> Option<(Key, i64)> {
-    Some(match name.to_ascii_lowercase().as_str() {
-        "shift" => (named("Shift", "ShiftLeft", 16, None), modifiers::SHIFT),
-        "control" | "ctrl" => (named("Control", "ControlLeft", 17, None), modifiers::CONTROL),
-        "alt" | "option" => (named("Alt", "AltLeft", 18, None), modifiers::ALT),
-        "meta" | "cmd" | "command" | "super" => (named("Meta", "MetaLeft", 91, None), modifiers::META),
-        _ => return None,
-    })
+/// A modifier's key and its bit.
+fn modifier(m: Modifier) -> (Key, i64) {
+    match m {
+        Modifier::Shift => (named("Shift", "ShiftLeft", 16, None), modifiers::SHIFT),
+        Modifier::Control => (named("Control", "ControlLeft", 17, None), modifiers::CONTROL),
+        Modifier::Alt => (named("Alt", "AltLeft", 18, None), modifiers::ALT),
+        Modifier::Meta => (named("Meta", "MetaLeft", 91, None), modifiers::META),
+    }
 }
 
-/// Reads one key name.
-pub fn key(name: &str) -> Result<Key, CdpError> {
-    let mut chars = name.chars();
-    if let (Some(c), None) = (chars.next(), chars.next()) {
-        return Ok(char_key(c));
-    }
-    let lower = name.to_ascii_lowercase();
-    let k = match lower.as_str() {
-        "enter" | "return" => named("Enter", "Enter", 13, Some("\r")),
-        "tab" => named("Tab", "Tab", 9, None),
-        "escape" | "esc" => named("Escape", "Escape", 27, None),
-        "backspace" => named("Backspace", "Backspace", 8, None),
-        "delete" | "del" => named("Delete", "Delete", 46, None),
-        "insert" => named("Insert", "Insert", 45, None),
-        "space" => named(" ", "Space", 32, Some(" ")),
-        "arrowup" | "up" => named("ArrowUp", "ArrowUp", 38, None),
-        "arrowdown" | "down" => named("ArrowDown", "ArrowDown", 40, None),
-        "arrowleft" | "left" => named("ArrowLeft", "ArrowLeft", 37, None),
-        "arrowright" | "right" => named("ArrowRight", "ArrowRight", 39, None),
-        "home" => named("Home", "Home", 36, None),
-        "end" => named("End", "End", 35, None),
-        "pageup" => named("PageUp", "PageUp", 33, None),
-        "pagedown" => named("PageDown", "PageDown", 34, None),
-        "contextmenu" => named("ContextMenu", "ContextMenu", 93, None),
-        _ => {
-            if let Some((k, _)) = modifier_bit(name) {
-                return Ok(k);
-            }
-            // F1..F24.
-            if let Some(n) = lower.strip_prefix('f').and_then(|n| n.parse::<i64>().ok()) {
-                if (1..=24).contains(&n) {
-                    let f = format!("F{n}");
-                    return Ok(named(&f, &f, 111 + n, None));
-                }
-            }
-            return Err(CdpError::UnknownKey(name.to_string()));
+/// The browser's form of one key.
+fn key_of(k: core_keys::Key) -> Key {
+    match k {
+        core_keys::Key::Char(c) => char_key(c),
+        core_keys::Key::Modifier(m) => modifier(m).0,
+        core_keys::Key::Function(n) => {
+            let f = format!("F{n}");
+            named(&f, &f, 111 + i64::from(n), None)
         }
-    };
-    Ok(k)
+        core_keys::Key::Named(n) => match n {
+            Named::Enter => named("Enter", "Enter", 13, Some("\r")),
+            Named::Tab => named("Tab", "Tab", 9, None),
+            Named::Escape => named("Escape", "Escape", 27, None),
+            Named::Backspace => named("Backspace", "Backspace", 8, None),
+            Named::Delete => named("Delete", "Delete", 46, None),
+            Named::Insert => named("Insert", "Insert", 45, None),
+            Named::Space => named(" ", "Space", 32, Some(" ")),
+            Named::ArrowUp => named("ArrowUp", "ArrowUp", 38, None),
+            Named::ArrowDown => named("ArrowDown", "ArrowDown", 40, None),
+            Named::ArrowLeft => named("ArrowLeft", "ArrowLeft", 37, None),
+            Named::ArrowRight => named("ArrowRight", "ArrowRight", 39, None),
+            Named::Home => named("Home", "Home", 36, None),
+            Named::End => named("End", "End", 35, None),
+            Named::PageUp => named("PageUp", "PageUp", 33, None),
+            Named::PageDown => named("PageDown", "PageDown", 34, None),
+            Named::ContextMenu => named("ContextMenu", "ContextMenu", 93, None),
+        },
+    }
 }
 
 /// The key of one typed character (US layout codes; other characters type as themselves).
@@ -111,9 +98,6 @@ fn char_key(c: char) -> Key {
             (format!("Key{up}"), up as i64)
         }
         '0'..='9' => (format!("Digit{c}"), c as i64),
-        ' ' => ("Space".into(), 32),
-        '\n' | '\r' => return named("Enter", "Enter", 13, Some("\r")),
-        '\t' => return named("Tab", "Tab", 9, None),
         '-' => ("Minus".into(), 189),
         '=' => ("Equal".into(), 187),
         ',' => ("Comma".into(), 188),
@@ -130,56 +114,43 @@ fn char_key(c: char) -> Key {
     Key { key: c.to_string(), code, key_code, text }
 }
 
-/// Reads a chord such as `Control+A` or `Shift+ArrowDown` (a lone `+` is the plus key).
-pub fn chord(spec: &str) -> Result<Chord, CdpError> {
-    let spec = spec.trim();
-    if spec.is_empty() {
-        return Err(CdpError::UnknownKey(spec.to_string()));
-    }
-    // "Control++" means Control and the plus key.
-    let (mods_part, key_part) = match spec.strip_suffix("++") {
-        Some(rest) => (Some(rest), "+"),
-        None if spec == "+" => (None, "+"),
-        None => match spec.rsplit_once('+') {
-            Some((m, k)) => (Some(m), k),
-            None => (None, spec),
-        },
-    };
+/// The browser's form of a chord: Shift types the upper case of a letter; Control, Alt and
+/// Meta type nothing (a shortcut). A letter's key value follows Shift, whatever case the
+/// chord was written in.
+fn from_core(c: &core_keys::Chord) -> Chord {
     let mut mods = Vec::new();
     let mut mask = 0;
-    for name in mods_part.into_iter().flat_map(|m| m.split('+')) {
-        let (k, bit) = modifier_bit(name.trim()).ok_or_else(|| CdpError::UnknownKey(spec.to_string()))?;
-        if mask & bit == 0 {
-            mask |= bit;
-            mods.push(k);
-        }
+    for m in &c.modifiers {
+        let (k, bit) = modifier(*m);
+        mask |= bit;
+        mods.push(k);
     }
-    let mut k = key(key_part.trim()).map_err(|_| CdpError::UnknownKey(spec.to_string()))?;
-    // Shift types the upper case of a letter; Control, Alt and Meta type nothing (a shortcut).
-    // A letter's key value follows Shift, whatever case the chord was written in.
+    let mut k = key_of(c.key);
     if k.key.len() == 1 && k.key.chars().all(|c| c.is_ascii_alphabetic()) {
-        let cased = if mask & modifiers::SHIFT != 0 {
-            k.key.to_ascii_uppercase()
-        } else {
-            k.key.to_ascii_lowercase()
-        };
+        let cased =
+            if c.holds(Modifier::Shift) { k.key.to_ascii_uppercase() } else { k.key.to_ascii_lowercase() };
         k.key.clone_from(&cased);
         k.text = Some(cased);
     }
-    if mask & (modifiers::CONTROL | modifiers::ALT | modifiers::META) != 0 {
+    if c.is_shortcut() {
         k.text = None;
     }
-    Ok(Chord { modifiers: mods, mask, key: k })
+    Chord { modifiers: mods, mask, key: k }
+}
+
+/// Reads a chord such as `Control+A` or `Shift+ArrowDown` (a lone `+` is the plus key).
+pub fn chord(spec: &str) -> Result<Chord, CdpError> {
+    Ok(from_core(&core_keys::chord(spec)?))
 }
 
 /// Reads a sequence of chords separated by whitespace (`"Tab Tab Enter"`).
 pub fn chords(spec: &str) -> Result<Vec<Chord>, CdpError> {
-    let list: Result<Vec<Chord>, CdpError> = spec.split_whitespace().map(chord).collect();
-    let list = list?;
-    if list.is_empty() {
-        return Err(CdpError::UnknownKey(spec.to_string()));
-    }
-    Ok(list)
+    Ok(core_keys::parse(spec)?.iter().map(from_core).collect())
+}
+
+/// The bit of a modifier key's `key` value, if it is one.
+fn modifier_bit(key: &str) -> Option<i64> {
+    Modifier::from_name(key).map(|m| modifier(m).1)
 }
 
 /// Presses `chord` on `session`: modifiers down, the key down and up, modifiers up.
@@ -187,7 +158,7 @@ pub async fn press(raw: &RawCdp, session: &str, chord: &Chord) -> Result<(), Cdp
     let s = Some(session);
     let mut mask = 0;
     for m in &chord.modifiers {
-        mask |= modifier_bit(&m.key).map(|(_, b)| b).unwrap_or(0);
+        mask |= modifier_bit(&m.key).unwrap_or(0);
         raw.call(s, "Input.dispatchKeyEvent", key_params("rawKeyDown", m, mask)).await?;
     }
     let k = &chord.key;
@@ -195,7 +166,7 @@ pub async fn press(raw: &RawCdp, session: &str, chord: &Chord) -> Result<(), Cdp
     raw.call(s, "Input.dispatchKeyEvent", key_params(down, k, chord.mask)).await?;
     raw.call(s, "Input.dispatchKeyEvent", key_params("keyUp", k, chord.mask)).await?;
     for m in chord.modifiers.iter().rev() {
-        mask &= !modifier_bit(&m.key).map(|(_, b)| b).unwrap_or(0);
+        mask &= !modifier_bit(&m.key).unwrap_or(0);
         raw.call(s, "Input.dispatchKeyEvent", key_params("keyUp", m, mask)).await?;
     }
     Ok(())
@@ -241,11 +212,13 @@ mod tests {
         assert_eq!((c.mask, c.key.key.as_str()), (modifiers::CONTROL, "+"));
         assert_eq!(chord("F5").unwrap().key.key_code, 116);
         assert_eq!(chords("Tab Tab Enter").unwrap().len(), 3);
+        // Option is Alt here as on the desktop: the core reads the names for both.
+        assert_eq!(chord("Option+Left").unwrap().mask, modifiers::ALT);
     }
 
     #[test]
     fn rejects_unknown_keys() {
-        for bad in ["Foo", "Hyper+A", "", "F99", "Control+Nope"] {
+        for bad in ["Foo", "Hyper+A", "", "F99", "Control+Nope", "   "] {
             assert!(matches!(chord(bad), Err(CdpError::UnknownKey(_))), "{bad}");
         }
     }

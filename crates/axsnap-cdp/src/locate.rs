@@ -10,6 +10,7 @@
 //! element in an out-of-process iframe the quads are in that iframe's viewport, so the content
 //! box origin of every `<iframe>` on the way up is added.
 
+use axsnap_core::backend::Refusal;
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
@@ -118,11 +119,13 @@ fn stale(native: &NativeId, reason: &str) -> CdpError {
 /// Finds the live element `native` names, or says why it is stale.
 pub async fn locate(page: &PageHandle, native: &NativeId) -> Result<Element, CdpError> {
     let (frame, loader) = native.scope.split_once(':').ok_or_else(|| CdpError::NotActionable {
+        kind: Refusal::NotActionable,
         action: "find".into(),
         target: native.scope.clone(),
         reason: "this is not a native id of the CDP backend (scope must be frameId:loaderId)".into(),
     })?;
     let backend: i64 = native.id.parse().map_err(|_| CdpError::NotActionable {
+        kind: Refusal::NotActionable,
         action: "act on".into(),
         target: native.id.clone(),
         reason: "it has no DOM element (generated text or the document itself); act on an element".into(),
@@ -227,7 +230,9 @@ pub async fn clickable_point(page: &PageHandle, el: &Element, action: &str) -> R
         .call(Some(&el.session), "DOM.getContentQuads", json!({"backendNodeId": el.backend}))
         .await
         .map_err(|e| match e {
-            CdpError::Protocol { .. } => not_actionable(action, el, "it has no box (hidden or not rendered)"),
+            CdpError::Protocol { .. } => {
+                not_actionable(Refusal::Hidden, action, el, "it has no box (hidden or not rendered)")
+            }
             e => e,
         })?;
     let metrics = raw.call(Some(&el.session), "Page.getLayoutMetrics", json!({})).await?;
@@ -242,6 +247,7 @@ pub async fn clickable_point(page: &PageHandle, el: &Element, action: &str) -> R
         .next()
         .ok_or_else(|| {
             not_actionable(
+                Refusal::Hidden,
                 action,
                 el,
                 "it has no visible area in the viewport (hidden, zero size or clipped)",
@@ -372,8 +378,9 @@ async fn hit_test(
 }
 
 /// A [`CdpError::NotActionable`] for `el`.
-pub(crate) fn not_actionable(action: &str, el: &Element, reason: &str) -> CdpError {
+pub(crate) fn not_actionable(kind: Refusal, action: &str, el: &Element, reason: &str) -> CdpError {
     CdpError::NotActionable {
+        kind,
         action: action.to_string(),
         target: el.desc.clone(),
         reason: reason.to_string(),

@@ -1,5 +1,6 @@
 //! Screenshots of a tab's viewport or of one element, as PNG bytes, for agents that also look.
 
+use axsnap_core::backend::Refusal;
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
@@ -21,6 +22,7 @@ pub async fn screenshot(page: &PageHandle, element: Option<&NativeId>) -> Result
         let el = locate::locate(page, native).await?;
         if !el.hops.is_empty() {
             return Err(CdpError::NotActionable {
+                kind: Refusal::NotActionable,
                 action: "screenshot".into(),
                 target: el.desc.clone(),
                 reason: "it lives in an out-of-process frame; take a screenshot of the viewport instead"
@@ -40,6 +42,7 @@ pub async fn screenshot(page: &PageHandle, element: Option<&NativeId>) -> Result
         let (w, h) = (num("w").min(MAX_SIDE), num("h").min(MAX_SIDE));
         if w < 1.0 || h < 1.0 {
             return Err(CdpError::NotActionable {
+                kind: Refusal::Hidden,
                 action: "screenshot".into(),
                 target: el.desc.clone(),
                 reason: "it has no box on the page (hidden or empty)".into(),

@@ -13,8 +13,11 @@ use crate::refs::TargetId;
 use crate::snapshot::Header;
 use crate::tree::{NativeId, Tree};
 
-/// A raw capture of one target.
+/// A raw capture of one target. It is made only by [`Capture::new`] (or
+/// [`Capture::with_secret_texts`]), which redacts its secrets, so no backend can hand one on
+/// that shows a password.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Capture {
     /// The target captured.
     pub target: TargetId,
@@ -24,6 +27,49 @@ pub struct Capture {
     pub tree: Tree,
     /// Set when the capture was cut short (deadline, size); says what is missing.
     pub partial: Option<String>,
+}
+
+impl Capture {
+    /// A capture of `target` with its secrets redacted ([`crate::secret::redact`]): the values
+    /// of nodes marked [`crate::State::Protected`], the text inside them, and any name that
+    /// embeds them, the title included.
+    ///
+    /// ```
+    /// use axsnap_core::backend::Capture;
+    /// use axsnap_core::{Header, NativeId, Node, Role, State, TargetId, Tree};
+    ///
+    /// let mut tree = Tree::with_root(Node::new(Role::Window, "Log in", NativeId::new("w", "1")));
+    /// let mut field = Node::new(Role::TextBox, "Password", NativeId::new("w", "2"));
+    /// field.value = Some("hunter2 secret".into());
+    /// field.states.set(State::Protected, true);
+    /// let root = tree.root().unwrap();
+    /// let id = tree.append(root, field);
+    /// let capture = Capture::new(TargetId("w1".into()), Header::default(), tree, None);
+    /// assert_eq!(capture.tree.node(id).value.as_deref(), Some(axsnap_core::secret::REDACTED));
+    /// ```
+    pub fn new(target: TargetId, header: Header, tree: Tree, partial: Option<String>) -> Capture {
+        Capture::with_secret_texts(target, header, tree, partial, &[])
+    }
+
+    /// [`Capture::new`], also cutting out `known`: texts the backend read from its secrets
+    /// outside the tree (a DOM value, the characters of masked text).
+    pub fn with_secret_texts(
+        target: TargetId,
+        mut header: Header,
+        mut tree: Tree,
+        partial: Option<String>,
+        known: &[String],
+    ) -> Capture {
+        let root_name = tree.root().map(|r| tree.node(r).name.clone());
+        if crate::secret::redact(&mut tree, known) > 0 {
+            // A title read from the root's name goes the way of the name.
+            let now = tree.root().map(|r| tree.node(r).name.clone());
+            if header.title.is_some() && header.title == root_name && now != root_name {
+                header.title = now;
+            }
+        }
+        Capture { target, header, tree, partial }
+    }
 }
 
 /// A target a backend can capture (a tab, a window).
@@ -171,6 +217,30 @@ pub struct Outcome {
     pub unsettled: Option<String>,
 }
 
+/// Why a backend would not carry out an action on an element, in kinds every backend shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    /// The element no longer exists (removed or replaced): the ref is stale.
+    Gone,
+    /// Another element covers it where the action would land (a modal, an open menu).
+    Covered,
+    /// It is disabled.
+    Disabled,
+    /// It is not shown (hidden, collapsed, scrolled out of reach, zero size).
+    Hidden,
+    /// It is a field that cannot be changed.
+    ReadOnly,
+    /// It takes no text (a button, a link, a label).
+    NotATextField,
+    /// None of its options is the one asked for.
+    NoSuchOption,
+    /// The keys asked for are not keys ([`crate::keys::KeyError`]).
+    BadKey,
+    /// It cannot take this action for another reason, which the error says.
+    NotActionable,
+}
+
 /// A backend.
 pub trait Backend {
     /// The backend's error.
@@ -207,19 +277,13 @@ pub trait Backend {
     /// Closes a target.
     fn close_target(&mut self, target: &TargetId) -> impl Future<Output = Result<(), Self::Error>> + Send;
 
-    /// Whether `error` means the element no longer exists (removed or replaced), so the ref
-    /// the agent used is stale. Backends that can tell override this.
-    fn element_gone(error: &Self::Error) -> bool {
+    /// What kind of refusal `error` is, when it is one an agent can act on (a stale ref, a
+    /// cover to close, a disabled or hidden element, a field that takes no text, a key that is
+    /// none). `None`: any other failure. Backends say it for their own errors, so the server
+    /// answers the same refusal with the same code and advice whatever the platform.
+    fn refusal(error: &Self::Error) -> Option<Refusal> {
         let _ = error;
-        false
-    }
-
-    /// Whether `error` means the element is covered by another one where an action would land
-    /// (a modal, an open menu), so the agent is told which cover to close. Backends that can
-    /// tell override this.
-    fn element_covered(error: &Self::Error) -> bool {
-        let _ = error;
-        false
+        None
     }
 
     /// Whether the target may have changed since its last capture. `false` must mean "certainly

@@ -19,7 +19,8 @@
 //! - [`render`], [`tokens`], [`find`]: output, sizes, search; [`caps`]: the longest text
 //!   any output shows.
 //! - [`secret`]: what never leaves a backend, and its redaction; [`cover`]: what covers what.
-//! - [`backend`]: the contract a backend fulfils.
+//! - [`backend`]: the contract a backend fulfils; [`keys`]: keys and chords as agents write
+//!   them, read once for every backend.
 
 #![warn(missing_docs)]
 
@@ -30,6 +31,7 @@ pub mod diff;
 pub mod error;
 pub mod find;
 pub mod interchange;
+pub mod keys;
 pub mod outline;
 pub mod project;
 pub mod refs;

@@ -157,12 +157,8 @@ fn covered(mut tree: Tree) -> Tree {
 }
 
 fn capture(tree: Tree) -> Capture {
-    Capture {
-        target: TargetId("t".into()),
-        header: Header { url: Some("https://deep.example/".into()), title: Some("Deep".into()) },
-        tree,
-        partial: None,
-    }
+    let header = Header { url: Some("https://deep.example/".into()), title: Some("Deep".into()) };
+    Capture::new(TargetId("t".into()), header, tree, None)
 }
 
 /// Runs every stage on `kind`, on a small stack.

@@ -34,12 +34,8 @@ fn plain(i: usize) -> String {
 }
 
 fn capture(target: &str, tree: Tree) -> Capture {
-    Capture {
-        target: TargetId(target.into()),
-        header: Header { url: Some(format!("https://shop.example/{target}")), title: Some("Shop".into()) },
-        tree,
-        partial: None,
-    }
+    let header = Header { url: Some(format!("https://shop.example/{target}")), title: Some("Shop".into()) };
+    Capture::new(TargetId(target.into()), header, tree, None)
 }
 
 fn auto() -> Request {
@@ -377,7 +373,7 @@ fn long_page(n: usize, changed: bool) -> Capture {
             t.append(main, Node::new(Role::Paragraph, text, NativeId::new("doc", format!("p{s}-{p}"))));
         }
     }
-    Capture { target: TargetId("t1".into()), header: Header::default(), tree: t, partial: None }
+    Capture::new(TargetId("t1".into()), Header::default(), t, None)
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction};
+use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction};
 use axsnap_core::cover::Covers;
 use axsnap_core::find::{find, Hit};
 use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
@@ -119,8 +119,10 @@ impl<B: Backend> Agent<B> {
         let native = self.session.resolve(&target, r)?.clone();
         let outcome = match self.backend.act(&target, &native, action).await {
             Ok(o) => o,
-            Err(e) if B::element_gone(&e) => return Err(AgentError::Stale { r: r.to_string(), cause: e }),
-            Err(e) if B::element_covered(&e) => {
+            Err(e) if B::refusal(&e) == Some(Refusal::Gone) => {
+                return Err(AgentError::Stale { r: r.to_string(), cause: e })
+            }
+            Err(e) if B::refusal(&e) == Some(Refusal::Covered) => {
                 let cover = self.cover_of(&target, r);
                 return Err(AgentError::Covered { r: r.to_string(), cover, cause: e });
             }

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axsnap_cdp::{CdpBackend, CdpError, PageLog};
 use axsnap_core::backend::{Backend, TargetAction, TargetSummary};
@@ -15,15 +15,15 @@ use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
 
-use crate::agent::{Agent, AgentOptions, Step};
+use crate::agent::{Agent, Step};
 use crate::args::Args;
 use crate::browsers::Browsers;
 use crate::calls::{self, auto_request, Op};
-use crate::failure::{clip, Failure};
+use crate::failure::{clip, Failure, Tab};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
+use crate::surface::{self, Call, Done};
 use crate::tools;
-use crate::wait;
 
 /// The failure code of a call that found the browser started again (see [`Browsing::call`]).
 const RESTARTED: &str = "browser_restarted";
@@ -120,8 +120,21 @@ impl Browsing {
     }
 
     async fn dispatch(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        if let Some(op) = calls::action(tool, args, &[])? {
-            return self.run(op).await;
+        match Call::read(tool, args, &[], &self.options)? {
+            // An action may open tabs, download, log errors or lead to a refused URL: this
+            // surface's own watch goes around it.
+            Some(Call::Act(op)) => return self.run(op).await,
+            Some(call) => {
+                let options = self.options.clone();
+                let agent = self.agent_with_page()?;
+                return Ok(match surface::run(agent, call, &Tab, &options).await? {
+                    Done::Found(query, hits) => calls::find_reply(&query, &hits),
+                    Done::Step(step, notes) => {
+                        Reply::step(&step, &Happenings { notes, ..Happenings::default() })
+                    }
+                });
+            }
+            None => {}
         }
         match tool {
             "navigate" => {
@@ -143,10 +156,7 @@ impl Browsing {
                 Args::new(name, args, &[])?;
                 self.run(Op::Target(action)).await
             }
-            "snapshot" => self.snapshot(args).await,
-            "find" => self.find(args).await,
             "tabs" => self.tabs(args).await,
-            "wait_for" => self.wait_for(args).await,
             "dialog" => {
                 let a = Args::new("dialog", args, &["accept", "prompt_text"])?;
                 let action = if a.bool("accept")? {
@@ -192,12 +202,7 @@ impl Browsing {
             // A page that shows nothing yet may take the whole capture budget to show something.
             let blank = self.options.capture_deadline;
             backend.set_settle_options(axsnap_cdp::SettleOptions { load, blank, ..settle });
-            let options = AgentOptions {
-                after_action: auto_request(self.options.max_tokens),
-                capture_deadline: self.options.capture_deadline,
-                ..AgentOptions::default()
-            };
-            self.agent = Some(Agent::new(backend, None, options));
+            self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
         }
         self.agent
             .as_mut()
@@ -270,11 +275,7 @@ impl Browsing {
         }
         let counts = self.log_counts(before.as_ref());
         let agent = self.agent().await?;
-        let step = match op {
-            Op::Element { r, action } => agent.act(&r, &action).await,
-            Op::Target(action) => agent.act_on_target(&action).await,
-            Op::Open(url) => agent.open(&url).await,
-        };
+        let step = surface::perform(agent, op).await;
         let step = match step {
             Ok(s) => s,
             Err(crate::AgentError::Backend(CdpError::Disconnected)) => {
@@ -346,23 +347,6 @@ impl Browsing {
             }
         }
         h
-    }
-
-    async fn snapshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let (mut request, scope) = calls::snapshot_request(args, &[], self.options.max_tokens)?;
-        let agent = self.agent_with_page()?;
-        if let Some(r) = scope {
-            request.options.view.scope = Some(agent.resolve(&r)?);
-        }
-        let step = agent.snapshot(&request).await?;
-        Ok(Reply::step(&step, &Happenings::default()))
-    }
-
-    async fn find(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let (query, limit) = calls::find_args(args, &[])?;
-        let agent = self.agent_with_page()?;
-        let hits = agent.find(&query, limit).await?;
-        Ok(calls::find_reply(&query, &hits))
     }
 
     async fn tabs(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
@@ -440,27 +424,6 @@ impl Browsing {
                 Ok(tab_list(&rest, current.as_ref(), Some(format!("closed tab {i}"))))
             }
         }
-    }
-
-    async fn wait_for(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let (condition, seconds) = wait::read_call(args, &[], self.options.max_wait)?;
-        let request = auto_request(self.options.max_tokens);
-        let agent = self.agent_with_page()?;
-        let started = Instant::now();
-        let note = match condition {
-            None => {
-                let s = seconds.unwrap_or_default();
-                tokio::time::sleep(Duration::from_secs_f64(s)).await;
-                format!("waited {s} s")
-            }
-            Some(cond) => {
-                let limit = Duration::from_secs_f64(seconds.unwrap_or(wait::DEFAULT_SECONDS));
-                wait::until(agent, &cond, limit).await?;
-                format!("waited {:.1} s for {}", started.elapsed().as_secs_f64(), cond.describe())
-            }
-        };
-        let step = agent.snapshot(&request).await?;
-        Ok(Reply::step(&step, &Happenings { notes: vec![note], ..Happenings::default() }))
     }
 
     async fn screenshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {

@@ -10,24 +10,22 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 #[cfg(test)]
 use axsnap_atspi::DesktopWindow;
-use axsnap_atspi::{AtspiBackend, AtspiError, Listing};
+use axsnap_atspi::{AtspiBackend, Listing};
 use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
 
-use crate::agent::{Agent, AgentOptions, Step};
+use crate::agent::{Agent, Step};
 use crate::args::{ArgError, Args};
-use crate::calls::{self, auto_request, Op};
-use crate::error::AgentError;
-use crate::failure::{self, clip, Failure};
+use crate::calls;
+use crate::failure::{self, clip, Failure, Window};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
+use crate::surface::{self, Call, Done};
 use crate::tools::{DESKTOP_WINDOWS, WINDOWED};
-use crate::wait;
 
 /// The argument that sends a call to a desktop window.
 const WINDOW: &str = "window";
@@ -87,12 +85,7 @@ impl Desktop {
     async fn agent(&mut self) -> Result<&mut Agent<AtspiBackend>, Failure> {
         if self.agent.is_none() {
             let backend = AtspiBackend::connect().await?;
-            let options = AgentOptions {
-                after_action: auto_request(self.options.max_tokens),
-                capture_deadline: self.options.capture_deadline,
-                ..AgentOptions::default()
-            };
-            self.agent = Some(Agent::new(backend, None, options));
+            self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
         }
         self.agent.as_mut().ok_or_else(|| Failure::tool("no_desktop", "the desktop could not be reached"))
     }
@@ -112,15 +105,8 @@ impl Desktop {
         args: Option<&JsonObject>,
     ) -> Result<Reply, Failure> {
         // Arguments first: a bad one is the caller's to fix whatever the desktop's state.
-        let extra = [WINDOW];
-        let call = match tool {
-            "snapshot" => Call::Snapshot(calls::snapshot_request(args, &extra, self.options.max_tokens)?),
-            "find" => Call::Find(calls::find_args(args, &extra)?),
-            "wait_for" => Call::Wait(wait::read_call(args, &extra, self.options.max_wait)?),
-            _ => match calls::action(tool, args, &extra)? {
-                Some(op) => Call::Act(op),
-                None => return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool)))),
-            },
+        let Some(call) = Call::read(tool, args, &[WINDOW], &self.options)? else {
+            return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool))));
         };
         if !self.known.contains(window) {
             // An id this session was not given yet: the windows are listed (which numbers
@@ -130,48 +116,17 @@ impl Desktop {
                 return Err(failure::no_window(window));
             }
         }
-        let after_wait = auto_request(self.options.max_tokens);
+        let options = self.options.clone();
         let agent = self.agent().await?;
         agent.set_target(TargetId(window.to_string()));
-        let result = match call {
-            Call::Snapshot((mut request, scope)) => {
-                if let Some(r) = scope {
-                    request.options.view.scope =
-                        Some(agent.resolve(&r).map_err(|e| failure::from_desktop(e, window))?);
-                }
-                agent.snapshot(&request).await
-            }
-            Call::Find((query, limit)) => {
-                let hits = agent.find(&query, limit).await.map_err(|e| failure::from_desktop(e, window))?;
+        match surface::run(agent, call, &Window(window), &options).await? {
+            Done::Found(query, hits) => {
                 let mut reply = calls::find_reply(&query, &hits);
                 reply.structured.insert(WINDOW.into(), json!(window));
-                return Ok(reply);
+                Ok(reply)
             }
-            Call::Wait((condition, seconds)) => {
-                let started = Instant::now();
-                let note = match condition {
-                    Some(cond) => {
-                        let limit = Duration::from_secs_f64(seconds.unwrap_or(wait::DEFAULT_SECONDS));
-                        wait::until_with(agent, &cond, limit, |e| failure::from_desktop(e, window)).await?;
-                        format!("waited {:.1} s for {}", started.elapsed().as_secs_f64(), cond.describe())
-                    }
-                    None => {
-                        let s = seconds.unwrap_or_default();
-                        tokio::time::sleep(Duration::from_secs_f64(s)).await;
-                        format!("waited {s} s")
-                    }
-                };
-                let step = agent.snapshot(&after_wait).await.map_err(|e| failure::from_desktop(e, window))?;
-                return Ok(self.step_reply(window, &step, vec![note]));
-            }
-            Call::Act(Op::Element { r, action }) => agent.act(&r, &action).await,
-            Call::Act(Op::Target(action)) => agent.act_on_target(&action).await,
-            Call::Act(Op::Open(_)) => Err(AgentError::Backend(AtspiError::Unsupported(
-                "desktop windows are opened by their apps".into(),
-            ))),
-        };
-        let step = result.map_err(|e| failure::from_desktop(e, window))?;
-        Ok(self.step_reply(window, &step, Vec::new()))
+            Done::Step(step, notes) => Ok(self.step_reply(window, &step, notes)),
+        }
     }
 
     /// An answer to a step in `window`, with `notes` first, saying which window it shows and
@@ -197,15 +152,6 @@ impl Desktop {
         }
         reply
     }
-}
-
-/// A windowed call, its arguments read.
-enum Call {
-    Snapshot((axsnap_core::session::Request, Option<String>)),
-    Find((String, usize)),
-    /// What to wait for (`None`: only `seconds`), and for how long.
-    Wait((Option<wait::Condition>, Option<f64>)),
-    Act(Op),
 }
 
 /// `desktop_windows`'s answer: a line per window, and the list for programs; then a line per

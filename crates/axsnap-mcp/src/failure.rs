@@ -7,8 +7,9 @@
 //! could not route (bad arguments) is a JSON-RPC error naming the bad field
 //! ([`Failure::Protocol`]).
 
-use axsnap_atspi::AtspiError;
-use axsnap_cdp::CdpError;
+use axsnap_atspi::{AtspiBackend, AtspiError};
+use axsnap_cdp::{CdpBackend, CdpError};
+use axsnap_core::backend::{Backend, Refusal};
 use axsnap_core::session::SessionError;
 use axsnap_core::RefError;
 use rmcp::ErrorData;
@@ -16,6 +17,7 @@ use serde_json::json;
 
 use crate::args::ArgError;
 use crate::error::AgentError;
+use crate::surface::Explain;
 use crate::url_policy::UrlRefused;
 
 /// A failed call.
@@ -52,6 +54,53 @@ impl From<UrlRefused> for Failure {
     }
 }
 
+/// A browser tab, as the place a failure happened ([`Explain`]).
+pub(crate) struct Tab;
+
+impl Explain<CdpError> for Tab {
+    fn explain(&self, e: AgentError<CdpError>) -> Failure {
+        Failure::from(e)
+    }
+}
+
+/// A desktop window (its id), as the place a failure happened ([`Explain`]).
+pub(crate) struct Window<'a>(pub &'a str);
+
+impl Explain<AtspiError> for Window<'_> {
+    fn explain(&self, e: AgentError<AtspiError>) -> Failure {
+        from_desktop(e, self.0)
+    }
+}
+
+/// The failure of a refusal ([`Backend::refusal`]): the same code for the same kind on every
+/// surface, with the backend's words (what the element is, why not, what to do instead).
+pub(crate) fn refused(kind: Refusal, text: String) -> Failure {
+    let code = match kind {
+        Refusal::Gone => {
+            return Failure::tool("stale_ref", format!("{text}; a ref is never moved to a look-alike"))
+        }
+        Refusal::Covered => "obscured",
+        Refusal::Disabled => "disabled",
+        Refusal::Hidden => "hidden",
+        Refusal::ReadOnly => "read_only",
+        Refusal::NotATextField => "not_a_text_field",
+        Refusal::NoSuchOption => "not_found",
+        Refusal::BadKey => "bad_key",
+        Refusal::NotActionable => "not_actionable",
+    };
+    Failure::tool(code, text)
+}
+
+/// A covered element's failure, with the cover the last view showed.
+fn covered(failure: Failure, cover: Option<String>) -> Failure {
+    match (failure, cover) {
+        (Failure::Tool { code, message }, Some(c)) => {
+            Failure::Tool { code, message: format!("{message}; in your last view, {c}") }
+        }
+        (other, _) => other,
+    }
+}
+
 impl From<AgentError<CdpError>> for Failure {
     fn from(e: AgentError<CdpError>) -> Failure {
         match e {
@@ -64,16 +113,7 @@ impl From<AgentError<CdpError>> for Failure {
                      never moved to a look-alike; take a snapshot and use a current ref"
                 ),
             ),
-            AgentError::Covered { cover, cause, .. } => match from_cdp(cause) {
-                Failure::Tool { code, message } => Failure::Tool {
-                    code,
-                    message: match cover {
-                        Some(c) => format!("{message}; in your last view, {c}"),
-                        None => message,
-                    },
-                },
-                other => other,
-            },
+            AgentError::Covered { cover, cause, .. } => covered(from_cdp(cause), cover),
             AgentError::NoTarget => {
                 Failure::tool("no_page", "no page is open in this session; call navigate with a URL first")
             }
@@ -102,6 +142,9 @@ fn from_ref(r: RefError) -> Failure {
 
 fn from_cdp(e: CdpError) -> Failure {
     let text = e.to_string();
+    if let Some(kind) = CdpBackend::refusal(&e) {
+        return refused(kind, text);
+    }
     match e {
         CdpError::Disconnected => Failure::tool(
             "browser_gone",
@@ -132,16 +175,7 @@ fn from_cdp(e: CdpError) -> Failure {
             format!("could not load {}: {reason}; check the URL and that the server is up", clip(&url)),
         ),
         CdpError::NotHtml { .. } | CdpError::Download { .. } => Failure::tool("navigation_failed", text),
-        CdpError::StaleElement { .. } => Failure::tool(
-            "stale_ref",
-            format!("{text}; a ref is never moved to a look-alike"),
-        ),
-        CdpError::Covered { .. } => Failure::tool("obscured", text),
-        CdpError::NotActionable { ref reason, .. } if reason.contains("disabled") => Failure::tool("disabled", text),
-        CdpError::NotActionable { .. } => Failure::tool("not_actionable", text),
-        CdpError::NoSuchOption { .. } => Failure::tool("not_found", text),
         CdpError::CheckFailed { .. } => Failure::tool("check_failed", text),
-        CdpError::UnknownKey(_) => Failure::tool("bad_key", text),
         CdpError::NoHistory(_) => Failure::tool("no_history", text),
         CdpError::Crashed => Failure::tool(
             "crashed",
@@ -175,7 +209,7 @@ pub(crate) fn from_desktop(e: AgentError<AtspiError>, window: &str) -> Failure {
                  a ref is never moved to a look-alike; take a snapshot with window {window} and use a current ref"
             ),
         ),
-        AgentError::Covered { cause, .. } => from_atspi(cause),
+        AgentError::Covered { cover, cause, .. } => covered(from_atspi(cause), cover),
         AgentError::NoTarget => no_window(window),
         AgentError::Backend(AtspiError::Gone(_)) => window_gone(window),
         AgentError::Backend(e) => from_atspi(e),
@@ -223,6 +257,11 @@ fn window_gone(window: &str) -> Failure {
 
 fn from_atspi(e: AtspiError) -> Failure {
     let text = e.to_string();
+    // An object gone outside an action is the window's or the app's (said by the caller); in
+    // an action the agent has made it a stale ref already.
+    if let Some(kind) = AtspiBackend::refusal(&e).filter(|k| *k != Refusal::Gone) {
+        return refused(kind, text);
+    }
     match e {
         AtspiError::NoSessionBus(_) | AtspiError::NoAccessibilityBus(_) => Failure::tool(
             "no_desktop",
@@ -235,7 +274,7 @@ fn from_atspi(e: AtspiError) -> Failure {
         AtspiError::NoSuchTarget(w) => no_window(&w),
         AtspiError::Gone(_) => Failure::tool("gone", text),
         AtspiError::Timeout { .. } => Failure::tool("timeout", text),
-        AtspiError::Unsupported(_) => Failure::tool("not_actionable", text),
+        AtspiError::Unsupported(_) => Failure::tool("unsupported", text),
         AtspiError::NotApplied(_) => Failure::tool("not_applied", text),
         _ => Failure::tool("desktop_error", text),
     }
@@ -253,4 +292,78 @@ pub(crate) fn clip(s: &str) -> String {
     }
     let head: String = s.chars().take(200).collect();
     format!("{head}…+{} chars", n - 200)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axsnap_core::keys::KeyError;
+
+    fn code(f: &Failure) -> &'static str {
+        match f {
+            Failure::Tool { code, .. } => code,
+            Failure::Protocol(_) => "protocol",
+        }
+    }
+
+    fn message(f: &Failure) -> String {
+        match f {
+            Failure::Tool { message, .. } => message.clone(),
+            Failure::Protocol(e) => e.message.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_refusal_has_one_code_whatever_the_backend() {
+        let page = |kind| {
+            Failure::from(CdpError::NotActionable {
+                kind,
+                action: "type into".into(),
+                target: "button \"Go\"".into(),
+                reason: "it will not".into(),
+            })
+        };
+        let window = |kind| Failure::from(AtspiError::refused(kind, "button \"Go\" will not"));
+        let kinds = [
+            (Refusal::Covered, "obscured"),
+            (Refusal::Disabled, "disabled"),
+            (Refusal::Hidden, "hidden"),
+            (Refusal::ReadOnly, "read_only"),
+            (Refusal::NotATextField, "not_a_text_field"),
+            (Refusal::NoSuchOption, "not_found"),
+            (Refusal::NotActionable, "not_actionable"),
+        ];
+        for (kind, want) in kinds {
+            assert_eq!((code(&page(kind)), code(&window(kind))), (want, want), "{kind:?}");
+        }
+        // A bad key: the same code and the core's words on both.
+        let bad = axsnap_core::keys::parse("Hyper+x").expect_err("no key");
+        let (p, w) =
+            (Failure::from(CdpError::from(bad.clone())), Failure::from(AtspiError::from(bad.clone())));
+        assert_eq!((code(&p), code(&w)), ("bad_key", "bad_key"));
+        assert_eq!((message(&p), message(&w)), (bad.to_string(), bad.to_string()));
+        assert!(matches!(bad, KeyError::NotAModifier { .. }));
+        // A cover the last view showed is named on both.
+        let cover = Some("e500 dialog \"Settings\"".to_string());
+        let on_page = Failure::from(AgentError::Covered {
+            r: "e3".into(),
+            cover: cover.clone(),
+            cause: CdpError::Covered { target: "button \"Go\"".into(), cover: "div#modal".into() },
+        });
+        let in_window = from_desktop(
+            AgentError::Covered {
+                r: "e3".into(),
+                cover,
+                cause: AtspiError::refused(Refusal::Covered, "button \"Go\" is covered"),
+            },
+            "w2",
+        );
+        for f in [&on_page, &in_window] {
+            assert_eq!(code(f), "obscured");
+            assert!(message(f).ends_with("in your last view, e500 dialog \"Settings\""), "{}", message(f));
+        }
+        // Gone, outside an action, is the window's own failure, not a stale ref.
+        let gone = from_desktop(AgentError::Backend(AtspiError::Gone("closed".into())), "w2");
+        assert_eq!(code(&gone), "window_gone");
+    }
 }

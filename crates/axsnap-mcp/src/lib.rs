@@ -6,7 +6,8 @@
 //! - The server: [`serve_stdio`] (one session) and [`serve_http`] (streamable HTTP, many
 //!   sessions, each with its own browser context, refs and baselines). `tools` lists the
 //!   tools, `args` reads their arguments (`calls`: those a tab and a window share),
-//!   `browsing` runs one session's browser calls, `desktop` its desktop calls (`--desktop`),
+//!   `surface` runs what a tab and a window share (generic over the backend), `browsing`
+//!   one session's browser calls, `desktop` its desktop calls (`--desktop`),
 //!   `reply` and `failure` shape the answers, `url_policy` says which URLs may be opened.
 //!
 //! ```no_run
@@ -29,6 +30,7 @@ mod failure;
 mod handler;
 mod options;
 mod reply;
+mod surface;
 mod tools;
 mod transport;
 mod url_policy;

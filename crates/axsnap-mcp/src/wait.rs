@@ -6,7 +6,6 @@
 
 use std::time::{Duration, Instant};
 
-use axsnap_cdp::CdpBackend;
 use axsnap_core::backend::Backend;
 use axsnap_core::{Ref, Snapshot, State};
 
@@ -151,15 +150,10 @@ pub fn read_call(
     Ok((condition, seconds))
 }
 
-/// Polls `agent`'s current page until `cond` holds or `limit` passes (a `timeout` failure
-/// that says what was waited for).
-pub async fn until(agent: &mut Agent<CdpBackend>, cond: &Condition, limit: Duration) -> Result<(), Failure> {
-    until_with(agent, cond, limit, Failure::from).await
-}
-
-/// [`until`] on any backend, its errors made failures by `fail` (the desktop's name the
-/// window).
-pub async fn until_with<B: Backend>(
+/// Polls `agent`'s current target until `cond` holds or `limit` passes (a `timeout` failure
+/// that says what was waited for); its errors are made failures by `fail` (the desktop's name
+/// the window).
+pub async fn until<B: Backend>(
     agent: &mut Agent<B>,
     cond: &Condition,
     limit: Duration,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
 
-use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, TargetAction, TargetSummary};
+use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction, TargetSummary};
 use axsnap_core::session::{Answer, Mode, Request};
 use axsnap_core::{Action, ActionSet, Header, NativeId, Node, Role, TargetId, Tree};
 use axsnap_mcp::{Agent, AgentError, AgentOptions};
@@ -62,12 +62,7 @@ impl Backend for Fake {
     async fn capture(&mut self, target: &TargetId, _deadline: Duration) -> Result<Capture, FakeError> {
         self.captures += 1;
         self.dirty.insert(target.clone(), false);
-        Ok(Capture {
-            target: target.clone(),
-            header: Header::default(),
-            tree: self.tree(target),
-            partial: None,
-        })
+        Ok(Capture::new(target.clone(), Header::default(), self.tree(target), None))
     }
 
     async fn act(
@@ -97,8 +92,8 @@ impl Backend for Fake {
         Ok(())
     }
 
-    fn element_gone(error: &FakeError) -> bool {
-        error.0 == "gone"
+    fn refusal(error: &FakeError) -> Option<Refusal> {
+        (error.0 == "gone").then_some(Refusal::Gone)
     }
 
     async fn changed(&mut self, target: &TargetId) -> Result<bool, FakeError> {

@@ -26,12 +26,8 @@ pub fn run(a: &SnapshotArgs) -> anyhow::Result<()> {
     };
     if let Some(tree) = &a.tree {
         let rec = pipeline::read(tree)?;
-        let capture = Capture {
-            target: TargetId("cli".into()),
-            header: Header { url: rec.target.url.clone(), title: rec.target.title.clone() },
-            tree: rec.tree,
-            partial: None,
-        };
+        let header = Header { url: rec.target.url.clone(), title: rec.target.title.clone() };
+        let capture = Capture::new(TargetId("cli".into()), header, rec.tree, None);
         let mut session = Session::new(Policy::default());
         let client = ClientId("cli".into());
         let mut response = session.snapshot(&client, &capture, &request, Instant::now())?;
