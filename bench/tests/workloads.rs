@@ -2,7 +2,7 @@
 //! vanilla JS app) through `axsnap mcp` (auto and full) and Playwright MCP over stdio and
 //! agent-browser's CLI, one run each, the task checked on the list the app stored, the report
 //! and charts written; desktop workloads through axsnap and linux-desktop-mcp (GTK 4's widget
-//! factory, Chromium over AT-SPI, LibreOffice Calc).
+//! factory, Chromium over AT-SPI, LibreOffice Calc and Writer).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,8 +126,8 @@ fn chromium_over_atspi_workload_through_axsnap() {
 
 /// LibreOffice Calc over AT-SPI: the sheet's cells on screen are read through its Table
 /// interface (not the first 500 of the 2,147,483,647 children it reports), the Name Box takes
-/// the agent to B3, a formula typed there is read back as its result, and the cell Calc
-/// re-creates on every change keeps its ref.
+/// the agent to B3, a formula typed there is read back as its result, the cell Calc
+/// re-creates on every change keeps its ref, and the menu bar it exposes twice is shown once.
 #[test]
 fn calc_workload_through_axsnap() {
     let (_, out) = bench("calc", &["axsnap-auto"], &[]);
@@ -141,6 +141,32 @@ fn calc_workload_through_axsnap() {
         .find_map(|l| l.trim().strip_prefix("cell \"B3\" [").and_then(|r| r.split(']').next()))
         .unwrap_or_else(|| panic!("B3 never shown:\n{transcript}"));
     assert!(transcript.contains(&format!("~ {shown} cell \"B3\": value none -> \"5\"")), "{transcript}");
+    // The menu bar once (Calc shows GTK's and VCL's, item for item), and no ref of what the
+    // steps left alone (the toolbars, the sidebar, the other cells) handed out again.
+    assert_eq!(transcript.matches("menubar [").count(), 1, "{transcript}");
+    assert!(!transcript.contains(" is now e"), "{transcript}");
+}
+
+/// LibreOffice Writer over AT-SPI: typing a paragraph is a one-line diff of exactly that
+/// text, a paragraph style applied through the style box is the paragraph's role changing,
+/// the menu bar it exposes twice is shown once, and no ref of what the steps left alone is
+/// handed out again.
+#[test]
+fn writer_workload_through_axsnap() {
+    let (_, out) = bench("writer", &["axsnap-auto"], &[]);
+    let transcript = std::fs::read_to_string(out.join("writer-axsnap-auto-0/transcript.md")).unwrap();
+    let typed = transcript
+        .split("## type ")
+        .nth(1)
+        .and_then(|s| s.split("```text\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .unwrap_or_else(|| panic!("no typing step:\n{transcript}"));
+    let changes: Vec<&str> = typed.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
+    assert_eq!(changes.len(), 1, "{typed}");
+    assert!(changes[0].ends_with("paragraph: value \"\" -> \"A quiet morning by the sea\""), "{typed}");
+    assert!(transcript.contains("paragraph: role paragraph -> heading"), "{transcript}");
+    assert_eq!(transcript.matches("menubar [").count(), 1, "{transcript}");
+    assert!(!transcript.contains(" is now e"), "{transcript}");
 }
 
 fn tempdir() -> PathBuf {

@@ -19,7 +19,7 @@ enum Item {
     Child(usize),
 }
 
-/// Builds the raw tree of `walk`.
+/// Builds the raw tree of `walk`, a window's menu bar shown once ([`crate::twins`]).
 pub fn build(walk: &Walk) -> Tree {
     let n = walk.objects.len();
     let mut tree = Tree::with_capacity(n * 2);
@@ -87,6 +87,7 @@ pub fn build(walk: &Walk) -> Tree {
             tree.append(ids[i], Node::new(Role::More, note, native));
         }
     }
+    crate::twins::drop_twin_menu_bars(&mut tree);
     tree
 }
 

@@ -6,7 +6,8 @@
 //! - [`apps`]: the apps on the bus and their windows.
 //! - [`fetch`]: reading one object; [`grid`]: a spreadsheet's cells on screen, through its
 //!   Table interface; [`capture`]: walking a window under a deadline;
-//!   [`build`]: the core's raw tree from what was read; [`mapping`]: AT-SPI's roles, states
+//!   [`build`]: the core's raw tree from what was read ([`twins`]: a menu bar exposed twice
+//!   is shown once); [`mapping`]: AT-SPI's roles, states
 //!   and actions in the core's words.
 //! - [`act`]: actions by ref, verified where they can be; [`keys`]: keyboard and pointer input
 //!   through the registry's device event controller.
@@ -35,6 +36,7 @@ pub mod grid;
 pub mod keys;
 pub mod mapping;
 pub mod object;
+pub mod twins;
 
 pub use apps::{AppInfo, WindowInfo};
 pub use backend::{AtspiBackend, DesktopWindow, Listing};
