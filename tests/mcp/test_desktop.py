@@ -244,6 +244,36 @@ async def test_refusals_are_coded_alike_on_a_page_and_in_a_window(desktop_client
     assert "disabled" in msg, msg
 
 
+LOGIN_APP = REPO / "crates" / "axsnap-atspi" / "tests" / "apps" / "login.py"
+
+
+async def test_desktop_launch_answers_with_the_new_window(desktop_client) -> None:
+    """A command with arguments: its first window's snapshot, under a new window id that the
+    windowed tools then take; an app that is no app, and one that exits, say so."""
+    await app_window(desktop_client)
+    text, s = await call(desktop_client, "desktop_launch", app="/usr/bin/python3", args=[str(LOGIN_APP)])
+    try:
+        wid = s["window"]
+        assert re.fullmatch(r"w\d+", wid), s
+        assert f"its window is {wid}" in text and "login.py" in text, text
+        assert s["kind"] == "full" and 'window "Log in"' in text, text
+        assert "[redacted]" in text and "hunter2" not in text, text
+        _, w = await call(desktop_client, "desktop_windows")
+        assert any(x["id"] == wid and x["app"] == "login.py" for x in w["windows"]), w
+        m = re.search(r'button "Cancel" \[(e\d+)\]', text)
+        assert m, text
+        msg = await call_error(desktop_client, "type", "not_a_text_field", window=wid, ref=m.group(1), text="x")
+        assert '"Cancel"' in msg, msg
+    finally:
+        os.kill(s["pid"], 15)
+    msg = await call_error(desktop_client, "desktop_launch", "launch_failed", app="no-such-app-anywhere")
+    assert "desktop entry" in msg and "PATH" in msg, msg
+    msg = await call_error(desktop_client, "desktop_launch", "launch_failed", app="false")
+    assert "exited" in msg, msg
+    with pytest.raises(MCPError, match="args"):
+        await desktop_client.call_tool("desktop_launch", {"app": "true", "args": [1]})
+
+
 async def test_no_accessibility_bus_is_a_clear_error_and_the_next_call_tries_again(
     axsnap_bin: Path, tmp_path: Path
 ) -> None:
@@ -269,7 +299,7 @@ async def test_tool_list_grows_only_with_desktop(axsnap_bin: Path) -> None:
             await client.call_tool("snapshot", {"window": "w1"})
     async with connect(server_params(axsnap_bin, env, "--desktop")) as client:
         desktop_tools = (await client.list_tools()).tools
-    assert [t.name for t in desktop_tools] == [t.name for t in tools] + ["desktop_windows"]
+    assert [t.name for t in desktop_tools] == [t.name for t in tools] + ["desktop_windows", "desktop_launch"]
     for t in desktop_tools:
         has_window = "window" in t.input_schema.get("properties", {})
         assert has_window == (t.name in WINDOWED), t.name

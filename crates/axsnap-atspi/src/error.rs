@@ -78,6 +78,14 @@ pub enum AtspiError {
     /// Keys that are no keys.
     #[error(transparent)]
     BadKey(#[from] KeyError),
+    /// An app could not be launched, or showed no window.
+    #[error("cannot launch {app:?}: {reason}")]
+    LaunchFailed {
+        /// The app as named.
+        app: String,
+        /// Why, and what to do instead.
+        reason: String,
+    },
     /// The window or the backend cannot do what was asked (a desktop window has no URL).
     #[error("{0}")]
     Unsupported(String),

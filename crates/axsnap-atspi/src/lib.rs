@@ -11,7 +11,8 @@
 //!   and actions in the core's words.
 //! - [`act`]: actions by ref, verified where they can be; [`keys`]: keyboard and pointer input
 //!   through the registry's device event controller.
-//! - [`events`]: the change signal; [`backend`]: all of it behind the core's `Backend`.
+//! - [`events`]: the change signal; [`backend`]: all of it behind the core's `Backend`;
+//!   [`launch`]: starting an app and finding its first window.
 //!
 //! # Native identity
 //!
@@ -34,6 +35,7 @@ pub mod events;
 pub mod fetch;
 pub mod grid;
 pub mod keys;
+pub mod launch;
 pub mod mapping;
 pub mod object;
 pub mod twins;

@@ -1,8 +1,8 @@
 //! [`Desktop`]: one MCP session's desktop work, with `--desktop`. It owns the session's
 //! [`Agent`] over the desktop's windows ([`AtspiBackend`]: its refs, baselines and window ids),
 //! connected to the accessibility bus on the first call that needs it, and runs the calls
-//! [`route`] sends it: `desktop_windows`, and snapshot, find, `wait_for` and the actions given a
-//! `window`.
+//! [`route`] sends it: `desktop_windows`, `desktop_launch`, and snapshot, find, `wait_for` and
+//! the actions given a `window`.
 //!
 //! The desktop agent's refs are its own: a ref from a window's snapshot is used with that
 //! window; a call without `window` goes to the browser as it always did. A failed connection
@@ -25,7 +25,10 @@ use crate::failure::{self, clip, Failure, Window};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
-use crate::tools::{DESKTOP_WINDOWS, WINDOWED};
+use crate::tools::{DESKTOP_LAUNCH, DESKTOP_WINDOWS, WINDOWED};
+
+/// Longest a launch waits for the app's first window (less when `--max-wait` is less).
+const LAUNCH_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The argument that sends a call to a desktop window.
 const WINDOW: &str = "window";
@@ -35,6 +38,8 @@ const WINDOW: &str = "window";
 pub(crate) enum Route {
     /// `desktop_windows`.
     Windows,
+    /// `desktop_launch`.
+    Launch,
     /// A windowed tool, in this window.
     In(String),
 }
@@ -44,6 +49,9 @@ pub(crate) enum Route {
 pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Route>, ArgError> {
     if tool == DESKTOP_WINDOWS {
         return Ok(Some(Route::Windows));
+    }
+    if tool == DESKTOP_LAUNCH {
+        return Ok(Some(Route::Launch));
     }
     let Some(name) = WINDOWED.iter().copied().find(|t| *t == tool) else { return Ok(None) };
     let window = Args::peek_str(name, args, WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
@@ -77,8 +85,37 @@ impl Desktop {
                 let listing = self.windows().await?;
                 Ok(window_list(&listing))
             }
+            Route::Launch => self.launch(args).await,
             Route::In(window) => self.in_window(&window, tool, args).await,
         }
+    }
+
+    /// `desktop_launch`: starts the app, waits for its first window, and answers with that
+    /// window's snapshot.
+    async fn launch(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new(DESKTOP_LAUNCH, args, &["app", "args"])?;
+        let app = a.str("app")?.to_string();
+        let given = args.and_then(|m| m.get("args")).is_some_and(|v| !v.is_null());
+        let extra = if given { a.strings("args")? } else { Vec::new() };
+        let timeout = self.options.max_wait.min(LAUNCH_WAIT);
+        let launched =
+            axsnap_atspi::launch::launch(self.agent().await?.backend(), &app, &extra, timeout).await?;
+        let window = launched.window.0.clone();
+        self.known.insert(window.clone());
+        let request = calls::auto_request(self.options.max_tokens);
+        let agent = self.agent().await?;
+        agent.set_target(launched.window.clone());
+        let step = agent.snapshot(&request).await.map_err(|e| failure::from_desktop(e, &window))?;
+        let note = format!(
+            "launched {} (pid {}): its window is {window} ({:?}, app {:?}); pass window {window} to work in it",
+            clip(&launched.argv.join(" ")),
+            launched.pid,
+            clip(&launched.title),
+            clip(&launched.app)
+        );
+        let mut reply = self.step_reply(&window, &step, vec![note]);
+        reply.structured.insert("pid".into(), json!(launched.pid));
+        Ok(reply)
     }
 
     /// The agent, connected on first use.

@@ -33,8 +33,8 @@ Every action answers with what changed since your last view (a diff), so you rar
 Use find to locate elements on big pages.";
 
 /// What the instructions add with `--desktop`.
-const DESKTOP_INSTRUCTIONS: &str = " Desktop apps: desktop_windows lists windows; pass window (w3) to \
-snapshot, find and actions to work in one, and use its refs with the same window.";
+const DESKTOP_INSTRUCTIONS: &str = " Desktop apps: desktop_windows lists windows, desktop_launch starts an \
+app; pass window (w3) to snapshot, find and actions to work in one, and use its refs with the same window.";
 
 /// What every session of one server shares: options, the browser, the idle reaper's list.
 #[derive(Clone)]
