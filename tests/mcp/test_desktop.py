@@ -274,6 +274,36 @@ async def test_desktop_launch_answers_with_the_new_window(desktop_client) -> Non
         await desktop_client.call_tool("desktop_launch", {"app": "true", "args": [1]})
 
 
+async def test_the_clipboard_round_trip_with_a_gtk_app(desktop_client) -> None:
+    """Text set through the tool is what a GTK entry pastes; text the entry copies is what the
+    tool reads."""
+    text, s = await call(desktop_client, "desktop_launch", app="/usr/bin/python3", args=[str(LOGIN_APP)])
+    try:
+        wid = s["window"]
+        m = re.search(r"^\s*textbox \[(e\d+)\]: alice$", text, re.M)
+        assert m, text
+        user = m.group(1)
+        said, c = await call(desktop_client, "clipboard", text="pasted by axsnap")
+        assert c["chars"] == 16 and '"pasted by axsnap"' in said, said
+        # Xvfb has no window manager: keys go to the window under the pointer, so the pointer
+        # goes over the entry first (the widget factory's window is on the same screen).
+        await call(desktop_client, "hover", window=wid, ref=user)
+        await call(desktop_client, "click", window=wid, ref=user)
+        diff, _ = await call(desktop_client, "press", window=wid, keys="Control+a Control+v")
+        assert f'~ {user} textbox: value "alice" -> "pasted by axsnap"' in diff, diff
+        await call(desktop_client, "fill", window=wid, ref=user, text="copied from GTK")
+        await call(desktop_client, "press", window=wid, keys="Control+a Control+c")
+        deadline = time.monotonic() + 10
+        while True:
+            said, c = await call(desktop_client, "clipboard")
+            if c["text"] == "copied from GTK" or time.monotonic() > deadline:
+                break
+            await anyio.sleep(0.2)
+        assert c["text"] == "copied from GTK" and said == "copied from GTK", (said, c)
+    finally:
+        os.kill(s["pid"], 15)
+
+
 async def test_no_accessibility_bus_is_a_clear_error_and_the_next_call_tries_again(
     axsnap_bin: Path, tmp_path: Path
 ) -> None:
@@ -299,7 +329,8 @@ async def test_tool_list_grows_only_with_desktop(axsnap_bin: Path) -> None:
             await client.call_tool("snapshot", {"window": "w1"})
     async with connect(server_params(axsnap_bin, env, "--desktop")) as client:
         desktop_tools = (await client.list_tools()).tools
-    assert [t.name for t in desktop_tools] == [t.name for t in tools] + ["desktop_windows", "desktop_launch"]
+    added = ["desktop_windows", "desktop_launch", "clipboard"]
+    assert [t.name for t in desktop_tools] == [t.name for t in tools] + added
     for t in desktop_tools:
         has_window = "window" in t.input_schema.get("properties", {})
         assert has_window == (t.name in WINDOWED), t.name

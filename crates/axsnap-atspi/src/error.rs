@@ -86,6 +86,9 @@ pub enum AtspiError {
         /// Why, and what to do instead.
         reason: String,
     },
+    /// The clipboard could not be read or set.
+    #[error("the clipboard: {0}")]
+    Clipboard(String),
     /// The window or the backend cannot do what was asked (a desktop window has no URL).
     #[error("{0}")]
     Unsupported(String),

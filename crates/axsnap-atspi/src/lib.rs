@@ -12,7 +12,8 @@
 //! - [`act`]: actions by ref, verified where they can be; [`keys`]: keyboard and pointer input
 //!   through the registry's device event controller.
 //! - [`events`]: the change signal; [`backend`]: all of it behind the core's `Backend`;
-//!   [`launch`]: starting an app and finding its first window.
+//!   [`launch`]: starting an app and finding its first window; [`clipboard`]: the session's
+//!   clipboard as text.
 //!
 //! # Native identity
 //!
@@ -30,6 +31,7 @@ pub mod backend;
 pub mod build;
 pub mod bus;
 pub mod capture;
+pub mod clipboard;
 pub mod error;
 pub mod events;
 pub mod fetch;

@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use axsnap_atspi::clipboard::Clipboard;
 #[cfg(test)]
 use axsnap_atspi::DesktopWindow;
 use axsnap_atspi::{AtspiBackend, Listing};
@@ -25,7 +26,7 @@ use crate::failure::{self, clip, Failure, Window};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
-use crate::tools::{DESKTOP_LAUNCH, DESKTOP_WINDOWS, WINDOWED};
+use crate::tools::{CLIPBOARD, DESKTOP_LAUNCH, DESKTOP_WINDOWS, WINDOWED};
 
 /// Longest a launch waits for the app's first window (less when `--max-wait` is less).
 const LAUNCH_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -40,6 +41,8 @@ pub(crate) enum Route {
     Windows,
     /// `desktop_launch`.
     Launch,
+    /// `clipboard`.
+    Clipboard,
     /// A windowed tool, in this window.
     In(String),
 }
@@ -53,6 +56,9 @@ pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Rout
     if tool == DESKTOP_LAUNCH {
         return Ok(Some(Route::Launch));
     }
+    if tool == CLIPBOARD {
+        return Ok(Some(Route::Clipboard));
+    }
     let Some(name) = WINDOWED.iter().copied().find(|t| *t == tool) else { return Ok(None) };
     let window = Args::peek_str(name, args, WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
     Ok(window.map(|w| Route::In(w.to_string())))
@@ -62,6 +68,8 @@ pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Rout
 pub struct Desktop {
     options: Arc<ServerOptions>,
     agent: Option<Agent<AtspiBackend>>,
+    /// The session's clipboard, opened on first use; it serves what it set while it lives.
+    clipboard: Option<Clipboard>,
     /// Window ids this session was given (listed, or opened by an action).
     known: HashSet<String>,
 }
@@ -69,7 +77,7 @@ pub struct Desktop {
 impl Desktop {
     /// A session's desktop; nothing connects until a call needs it.
     pub fn new(options: Arc<ServerOptions>) -> Desktop {
-        Desktop { options, agent: None, known: HashSet::new() }
+        Desktop { options, agent: None, clipboard: None, known: HashSet::new() }
     }
 
     /// Runs one call [`route`] sent here.
@@ -86,8 +94,40 @@ impl Desktop {
                 Ok(window_list(&listing))
             }
             Route::Launch => self.launch(args).await,
+            Route::Clipboard => self.clipboard(args),
             Route::In(window) => self.in_window(&window, tool, args).await,
         }
+    }
+
+    /// `clipboard`: the clipboard's text, or with `text`, sets it (this session's clipboard
+    /// then serves it to the desktop's apps while the session lives).
+    fn clipboard(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new(CLIPBOARD, args, &["text"])?;
+        let set = a.opt_str("text")?;
+        if self.clipboard.is_none() {
+            self.clipboard = Some(Clipboard::open()?);
+        }
+        let Some(clipboard) = self.clipboard.as_mut() else {
+            return Err(Failure::tool("clipboard_error", "the clipboard could not be opened"));
+        };
+        let (text, held) = match set {
+            Some(t) => {
+                clipboard.set_text(t)?;
+                (
+                    format!("the clipboard now holds {} characters: {:?}", t.chars().count(), clip(t)),
+                    t.to_string(),
+                )
+            }
+            None => match clipboard.text()? {
+                Some(t) => (cap_text(&t), t),
+                None => ("the clipboard holds no text".to_string(), String::new()),
+            },
+        };
+        let mut reply = Reply::message(CLIPBOARD, text);
+        reply.structured.remove("message");
+        reply.structured.insert("text".into(), json!(cap_text(&held)));
+        reply.structured.insert("chars".into(), json!(held.chars().count()));
+        Ok(reply)
     }
 
     /// `desktop_launch`: starts the app, waits for its first window, and answers with that
@@ -189,6 +229,19 @@ impl Desktop {
         }
         reply
     }
+}
+
+/// At most 20,000 bytes of `s`, the rest counted: a clipboard can hold a whole document.
+fn cap_text(s: &str) -> String {
+    const MAX: usize = 20_000;
+    if s.len() <= MAX {
+        return s.to_string();
+    }
+    let mut cut = MAX;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…+{} bytes", &s[..cut], s.len() - cut)
 }
 
 /// `desktop_windows`'s answer: a line per window, and the list for programs; then a line per

@@ -276,6 +276,7 @@ fn from_atspi(e: AtspiError) -> Failure {
         AtspiError::Timeout { .. } => Failure::tool("timeout", text),
         AtspiError::Unsupported(_) => Failure::tool("unsupported", text),
         AtspiError::LaunchFailed { .. } => Failure::tool("launch_failed", text),
+        AtspiError::Clipboard(_) => Failure::tool("clipboard_error", text),
         AtspiError::NotApplied(_) => Failure::tool("not_applied", text),
         _ => Failure::tool("desktop_error", text),
     }

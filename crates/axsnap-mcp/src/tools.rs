@@ -42,12 +42,16 @@ pub const DESKTOP_WINDOWS: &str = "desktop_windows";
 /// The tool that starts a desktop app (with `--desktop`).
 pub const DESKTOP_LAUNCH: &str = "desktop_launch";
 
+/// The tool that reads or sets the desktop's clipboard (with `--desktop`).
+pub const CLIPBOARD: &str = "clipboard";
+
 /// The tools that take a `window` (with `--desktop`): they then work in that desktop window.
 pub const WINDOWED: &[&str] =
     &["snapshot", "find", "wait_for", "click", "hover", "type", "fill", "press", "select", "check", "scroll"];
 
 /// The tools offered, `evaluate` included when `allow_eval`; with `desktop`, the
-/// [`DESKTOP_WINDOWS`] and [`DESKTOP_LAUNCH`] tools and a `window` argument on the [`WINDOWED`] tools. Without
+/// [`DESKTOP_WINDOWS`], [`DESKTOP_LAUNCH`] and [`CLIPBOARD`] tools and a `window` argument on
+/// the [`WINDOWED`] tools. Without
 /// `desktop` the list is exactly the browser's.
 pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
     let mut tools = browser_tools(allow_eval);
@@ -69,6 +73,12 @@ pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
             "Start a desktop app (a desktop entry such as libreoffice-calc, its Name, or a command) and answer with its first window.",
             json!({"app": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}}}),
             &["app"],
+        ));
+        tools.push(tool(
+            CLIPBOARD,
+            "Read the desktop clipboard's text, or set it to text.",
+            json!({"text": {"type": "string"}}),
+            &[],
         ));
     }
     tools
@@ -202,12 +212,12 @@ mod tests {
     }
 
     #[test]
-    fn desktop_adds_two_tools_and_a_window_argument() {
+    fn desktop_adds_three_tools_and_a_window_argument() {
         let browser = list(false, false);
         let desktop = list(false, true);
-        assert_eq!(desktop.len(), browser.len() + 2);
-        assert_eq!(desktop[browser.len()].name.as_ref(), DESKTOP_WINDOWS);
-        assert_eq!(desktop.last().map(|t| t.name.as_ref()), Some(DESKTOP_LAUNCH));
+        assert_eq!(desktop.len(), browser.len() + 3);
+        let added: Vec<&str> = desktop[browser.len()..].iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(added, [DESKTOP_WINDOWS, DESKTOP_LAUNCH, CLIPBOARD]);
         for (b, d) in browser.iter().zip(&desktop) {
             let has_window = d.input_schema.get("properties").and_then(|p| p.get("window")).is_some();
             assert_eq!(has_window, WINDOWED.contains(&d.name.as_ref()), "{}", d.name);
