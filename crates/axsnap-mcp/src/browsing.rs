@@ -19,7 +19,7 @@ use crate::agent::{Agent, Step};
 use crate::args::Args;
 use crate::browsers::Browsers;
 use crate::calls::{self, auto_request, Op};
-use crate::failure::{clip, Failure, Tab};
+use crate::failure::{clip, clip_bytes, Failure, Tab};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
@@ -462,7 +462,7 @@ impl Browsing {
         let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
         let page = agent.backend().page(&target).await?;
         let value = page.eval(&expression).await?;
-        let text = clip_json(&value);
+        let text = clip_bytes(&value.to_string());
         let mut reply = Reply::message("evaluate", text);
         reply.structured.insert("value".into(), value);
         Ok(reply)
@@ -516,18 +516,4 @@ fn tab_list(
     reply.structured.remove("message");
     reply.structured.insert("tabs".into(), serde_json::Value::Array(list));
     reply
-}
-
-/// A JSON value as bounded text.
-fn clip_json(v: &serde_json::Value) -> String {
-    let s = v.to_string();
-    const MAX: usize = 20_000;
-    if s.len() <= MAX {
-        return s;
-    }
-    let mut cut = MAX;
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}…+{} bytes", &s[..cut], s.len() - cut)
 }

@@ -22,7 +22,7 @@ use serde_json::json;
 use crate::agent::{Agent, Step};
 use crate::args::{ArgError, Args};
 use crate::calls;
-use crate::failure::{self, clip, Failure, Window};
+use crate::failure::{self, clip, clip_bytes, Failure, Window};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
@@ -50,14 +50,11 @@ pub(crate) enum Route {
 /// Whether a call is the desktop's (only asked with `--desktop`): `desktop_windows`, or one of
 /// the [`WINDOWED`] tools given a `window` (an empty one counts as none). `None`: the browser's.
 pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Route>, ArgError> {
-    if tool == DESKTOP_WINDOWS {
-        return Ok(Some(Route::Windows));
-    }
-    if tool == DESKTOP_LAUNCH {
-        return Ok(Some(Route::Launch));
-    }
-    if tool == CLIPBOARD {
-        return Ok(Some(Route::Clipboard));
+    match tool {
+        DESKTOP_WINDOWS => return Ok(Some(Route::Windows)),
+        DESKTOP_LAUNCH => return Ok(Some(Route::Launch)),
+        CLIPBOARD => return Ok(Some(Route::Clipboard)),
+        _ => {}
     }
     let Some(name) = WINDOWED.iter().copied().find(|t| *t == tool) else { return Ok(None) };
     let window = Args::peek_str(name, args, WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
@@ -104,28 +101,24 @@ impl Desktop {
     fn clipboard(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         let a = Args::new(CLIPBOARD, args, &["text"])?;
         let set = a.opt_str("text")?;
-        if self.clipboard.is_none() {
-            self.clipboard = Some(Clipboard::open()?);
-        }
-        let Some(clipboard) = self.clipboard.as_mut() else {
-            return Err(Failure::tool("clipboard_error", "the clipboard could not be opened"));
+        let clipboard = match &mut self.clipboard {
+            Some(c) => c,
+            none => none.insert(Clipboard::open()?),
         };
         let (text, held) = match set {
             Some(t) => {
                 clipboard.set_text(t)?;
-                (
-                    format!("the clipboard now holds {} characters: {:?}", t.chars().count(), clip(t)),
-                    t.to_string(),
-                )
+                let said = format!("the clipboard now holds {} characters: {:?}", t.chars().count(), clip(t));
+                (said, t.to_string())
             }
             None => match clipboard.text()? {
-                Some(t) => (cap_text(&t), t),
+                Some(t) => (clip_bytes(&t), t),
                 None => ("the clipboard holds no text".to_string(), String::new()),
             },
         };
         let mut reply = Reply::message(CLIPBOARD, text);
         reply.structured.remove("message");
-        reply.structured.insert("text".into(), json!(cap_text(&held)));
+        reply.structured.insert("text".into(), json!(clip_bytes(&held)));
         reply.structured.insert("chars".into(), json!(held.chars().count()));
         Ok(reply)
     }
@@ -229,19 +222,6 @@ impl Desktop {
         }
         reply
     }
-}
-
-/// At most 20,000 bytes of `s`, the rest counted: a clipboard can hold a whole document.
-fn cap_text(s: &str) -> String {
-    const MAX: usize = 20_000;
-    if s.len() <= MAX {
-        return s.to_string();
-    }
-    let mut cut = MAX;
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}…+{} bytes", &s[..cut], s.len() - cut)
 }
 
 /// `desktop_windows`'s answer: a line per window, and the list for programs; then a line per

@@ -296,6 +296,20 @@ pub(crate) fn clip(s: &str) -> String {
     format!("{head}…+{} chars", n - 200)
 }
 
+/// At most 20,000 bytes of `s`, the rest counted: for values that may be whole documents (a
+/// script's result, the clipboard).
+pub(crate) fn clip_bytes(s: &str) -> String {
+    const MAX: usize = 20_000;
+    if s.len() <= MAX {
+        return s.to_string();
+    }
+    let mut cut = MAX;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…+{} bytes", &s[..cut], s.len() - cut)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
