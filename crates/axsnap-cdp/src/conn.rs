@@ -210,8 +210,15 @@ async fn pump(
                     };
                     let _ = events.send(Arc::new(ev));
                 }
-                // A message we could not parse as JSON-RPC: skip it, the stream goes on.
-                Some(Err(chromiumoxide::error::CdpError::InvalidMessage(..))) => {}
+                // A message we could not parse as JSON-RPC: an answer to a call fails that
+                // call now (a result nested past the JSON reader's depth limit, which a page
+                // can cause, would otherwise leave its caller waiting out the timeout); any
+                // other message is skipped and the stream goes on.
+                Some(Err(chromiumoxide::error::CdpError::InvalidMessage(text, e))) => {
+                    if let Some((method, tx)) = answer_id(&text).and_then(|id| pending.remove(&id)) {
+                        let _ = tx.send(Err(unreadable(method, &e)));
+                    }
+                }
                 Some(Err(e)) => {
                     tracing::debug!("raw CDP connection failed: {e}");
                     break;
@@ -225,7 +232,59 @@ async fn pump(
     drop(pending);
 }
 
+/// The call id of a message that could not be read whole. Reading only the `id` field skips
+/// the rest without the reader's depth limit, so it works on any nesting.
+fn answer_id(text: &str) -> Option<CallId> {
+    #[derive(Deserialize)]
+    struct Head {
+        id: Option<usize>,
+    }
+    serde_json::from_str::<Head>(text).ok()?.id.map(CallId::new)
+}
+
+/// The error for an answer that could not be read.
+fn unreadable(method: String, e: &serde_json::Error) -> CdpError {
+    let reason = if e.to_string().contains("recursion limit") {
+        "the answer is nested too deeply to read (past 127 levels); the page built a value or \
+         a frame tree that deep"
+            .to_string()
+    } else {
+        format!("the answer is not valid JSON-RPC: {e}")
+    };
+    CdpError::BadResponse { method, reason }
+}
+
 /// Reads a string field, tolerating its absence.
 pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer whose result nests `depth` arrays.
+    fn nested_answer(id: usize, depth: usize) -> String {
+        format!(
+            r#"{{"id":{id},"result":{{"result":{{"value":{}{}}}}}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    }
+
+    #[test]
+    fn a_too_deep_answer_still_names_its_call() {
+        let text = nested_answer(42, 100_000);
+        let whole = serde_json::from_str::<Value>(&text).expect_err("past the depth limit");
+        assert_eq!(answer_id(&text), Some(CallId::new(42)));
+        let err = unreadable("Runtime.evaluate".into(), &whole);
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+    }
+
+    #[test]
+    fn an_event_or_garbage_names_no_call() {
+        assert_eq!(answer_id(r#"{"method":"Page.loadEventFired","params":{}}"#), None);
+        assert_eq!(answer_id("not json"), None);
+        assert_eq!(answer_id(&nested_answer(7, 3)), Some(CallId::new(7)));
+    }
 }

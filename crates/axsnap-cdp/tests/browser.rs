@@ -83,3 +83,21 @@ fn connect_to_nothing_fails_clearly() {
         assert!(e.to_string().contains("ws://"), "{e}");
     })
 }
+
+/// A value nested past the JSON reader's depth limit (128) but within what Chromium sends (its
+/// own limit is about 300) fails its call at once with a reason, instead of being dropped and
+/// leaving the caller to wait out the call's timeout.
+#[test]
+fn a_too_deeply_nested_answer_fails_its_call_and_the_page_goes_on() {
+    run(async {
+        let srv = Server::pages();
+        let page = browser().await.new_page(&srv.url("index.html")).await.unwrap();
+        let deep = "(() => { let v = []; for (let i = 0; i < 200; i++) v = [v]; return v; })()";
+        let e = page.eval_within(deep, std::time::Duration::from_secs(120)).await.unwrap_err();
+        assert!(matches!(&e, CdpError::BadResponse { .. }), "{e:?}");
+        assert!(e.to_string().contains("nested too deeply"), "{e}");
+        // The connection and the page still work.
+        assert_eq!(page.eval("1 + 1").await.unwrap(), serde_json::json!(2));
+        page.close().await.unwrap();
+    })
+}

@@ -264,3 +264,28 @@ fn unchanged_check_is_fast() {
         page.close().await.unwrap();
     })
 }
+
+/// Shadow roots nested deeper than the page script's stack (12,000 levels, built detached and
+/// put in the page at once, hidden so the renderer need not lay them out) are all watched: a
+/// change in the innermost one is a change. (A recursive walk of the roots stopped at the
+/// stack's end, and this change read as none: a stale view.)
+#[test]
+fn shadow_roots_nested_past_the_script_stack_are_all_watched() {
+    run(async {
+        let _one = ONE_AT_A_TIME.lock().await;
+        let (page, _s) = fresh("shadow.html").await;
+        page.eval(
+            "(() => { const top = document.createElement('div'); top.hidden = true; let at = top; \
+             for (let i = 0; i < 12000; i++) { const h = document.createElement('span'); \
+             at.append(h); at = h.attachShadow({mode: 'open'}); } \
+             at.innerHTML = '<b id=\"bottom\">x</b>'; window.__bottom = at; \
+             document.body.append(top); return 1; })()",
+        )
+        .await
+        .unwrap();
+        baseline(&page).await;
+        page.eval("window.__bottom.getElementById('bottom').textContent = 'y'; 1").await.unwrap();
+        assert!(changed(&page).await, "a change 12,000 shadow roots down was not seen");
+        page.close().await.unwrap();
+    })
+}

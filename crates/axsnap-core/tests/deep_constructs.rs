@@ -130,6 +130,17 @@ fn construct(kind: &str, leaf: &str) -> Tree {
             c.add(span, pre(n(Role::Text, &format!("line {i}\n"))));
             span
         }),
+        // Custom elements, each host's shadow root holding a button and the next host (the
+        // accessibility tree shows a shadow root's content under its host).
+        "shadow roots" => Chain::build(leaf, |c, at, i| {
+            let mut host = n(Role::Generic, "");
+            host.dev_id = Some(format!("host-{i}"));
+            let host = c.add(at, host);
+            let mut b = n(Role::Button, &format!("part {i}"));
+            b.actions = [Action::Click].into_iter().collect();
+            c.add(host, b);
+            host
+        }),
         other => panic!("no construct {other}"),
     }
 }
@@ -281,4 +292,9 @@ fn sections() {
 #[test]
 fn preformatted() {
     check("preformatted");
+}
+
+#[test]
+fn shadow_roots() {
+    check("shadow roots");
 }

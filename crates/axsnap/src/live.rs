@@ -171,6 +171,10 @@ fn check_url(url: &str) -> anyhow::Result<()> {
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        // The engine is tested on a 512 KiB stack at 100,000 levels of nesting; workers get
+        // 8 MiB (tokio's default is 2) so a recursion we have missed still has room before it
+        // could end every session of the server.
+        .thread_stack_size(8 * 1024 * 1024)
         .enable_all()
         .build()
         .context("cannot start the async runtime")

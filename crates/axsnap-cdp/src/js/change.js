@@ -35,18 +35,26 @@
       if (r.type === 'childList') for (const n of r.addedNodes) scan(n);
     }
   });
-  function observe(root) {
-    if (roots.has(root)) return;
-    roots.add(root);
-    mo.observe(root, opts);
-    if (root !== document) {
-      S.openRoots++;
-      openList.push(new WeakRef(root));
-      for (const e of root.querySelectorAll('*')) if (e.shadowRoot) observe(e.shadowRoot);
+  // Observes `first` and the open shadow roots inside it, at any nesting: a work list, not
+  // recursion (a page can nest shadow roots deeper than the script stack goes).
+  function observe(first) {
+    const work = [first];
+    while (work.length) {
+      const root = work.pop();
+      if (roots.has(root)) continue;
+      roots.add(root);
+      mo.observe(root, opts);
+      if (root !== document) {
+        S.openRoots++;
+        openList.push(new WeakRef(root));
+        for (const e of root.querySelectorAll('*')) if (e.shadowRoot) work.push(e.shadowRoot);
+      }
     }
   }
   observe(document);
-  scan(document.documentElement);
+  // What the first look misses, begin() and the observer find later; the helpers below must
+  // exist whatever it meets.
+  try { scan(document.documentElement); } catch (_) {}
   // While the parser runs, a declarative shadow root can be attached after its host was
   // reported, so capture looks again (begin()); once parsing is done, shadow roots only come
   // with inserted nodes, which the observer scans. One last look when the parser finishes.

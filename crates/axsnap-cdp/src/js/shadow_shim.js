@@ -12,7 +12,10 @@
         new MutationObserver(() => fire(document, '__axsnap_bump'))
           .observe(root, { childList: true, subtree: true, attributes: true, characterData: true });
         fire(document, '__axsnap_closed_root');
-      } else {
+      } else if (this.isConnected) {
+        // A host outside the document is found by the isolated world's observer when it is
+        // put in (its shadow roots with it); an event from it would only walk up the detached
+        // tree, once per root: quadratic in a tree of nested roots built before it goes in.
         fire(this, '__axsnap_shadow');
       }
     } catch (_) {}
