@@ -43,7 +43,7 @@ mod matching;
 mod recreated;
 mod slots;
 
-use keys::{Fast128, Key, KeyMap, Keys};
+use keys::{Fast128, FastState, Key, KeyMap, Keys};
 use matching::{Churned, NewSide};
 use slots::Slots;
 use std::hash::{Hash, Hasher};
@@ -385,11 +385,21 @@ impl RefSpace {
                 })
                 .collect();
             if !olds.is_empty() {
-                let shown: HashSet<&NativeId> =
-                    projected.preorder().map(|(id, _)| &projected.node(id).native).collect();
+                // A raw node is a member when it holds a ref or is shown. A shown node whose
+                // native id held a ref in step 1 holds it in `raw_refs` too (the same lookup),
+                // so only the shown nodes step 1 found no ref for need remembering: in a
+                // steady page, the few new ones.
+                let shown: HashSet<&NativeId, FastState> = proj_order
+                    .iter()
+                    .zip(&proj_refs)
+                    .filter(|(_, r)| r.is_none())
+                    .map(|(&id, _)| &projected.node(id).native)
+                    .collect();
                 let old_scopes = &t.scopes;
-                let member =
-                    |id: NodeId| raw_refs[id.index()].is_some() || shown.contains(&raw.node(id).native);
+                let member = |id: NodeId| {
+                    raw_refs[id.index()].is_some()
+                        || (!shown.is_empty() && shown.contains(&raw.node(id).native))
+                };
                 let candidate = |id: NodeId| {
                     raw_refs[id.index()].is_none() && old_scopes.contains(&raw.node(id).native.scope)
                 };

@@ -24,7 +24,9 @@
 
 use std::collections::HashMap;
 
-use super::keys::{Key, Keys};
+use std::hash::Hasher;
+
+use super::keys::{Fast128, FastState, Key, KeyMap, Keys};
 use super::Ref;
 use crate::tree::{NodeId, Tree};
 
@@ -63,25 +65,25 @@ pub(super) fn carry(gone: &[Gone], now: &Now<'_>) -> Vec<(Ref, NodeId)> {
     let n = now.raw.arena_len();
     // The nearest member ancestor of each node, and the members by (anchor, content) with their
     // count (pre-order: a parent's entry is made before its children's).
+    let mut waiting: HashMap<Ref, Vec<Gone>, FastState> = HashMap::default();
+    for g in gone {
+        waiting.entry(g.anchor).or_default().push(*g);
+    }
     let mut near: Vec<Option<NodeId>> = vec![None; n];
-    let mut by_anchor: HashMap<(NodeId, Key), (u32, NodeId)> = HashMap::new();
-    let mut node_of: HashMap<Ref, NodeId> = HashMap::new();
+    let mut by_anchor: KeyMap<(u32, NodeId)> = KeyMap::default();
+    let mut node_of: HashMap<Ref, NodeId, FastState> = HashMap::default();
     for &id in now.order {
         let node = now.raw.node(id);
         near[id.index()] = node.parent.and_then(|p| if (now.member)(p) { Some(p) } else { near[p.index()] });
-        if let Some(r) = now.refs[id.index()] {
+        if let Some(r) = now.refs[id.index()].filter(|r| waiting.contains_key(r)) {
             node_of.insert(r, id);
         }
         // Every node counts against uniqueness, shown or not (a look-alike a view left out
         // is still a look-alike); only a member can take a ref.
         if let Some(a) = near[id.index()] {
-            let e = by_anchor.entry((a, now.keys.content[id.index()])).or_insert((0, id));
+            let e = by_anchor.entry(under(a, now.keys.content[id.index()])).or_insert((0, id));
             e.0 += 1;
         }
-    }
-    let mut waiting: HashMap<Ref, Vec<Gone>> = HashMap::new();
-    for g in gone {
-        waiting.entry(g.anchor).or_default().push(*g);
     }
     let mut queue: Vec<(Ref, NodeId)> =
         waiting.keys().filter_map(|a| node_of.get(a).map(|&id| (*a, id))).collect();
@@ -89,7 +91,7 @@ pub(super) fn carry(gone: &[Gone], now: &Now<'_>) -> Vec<(Ref, NodeId)> {
     while let Some((anchor_ref, anchor)) = queue.pop() {
         let Some(olds) = waiting.remove(&anchor_ref) else { continue };
         for g in olds {
-            let Some(&(1, id)) = by_anchor.get(&(anchor, g.content)) else { continue };
+            let Some(&(1, id)) = by_anchor.get(&under(anchor, g.content)) else { continue };
             if taken[id.index()] || !(now.candidate)(id) || !(now.member)(id) {
                 continue;
             }
@@ -101,4 +103,14 @@ pub(super) fn carry(gone: &[Gone], now: &Now<'_>) -> Vec<(Ref, NodeId)> {
         }
     }
     pairs
+}
+
+/// One key for a content key under an anchor node: 128 bits, so two different pairs sharing
+/// one is out of practical reach (and would only count them as look-alikes, which carries
+/// nothing).
+fn under(anchor: NodeId, content: Key) -> Key {
+    let mut h = Fast128::default();
+    h.write_u128(content);
+    h.write_u32(anchor.0);
+    h.finish128()
 }
