@@ -155,7 +155,7 @@ impl Axsnap {
         let t0 = Instant::now();
         let out = if self.dom_only {
             let page = self.backend.page(target).await?;
-            let opts = axsnap_cdp::CaptureOptions { dom_only: true };
+            let opts = axsnap_cdp::CaptureOptions { dom_only: true, ..axsnap_cdp::CaptureOptions::default() };
             axsnap_cdp::capture_with(&page, deadline, &opts).await?
         } else {
             self.backend.capture_with_stats(target, deadline).await?

@@ -1,8 +1,8 @@
 //! Builds the core tree of a capture from what its sessions returned: frame by frame, top
 //! down, each document's accessibility tree (or, when that missed the deadline, its DOM
-//! snapshot) placed under the iframe node that shows it, every node given its native id and
-//! its DOM facts (bounds in the top-level viewport, offscreen, obscured, developer id,
-//! secrets, click and scroll).
+//! snapshot; when that missed it too, the page's skeleton) placed under the iframe node that
+//! shows it, every node given its native id and its DOM facts (bounds in the top-level
+//! viewport, offscreen, obscured, developer id, secrets, click and scroll).
 
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -15,6 +15,7 @@ use crate::capture::{AxSkip, FrameMeta, SessionData};
 use crate::dom_tree::{self, DomBuild, Gap, NAME_WALK_BUDGET};
 use crate::layout::{DocInfo, Facts, SnapIndex};
 use crate::lost_targets;
+use crate::skeleton::{self, Skeleton};
 
 /// Most nodes a capture builds from DOM snapshots; past it the rest is counted, not built.
 pub const MAX_DOM_NODES: usize = 100_000;
@@ -111,6 +112,7 @@ impl<'a> Assembler<'a> {
         let (mut stitched, mut dom_nodes, mut dom_cut, mut names_cut) = (0, 0, 0, false);
         let mut from_dom: Vec<(String, u64)> = Vec::new();
         let mut main_captured = true;
+        let mut from_skeleton = None;
         while let Some((frame, parent)) = frames.pop() {
             if !seen.insert(frame.clone()) {
                 continue;
@@ -128,9 +130,24 @@ impl<'a> Assembler<'a> {
                 from_dom.push((frame.clone(), self.sessions[si].elements));
                 children
             } else {
-                match parent {
-                    Some(_) => notes.push(format!("frame {frame} was not captured (no accessibility tree)")),
-                    None => {
+                let skeleton = self.sessions.first().and_then(|s| s.skeleton.as_ref());
+                match (parent, skeleton) {
+                    (Some(_), _) => {
+                        notes.push(format!("frame {frame} was not captured (no accessibility tree)"))
+                    }
+                    (None, Some(sk)) => {
+                        let (_, added) = skeleton::build(
+                            &mut tree,
+                            None,
+                            sk,
+                            &self.scope(&frame),
+                            &sk.title,
+                            self.viewport,
+                        );
+                        self.title = Some(sk.title.clone());
+                        from_skeleton = Some((added, sk));
+                    }
+                    (None, None) => {
                         main_captured = false;
                         let native = NativeId::new(self.scope(&frame), "root");
                         let root = tree.push(Node::new(Role::Document, "", native));
@@ -160,6 +177,9 @@ impl<'a> Assembler<'a> {
                      capture timeout"
                 ),
             );
+        }
+        if let Some((added, sk)) = from_skeleton {
+            notes.insert(0, skeleton_note(secs, self.sessions.first().map_or(0, |s| s.elements), added, sk));
         }
         if !from_dom.is_empty() {
             let skipped = |why| self.sessions.iter().any(|s| s.ax_skipped == Some(why));
@@ -194,6 +214,12 @@ impl<'a> Assembler<'a> {
             .iter()
             .filter_map(|s| s.snap.as_ref())
             .flat_map(|s| s.secret_texts().iter().cloned())
+            .chain(
+                self.sessions
+                    .iter()
+                    .filter_map(|s| s.skeleton.as_ref())
+                    .flat_map(|s| s.secrets.iter().cloned()),
+            )
             .collect()
     }
 
@@ -422,6 +448,23 @@ impl<'a> Assembler<'a> {
             }
         }
     }
+}
+
+/// The partial note for a page built from its skeleton: what it holds and what it lacks.
+fn skeleton_note(secs: f64, elements: u64, added: usize, sk: &Skeleton) -> String {
+    let mut note = format!(
+        "the page ({elements} elements) did not give its accessibility tree or DOM snapshot within {secs:.1} s; \
+         its skeleton was read instead ({added} nodes): the landmarks and headings, the controls and text \
+         blocks in the viewport and the first others, with names and text cut short and no values"
+    );
+    if sk.dropped > 0 {
+        note.push_str(&format!("; {} elements outside the viewport were left out", sk.dropped));
+    }
+    if !sk.complete {
+        note.push_str(&format!("; the walk stopped at its bounds after {} elements", sk.seen));
+    }
+    note.push_str(": ask again (the next capture may get the whole page), or with a longer capture timeout");
+    note
 }
 
 /// The partial note for frames built from the DOM: what was cut and why.

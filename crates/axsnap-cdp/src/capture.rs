@@ -40,6 +40,7 @@ use crate::error::CdpError;
 use crate::frames::SessionInfo;
 use crate::layout::{SnapIndex, STYLES};
 use crate::page::PageHandle;
+use crate::skeleton::{self, Skeleton};
 use crate::slow_ax;
 
 /// What a capture measured about itself.
@@ -107,6 +108,8 @@ pub(crate) struct SessionData {
     /// Why the accessibility tree was not asked for, when it was not (and the capture was
     /// not DOM-only).
     pub ax_skipped: Option<AxSkip>,
+    /// The skeleton of a big page's own frame (`skeleton`), read before its DOM snapshot.
+    pub skeleton: Option<Skeleton>,
 }
 
 /// Why a capture did not ask for a document's accessibility tree.
@@ -155,6 +158,10 @@ pub struct CaptureOptions {
     /// what a capture falls back to when that tree misses the deadline (the result is partial
     /// and says so). For comparing the two, and for tests.
     pub dom_only: bool,
+    /// Build the page from its skeleton alone (`skeleton`), without its accessibility tree or
+    /// DOM snapshot: what a capture of a big page falls back to when both miss the deadline.
+    /// For tests.
+    pub skeleton_only: bool,
 }
 
 /// Captures `page` for the core, giving up with a partial tree at `deadline`, and records the
@@ -190,7 +197,13 @@ pub async fn capture_with(
                 .filter(|c| c.parent.as_deref() == Some(s.session_id.as_str()))
                 .filter_map(|c| c.frame_id.clone())
                 .collect();
-            let plan = Plan { is_tab: s.frame_id.is_none(), dom_only: opts.dom_only, until, deadline };
+            let plan = Plan {
+                is_tab: s.frame_id.is_none(),
+                dom_only: opts.dom_only,
+                skeleton_only: opts.skeleton_only,
+                until,
+                deadline,
+            };
             first_wave(page.raw(), s.clone(), root, oop_children, plan)
         })
         .collect();
@@ -200,7 +213,7 @@ pub async fn capture_with(
     }
 
     // Wave 2: frames the first wave did not know, and where each iframe's content sits.
-    second_wave(page.raw(), &mut sessions, until, opts.dom_only, &mut notes).await;
+    second_wave(page.raw(), &mut sessions, until, opts.dom_only || opts.skeleton_only, &mut notes).await;
 
     let ax_nodes = sessions.iter().flat_map(|s| s.ax.values()).map(|d| d.nodes.len()).sum();
     let mut asm = Assembler::new(&mut sessions, page.target_id());
@@ -372,6 +385,7 @@ struct Plan {
     /// The tab's own session (the viewport is read there).
     is_tab: bool,
     dom_only: bool,
+    skeleton_only: bool,
     until: Instant,
     /// The whole capture's deadline (`until` less it is the start).
     deadline: Duration,
@@ -412,8 +426,19 @@ async fn first_wave(
         .and_then(|(_, r)| r.as_ref().ok()?.pointer("/result/value/token")?.as_str().map(str::to_string));
     let remembered = token.as_deref().is_some_and(|t| slow_ax::known(t, elements));
     let out_of_reach = !remembered && ax_out_of_reach(elements, left(until));
-    let skip_ax = plan.dom_only || remembered || out_of_reach;
+    let skip_ax = plan.dom_only || plan.skeleton_only || remembered || out_of_reach;
     let big = elements >= BIG_PAGE_ELEMENTS || skip_ax;
+
+    // On a big page, the skeleton first: what to show if the DOM snapshot misses the deadline
+    // too (the renderer would run the walk only after the snapshot).
+    let root_context = contexts.iter().find(|(f, _)| *f == root_frame).map(|(_, c)| *c);
+    let skeleton = match root_context {
+        Some(ctx) if plan.is_tab && (plan.skeleton_only || (big && !plan.dom_only)) => {
+            skeleton::read(raw, sid, ctx, left(until)).await
+        }
+        _ => None,
+    };
+    let walked = Instant::now();
 
     // Step 2: everything else, in the order the renderer should run it.
     let t = left(until);
@@ -425,12 +450,15 @@ async fn first_wave(
     owner_frames.extend(oop_children);
     let owner_calls: Vec<_> =
         owner_frames.iter().map(|f| raw.send(sid, "DOM.getFrameOwner", json!({"frameId": f}), t)).collect();
-    let layout_first = big.then(|| layout_calls(raw, sid, &contexts, t));
+    let layout_first = (big && !plan.skeleton_only).then(|| layout_calls(raw, sid, &contexts, t));
     let ax_calls: Vec<_> =
         if skip_ax { Vec::new() } else { ax_frames.iter().map(|f| ax_call(raw, sid, f, t)).collect() };
-    let layout = match layout_first {
-        Some(l) => l,
-        None => layout_calls(raw, sid, &contexts, t),
+    let layout = async {
+        match layout_first {
+            Some(l) => l.await,
+            None if plan.skeleton_only => Parsed::none(false),
+            None => layout_calls(raw, sid, &contexts, t).await,
+        }
     };
 
     let (frame_tree, metrics, (ax, ax_at), owners, (snap, snap_at)) = futures::join!(
@@ -450,6 +478,8 @@ async fn first_wave(
         elements,
         big,
         begin_ms = (begun - (until - plan.deadline)).as_millis() as u64,
+        skeleton_ms = (walked - begun).as_millis() as u64,
+        skeleton_nodes = skeleton.as_ref().map_or(0, |s| s.rows.len()),
         ax_ms = ax_at.as_millis() as u64,
         ax_missed = ax.iter().any(|a| a.missed),
         snapshot_ms = snap_at.as_millis() as u64,
@@ -462,8 +492,9 @@ async fn first_wave(
             slow_ax::remember(token, elements);
         }
     }
-    let mut data = SessionData { info, root_frame, elements, snap: snap.value, ..SessionData::default() };
-    data.ax_skipped = match (plan.dom_only, remembered, out_of_reach) {
+    let mut data =
+        SessionData { info, root_frame, elements, snap: snap.value, skeleton, ..SessionData::default() };
+    data.ax_skipped = match (plan.dom_only || plan.skeleton_only, remembered, out_of_reach) {
         (true, _, _) => None,
         (false, true, _) => Some(AxSkip::Missed),
         (false, false, true) => Some(AxSkip::OutOfReach),

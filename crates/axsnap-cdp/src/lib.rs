@@ -49,6 +49,7 @@ pub mod page_log;
 pub mod screenshot;
 mod secrets;
 pub mod settle;
+mod skeleton;
 mod slow_ax;
 pub mod tabs;
 

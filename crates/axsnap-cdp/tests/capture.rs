@@ -185,7 +185,10 @@ fn same_origin_and_cross_site_iframes_are_stitched_in_place() {
         // The DOM fallback stitches the same frames in the same places, with the same ids.
         // (Here, not in a test of its own: two tabs loading cross-site frames of one site at
         // once sometimes leave one without its frame's session.)
-        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let out =
+            capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true, ..CaptureOptions::default() })
+                .await
+                .unwrap();
         let dom = &out.capture.tree;
         for (role, name) in
             [(Role::Button, "Outer button"), (Role::Button, "Inner button"), (Role::Link, "Remote link")]
@@ -319,7 +322,10 @@ fn dom_fallback_matches_the_full_capture_where_it_counts() {
         let (page, _srv) = open("forms.html").await;
         page.eval("document.getElementById('pw').value = 'typed-SECRET-42'; 1").await.unwrap();
         let full = tree_of(&page).await;
-        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let out =
+            capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true, ..CaptureOptions::default() })
+                .await
+                .unwrap();
         let why = out.capture.partial.clone().expect("a DOM-only capture is partial");
         assert!(why.contains("DOM snapshot"), "{why}");
         let dom = &out.capture.tree;
@@ -383,7 +389,10 @@ fn dom_fallback_matches_the_full_capture_where_it_counts() {
 fn dom_fallback_includes_shadow_roots() {
     run(async {
         let (page, _srv) = open("shadow.html").await;
-        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let out =
+            capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true, ..CaptureOptions::default() })
+                .await
+                .unwrap();
         let t = &out.capture.tree;
         assert_eq!(must(t, Role::Button, "Shadow button").dev_id.as_deref(), Some("shadow-btn"));
         must(t, Role::TextBox, "Shadow input");
@@ -400,7 +409,10 @@ fn dom_fallback_reads_generated_content_in_order() {
     run(async {
         let (page, _srv) = open("generated.html").await;
         let full = tree_of(&page).await;
-        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let out =
+            capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true, ..CaptureOptions::default() })
+                .await
+                .unwrap();
         let dom = &out.capture.tree;
         // Text of a tree in document order, the words joined by single spaces.
         let words = |t: &Tree| {
@@ -468,11 +480,104 @@ fn a_menu_opener_without_a_role_is_a_menu_item() {
         must(&after, Role::MenuItem, "Notebook");
         // The tree built from the DOM snapshot alone (a page too large for the AX tree) says
         // the same of the opener.
-        let out = capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true }).await.unwrap();
+        let out =
+            capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true, ..CaptureOptions::default() })
+                .await
+                .unwrap();
         let dom = &out.capture.tree;
         let opener = must(dom, Role::MenuItem, "New");
         assert!(opener.actions.contains(Action::Click) && opener.states.contains(State::Focusable));
         must(dom, Role::MenuItem, "Open Recent");
+        page.close().await.unwrap();
+    })
+}
+
+/// A page too large to capture in time is shown from its skeleton: the elements a first answer
+/// needs, with the native ids a full capture gives them (so their refs live on), their roles,
+/// names and states, and no value at all (a password's least of all).
+#[test]
+fn skeleton_fallback_keeps_the_full_captures_ids_and_leaks_nothing() {
+    run(async {
+        let (page, _srv) = open("forms.html").await;
+        page.eval("document.getElementById('pw').value = 'typed-SECRET-42'; 1").await.unwrap();
+        let full = tree_of(&page).await;
+        let opts = CaptureOptions { skeleton_only: true, ..CaptureOptions::default() };
+        let out = capture_with(&page, DEADLINE, &opts).await.unwrap();
+        let why = out.capture.partial.clone().expect("a skeleton is partial");
+        assert!(why.contains("skeleton was read instead"), "{why}");
+        assert_eq!(out.capture.header.title.as_deref(), Some("Forms"));
+        let sk = &out.capture.tree;
+        let pairs = [
+            (Role::Heading, "Every input type"),
+            (Role::Form, "Sign up"),
+            (Role::TextBox, "Text"),
+            (Role::SearchBox, "Search"),
+            (Role::SpinButton, "Number"),
+            (Role::Slider, "Range"),
+            (Role::CheckBox, "Subscribe"),
+            (Role::Radio, "Large"),
+            (Role::ComboBox, "Country"),
+            (Role::TextBox, "Password"),
+            (Role::Button, "Send"),
+            (Role::Button, "Go"),
+        ];
+        for (role, name) in pairs {
+            let (a, b) = (must(&full, role.clone(), name), must(sk, role.clone(), name));
+            assert_eq!(a.native, b.native, "{role} {name:?}: native ids differ");
+            assert!(b.bounds.is_some_and(|r| r.w > 0.0), "{role} {name:?} has no bounds");
+            if !matches!(role, Role::Heading | Role::Form) {
+                assert_eq!(
+                    a.actions.contains(Action::Click),
+                    b.actions.contains(Action::Click),
+                    "{role} {name:?}"
+                );
+                assert_eq!(
+                    a.actions.contains(Action::SetValue),
+                    b.actions.contains(Action::SetValue),
+                    "{role} {name:?}"
+                );
+            }
+        }
+        must(sk, Role::ListBox, "Many");
+        assert!(must(sk, Role::CheckBox, "Subscribe").states.contains(State::Checked));
+        assert!(!must(sk, Role::Radio, "Small").states.contains(State::Checked));
+        assert!(must(sk, Role::TextBox, "Disabled").states.contains(State::Disabled));
+        let all = dump(sk);
+        assert!(!all.contains("SECRET") && !all.contains("hunter2"), "a password leaked into the skeleton");
+        // Every element node of the skeleton is one the full capture knows (text children
+        // aside, which carry their block's id).
+        let known: HashSet<_> = full.preorder().map(|(id, _)| full.node(id).native.clone()).collect();
+        let foreign: Vec<_> = sk
+            .preorder()
+            .map(|(id, _)| sk.node(id))
+            .filter(|n| n.role != Role::Text && n.native.id != "root" && !known.contains(&n.native))
+            .map(|n| format!("{} {:?} {}", n.role, n.name, n.native.id))
+            .collect();
+        assert!(foreign.is_empty(), "not in the full capture: {foreign:?}");
+        page.close().await.unwrap();
+    })
+}
+
+/// The skeleton reads open shadow roots, and never text masked as a password's.
+#[test]
+fn skeleton_reads_shadow_roots_and_no_masked_text() {
+    run(async {
+        let (page, _srv) = open("shadow.html").await;
+        page.eval(
+            "const p = document.createElement('p'); p.id = 'masked-p'; \
+             p.innerHTML = 'Code: <span style=\"-webkit-text-security: disc\">MASKED-SECRET-7</span> ok'; \
+             document.body.prepend(p); 1",
+        )
+        .await
+        .unwrap();
+        let opts = CaptureOptions { skeleton_only: true, ..CaptureOptions::default() };
+        let out = capture_with(&page, DEADLINE, &opts).await.unwrap();
+        let t = &out.capture.tree;
+        must(t, Role::Button, "Shadow button");
+        must(t, Role::Button, "Declarative button");
+        let all = dump(t);
+        assert!(all.contains("Code:") && all.contains("ok"), "the paragraph's text is missing: {all}");
+        assert!(!all.contains("MASKED-SECRET"), "masked text leaked: {all}");
         page.close().await.unwrap();
     })
 }

@@ -8,15 +8,17 @@
 //! `{tree2}` are filled in), the bounds and a check. `HOSTILE_CASE=word` runs only the cases
 //! whose name contains `word`; `HOSTILE_JOBS=n` runs n at a time (default 2).
 
+#[path = "support/bounded.rs"]
+mod bounded;
 #[path = "hostile/serve.rs"]
 mod serve;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serve::Server;
 
@@ -820,47 +822,12 @@ fn scratch_dir() -> PathBuf {
     dir
 }
 
-/// Runs `axsnap args` with a deadline; kills it past the deadline.
+/// Runs `axsnap args` with a deadline (every run logs at trace level: secrets are looked for
+/// in the logs too).
 fn run_bin(args: Vec<String>, record: Option<&Path>, secs: u64) -> Result<Run, String> {
-    let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_axsnap"))
-        .args(&args)
-        .env("RUST_LOG", "trace")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start axsnap: {e}"))?;
-    let mut out = child.stdout.take().ok_or("no stdout")?;
-    let mut err = child.stderr.take().ok_or("no stderr")?;
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = out.read_to_end(&mut v);
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = err.read_to_end(&mut v);
-        v
-    });
-    let deadline = start + Duration::from_secs(secs);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("`axsnap {}` took more than {secs} s", args.join(" ")));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(e.to_string()),
-        }
-    };
-    let elapsed = start.elapsed();
-    let stdout = String::from_utf8_lossy(&out_reader.join().unwrap_or_default()).into_owned();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    let done = bounded::run(&args, &[("RUST_LOG", "trace")], secs)?;
     let record = record.and_then(|p| std::fs::read_to_string(p).ok());
-    Ok(Run { args, ok: status.success(), stdout, stderr, record, elapsed })
+    Ok(Run { args, ok: done.ok, stdout: done.stdout, stderr: done.stderr, record, elapsed: done.elapsed })
 }
 
 /// Runs one case: every command line, the bounds every run must keep, then its check.

@@ -125,15 +125,7 @@ impl<'s> Builder<'s> {
                 }
             }
             Tag::Button | Tag::Summary => "button",
-            Tag::Input => match input_type {
-                "checkbox" => "checkbox",
-                "radio" => "radio",
-                "range" => "slider",
-                "number" => "spinbutton",
-                "search" => "searchbox",
-                "button" | "submit" | "reset" | "image" | "file" => "button",
-                _ => "textbox",
-            },
+            Tag::Input => super::tags::input_role(input_type),
             Tag::Select => {
                 let size = self.attr(i, A::Size).and_then(|s| s.trim().parse::<u32>().ok()).unwrap_or(0);
                 if self.attr(i, A::Multiple).is_some() || size > 1 {

@@ -73,6 +73,27 @@ pub(crate) fn build(
     b.run(tree, parent, scope, budget, place)
 }
 
+/// The role name a tag gives an element without an ARIA role, as far as the tag, an input's
+/// type (`multiple` for a select that lists its options) and an anchor's `href` tell (the skeleton's elements; the DOM tree itself reads more of
+/// the element).
+pub(crate) fn tag_role(tag: &str, input_type: &str, has_href: bool) -> &'static str {
+    match classify(tag) {
+        Tag::A if has_href => "link",
+        Tag::Button | Tag::Summary => "button",
+        Tag::Input => tags::input_role(input_type),
+        Tag::Select if input_type == "multiple" => "listbox",
+        Tag::Select => "combobox",
+        Tag::Option => "option",
+        Tag::TextArea => "textbox",
+        Tag::Heading(_) => "heading",
+        Tag::Img | Tag::Svg => "image",
+        Tag::Th => "columnheader",
+        Tag::Label => "label",
+        Tag::Role(r) => r,
+        _ => "generic",
+    }
+}
+
 /// Builds the DOM subtrees rooted at the nodes `parts` (document `d`'s node index, the tree
 /// node it goes under), in order, with at most `budget` nodes in all: the content the
 /// accessibility tree left out (see [`details_gaps`]).

@@ -161,6 +161,19 @@ pub(super) fn classify(name: &str) -> Tag {
     }
 }
 
+/// The role an `<input>` of type `input_type` (lower case) has.
+pub(super) fn input_role(input_type: &str) -> &'static str {
+    match input_type {
+        "checkbox" => "checkbox",
+        "radio" => "radio",
+        "range" => "slider",
+        "number" => "spinbutton",
+        "search" => "searchbox",
+        "button" | "submit" | "reset" | "image" | "file" => "button",
+        _ => "textbox",
+    }
+}
+
 /// Roles whose name comes from their content when nothing else names them.
 pub(super) fn named_by_content(role: &Role) -> bool {
     matches!(
