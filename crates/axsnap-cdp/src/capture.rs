@@ -139,6 +139,19 @@ pub(crate) fn ax_out_of_reach(elements: u64, left: Duration) -> bool {
     AX_AT_BIG_PAGE.as_secs_f64() * scale * scale > 2.0 * left.as_secs_f64()
 }
 
+/// `DOMSnapshot.captureSnapshot` per element of the page, measured here (2 cores, Chromium
+/// 156, quiet): 50,000 buttons 1.7-2.9 s, 200,000 spans 3.2-5.1 s (8 s with two CPU hogs).
+const SNAPSHOT_PER_ELEMENT: Duration = Duration::from_micros(30);
+
+/// Whether the DOM snapshot of a page of `elements` elements may miss a deadline `left` away:
+/// its expected time is over half of `left` (a busy machine doubles it). Only then is the
+/// skeleton read first: the walk and its per-element id calls cost up to a second or so,
+/// which a page whose snapshot comes in time should not pay on every capture.
+pub(crate) fn snapshot_at_risk(elements: u64, left: Duration) -> bool {
+    let expected = SNAPSHOT_PER_ELEMENT.as_secs_f64() * elements as f64;
+    2.0 * expected > left.as_secs_f64()
+}
+
 /// A frame as `Page.getFrameTree` describes it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FrameMeta {
@@ -429,11 +442,12 @@ async fn first_wave(
     let skip_ax = plan.dom_only || plan.skeleton_only || remembered || out_of_reach;
     let big = elements >= BIG_PAGE_ELEMENTS || skip_ax;
 
-    // On a big page, the skeleton first: what to show if the DOM snapshot misses the deadline
-    // too (the renderer would run the walk only after the snapshot).
+    // On a big page whose snapshot may miss the deadline, the skeleton first: what to show if
+    // it does (the renderer would run the walk only after the snapshot).
     let root_context = contexts.iter().find(|(f, _)| *f == root_frame).map(|(_, c)| *c);
+    let at_risk = big && !plan.dom_only && snapshot_at_risk(elements, left(until));
     let skeleton = match root_context {
-        Some(ctx) if plan.is_tab && (plan.skeleton_only || (big && !plan.dom_only)) => {
+        Some(ctx) if plan.is_tab && (plan.skeleton_only || at_risk) => {
             skeleton::read(raw, sid, ctx, left(until)).await
         }
         _ => None,
@@ -636,6 +650,16 @@ async fn second_wave(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_skeleton_is_read_only_where_the_snapshot_may_miss_the_deadline() {
+        let s = Duration::from_secs;
+        // 50,000 elements: about 1.5 s expected, safe with 11.5 s left, not with 2 s.
+        assert!(!snapshot_at_risk(50_000, s(11)) && snapshot_at_risk(50_000, s(2)));
+        // 200,000 elements: about 6 s, at risk even with the whole default deadline.
+        assert!(snapshot_at_risk(200_000, Duration::from_millis(11_500)));
+        assert!(!snapshot_at_risk(16_000, s(10)));
+    }
 
     #[test]
     fn the_accessibility_tree_is_out_of_reach_only_of_pages_far_over_the_deadline() {
