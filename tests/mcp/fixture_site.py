@@ -305,6 +305,39 @@ document.getElementById('after').addEventListener('click', (e) => { e.target.tex
     return _page("Deep code", body, script)
 
 
+# Each construct pages nest, as one level of a chain built by script: the statement returns
+# the level's outer node and the node the next level goes in (`i` is the level).
+DEEP_CONSTRUCTS = {
+    "code-spans": "const e = el('code'); e.append('x' + i + ' '); return [e, e];",
+    "links-in-code": "const e = el('code'); const a = el('a'); a.href = '#t' + i; a.textContent = 'T' + i; e.append(a, ' '); return [e, e];",
+    "inline-runs": "const e = el('span'); e.append('x' + i + ' '); return [e, e];",
+    "lists": "const ul = el('ul'); const li = el('li'); const a = el('a'); a.href = '#i' + i; a.textContent = 'item ' + i; li.append(a); ul.append(li); return [ul, li];",
+    "tables": "const t = el('table'); const tr = el('tr'); const td = el('td'); td.append('c' + i); tr.append(td); t.append(tr); return [t, td];",
+    "widgets": "const b = el('div'); b.setAttribute('role', 'button'); b.tabIndex = 0; b.append('b' + i); return [b, b];",
+    "sections": "const s = el('section'); s.setAttribute('aria-label', 's' + i); const h = el('h' + (1 + i % 6)); const a = el('a'); a.href = '#h' + i; a.textContent = 'h' + i; h.append(a); s.append(h); return [s, s];",
+    "preformatted": "const s = el('span'); s.append('line ' + i + '\\n'); return [s, s];",
+    "shadow-roots": "const h = el('div'); const r = h.attachShadow({mode: 'open'}); const b = el('button'); b.textContent = 'part ' + i; r.append(b); return [h, r];",
+}
+# Levels of each: Chromium crashes laying out 1,500 nested lists or tables.
+DEEP_LEVELS = 1000
+
+
+def _deep_construct(kind: str) -> bytes:
+    # One construct nested DEEP_LEVELS deep (past the HTML parser's limit: built by script),
+    # then a button to act on.
+    top = {"preformatted": "pre", "code-spans": "p", "links-in-code": "p", "inline-runs": "p"}.get(kind, "div")
+    script = f"""
+const el = (t) => document.createElement(t);
+const level = (i) => {{ {DEEP_CONSTRUCTS[kind]} }};
+let at = document.getElementById('chain');
+for (let i = 0; i < {DEEP_LEVELS}; i++) {{ const [node, next] = level(i); at.appendChild(node); at = next; }}
+at.append('leaf');
+document.getElementById('after').addEventListener('click', (e) => {{ e.target.textContent = 'Clicked'; }});
+"""
+    body = f"<main><h1>Deep {kind}</h1><{top} id=chain></{top}><button id=after>After</button></main>"
+    return _page(f"Deep {kind}", body, script)
+
+
 class Site:
     """The fixture site, serving on 127.0.0.1 at a random port until `close()`."""
 
@@ -408,6 +441,9 @@ class _Handler(BaseHTTPRequestHandler):
             "/sync-xhr": _sync_xhr,
             "/deep-code": _deep_code,
         }.get(path)
+        if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
+            kind = path[len("/deep/"):]
+            page = lambda: _deep_construct(kind)  # noqa: E731
         if path == "/hang":
             # Holds the request unanswered; the client gives up or the site closes first.
             time.sleep(60)

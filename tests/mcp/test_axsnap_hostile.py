@@ -9,7 +9,7 @@ import time
 
 import pytest
 from conftest import axsnap_http_command, connect, free_port, run_http_server, text_of
-from fixture_site import Site
+from fixture_site import DEEP_CONSTRUCTS, Site
 
 pytestmark = pytest.mark.anyio
 
@@ -135,3 +135,25 @@ async def test_deeply_nested_code_spans_answer_and_every_session_goes_on(
             assert not r.is_error and "Clicked" in text_of(r), text_of(r)
             r = await b.call_tool("snapshot", {"mode": "full"})
             assert not r.is_error and 'h1 "Page one"' in text_of(r), text_of(r)
+
+
+async def test_every_construct_nested_deep_answers_and_can_be_acted_on(axsnap_bin, tmp_path, site: Site) -> None:
+    # Each construct pages nest (code spans, links in code, inline runs, lists, tables,
+    # widgets, sections, preformatted lines, shadow roots), DEEP_LEVELS deep: the server
+    # answers each within its bound with the page's heading, the button after the chain can
+    # be found and clicked, and one session goes through them all. (The engine takes any
+    # depth: the CLI's tests run 100,000 levels on recorded trees; Chromium lays out and reads
+    # only a few thousand.)
+    with serve(axsnap_bin, tmp_path) as server:
+        async with connect(server.url) as c:
+            for kind in DEEP_CONSTRUCTS:
+                r, secs = await timed(c, "navigate", url=site.url(f"/deep/{kind}"))
+                assert not r.is_error, (kind, text_of(r))
+                assert secs < BOUND, f"{kind}: {secs:.1f} s"
+                text = text_of(r)
+                assert f'h1 "Deep {kind}"' in text, (kind, text[:2000])
+                r = await c.call_tool("find", {"query": "After button", "limit": 1})
+                hits = r.structured_content["hits"]
+                assert hits, (kind, text_of(r))
+                r = await c.call_tool("click", {"ref": hits[0]["ref"]})
+                assert not r.is_error and "Clicked" in text_of(r), (kind, text_of(r))

@@ -189,6 +189,12 @@ impl<'a> Assembler<'a> {
                 "was not asked for: it did not arrive in time on this document before, and the call \
                  keeps the browser busy for minutes on a page this large"
                     .to_string()
+            } else if skipped(AxSkip::TooDeep) {
+                format!(
+                    "was not asked for: the page nests elements {} levels deep or more, where Chromium's \
+                     getFullAXTree takes from seconds to minutes and keeps the browser busy all along",
+                    crate::capture::AX_DEPTH_LIMIT
+                )
             } else if skipped(AxSkip::OutOfReach) {
                 format!(
                     "was not asked for: on a page this large Chromium's getFullAXTree takes far longer \

@@ -118,6 +118,13 @@ fn lock(m: &Mutex<WatchState>) -> MutexGuard<'_, WatchState> {
 /// Enables what capture and the change signal need on one session. For an auto-attached
 /// iframe session (`resume`), lets it run afterwards: it waits for us so that our scripts are
 /// in place before its document starts.
+///
+/// Not the Accessibility domain: `getFullAXTree` answers without it, with the same nodes and
+/// ids (measured on the std `Vec` page: 62,020 nodes either way, the AX-only ids the same
+/// between two calls and changed by a mutation either way), while enabling it makes the
+/// renderer keep an accessibility tree up to date through every change the page makes: the
+/// `Vec` page loaded in 1.65 s instead of 1.27 s, and a page that builds 1,500 nested
+/// `role=button`s took 7.8 s to lay out instead of 0.08 s, so no capture of it arrived.
 async fn prepare_session(raw: &RawCdp, session: &str, resume: bool) -> Result<(), CdpError> {
     let s = Some(session);
     let t = SETUP_TIMEOUT;
@@ -138,7 +145,6 @@ async fn prepare_session(raw: &RawCdp, session: &str, resume: bool) -> Result<()
             json!({"source": CHANGE_JS, "worldName": WORLD, "runImmediately": true}),
             t,
         ),
-        raw.send(s, "Accessibility.enable", json!({}), t),
         raw.send(
             s,
             "Target.setAutoAttach",

@@ -581,3 +581,34 @@ fn skeleton_reads_shadow_roots_and_no_masked_text() {
         page.close().await.unwrap();
     })
 }
+
+/// A page nested past the HTML parser's limit (lists 1,000 deep, where `getFullAXTree` takes
+/// about 18 s) is built from its DOM snapshot without asking for the accessibility tree, and
+/// says why; one nested 280 elements deep (140 lists) takes its snapshot first and still gets
+/// the full tree.
+#[test]
+fn deep_pages_plan_by_their_depth() {
+    run(async {
+        let (page, _srv) = open("deep_lists.html?levels=1000").await;
+        let start = Instant::now();
+        let out = capture_with(&page, DEADLINE, &CaptureOptions::default()).await.unwrap();
+        let took = start.elapsed();
+        let why = out.capture.partial.clone().expect("a DOM-built capture is partial");
+        assert!(why.contains("nests elements 512 levels deep or more"), "{why}");
+        let t = &out.capture.tree;
+        must(t, Role::Heading, "Deep lists");
+        must(t, Role::Button, "After");
+        must(t, Role::Link, "item 999");
+        assert_eq!(out.stats.ax_nodes, 0, "the accessibility tree was asked for");
+        // Not a speed check: the renderer was never kept busy by a call that takes minutes.
+        assert!(took < DEADLINE, "{took:?}");
+        page.close().await.unwrap();
+
+        let (page, _srv) = open("deep_lists.html?levels=140").await;
+        let out = capture_with(&page, DEADLINE, &CaptureOptions::default()).await.unwrap();
+        assert!(out.capture.partial.is_none(), "{:?}", out.capture.partial);
+        assert!(out.stats.ax_nodes > 0);
+        must(&out.capture.tree, Role::Link, "item 139");
+        page.close().await.unwrap();
+    })
+}
