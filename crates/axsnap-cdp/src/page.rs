@@ -239,6 +239,11 @@ impl PageHandle {
             Err(CdpError::Timeout { .. }) => {
                 return Ok(Navigation { frame_id, loader_id: Some(loader), loaded });
             }
+            // The document went away under the question: the page navigated again (a page
+            // that reloads or redirects itself), which only a web page does. The settle says so.
+            Err(CdpError::Protocol { message, .. }) if message.contains("navigated") => {
+                return Ok(Navigation { frame_id, loader_id: Some(loader), loaded: false });
+            }
             Err(e) => return Err(e),
         };
         let content_type = content_type.as_str().unwrap_or_default();
