@@ -30,6 +30,8 @@ pub struct CompareOptions {
     pub capture_deadline: Duration,
     /// axsnap builds each page from its DOM snapshot only ([`Axsnap::dom_only`]).
     pub dom_only: bool,
+    /// axsnap asks for the accessibility tree on pages of any size ([`Axsnap::always_ax`]).
+    pub always_ax: bool,
 }
 
 impl Default for CompareOptions {
@@ -41,6 +43,7 @@ impl Default for CompareOptions {
             runs: 1,
             capture_deadline: Duration::from_secs(120),
             dom_only: false,
+            always_ax: false,
         }
     }
 }
@@ -119,7 +122,8 @@ pub async fn compare(root: &Path, pages: &[&str], opts: &CompareOptions) -> Resu
         .await
         .map_err(|e| BenchError::Playwright { command: "snapshot.mjs".into(), reason: e.to_string() })??;
 
-    let mut axsnap = Axsnap::launch(Some(browser.clone())).await?.dom_only(opts.dom_only);
+    let mut axsnap =
+        Axsnap::launch(Some(browser.clone())).await?.dom_only(opts.dom_only).always_ax(opts.always_ax);
     let mut ours = Vec::new();
     for url in &urls {
         match axsnap.snapshot(url, opts.runs, opts.capture_deadline).await {

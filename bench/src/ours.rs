@@ -54,13 +54,15 @@ pub struct Axsnap {
     backend: CdpBackend,
     /// Build every page from its DOM snapshot, without the accessibility tree.
     dom_only: bool,
+    /// Ask for the accessibility tree on pages of any size.
+    always_ax: bool,
 }
 
 impl Axsnap {
     /// Launches Chromium (`browser`, or the one [`axsnap_cdp::find_browser`] finds).
     pub async fn launch(browser: Option<PathBuf>) -> Result<Axsnap, BenchError> {
         let opts = LaunchOptions { executable: browser, ..LaunchOptions::default() };
-        Ok(Axsnap { backend: CdpBackend::launch(opts).await?, dom_only: false })
+        Ok(Axsnap { backend: CdpBackend::launch(opts).await?, dom_only: false, always_ax: false })
     }
 
     /// Builds every page from its DOM snapshot without asking for its accessibility tree
@@ -68,6 +70,14 @@ impl Axsnap {
     /// measuring that tree's time and recall against the full capture's.
     pub fn dom_only(mut self, on: bool) -> Axsnap {
         self.dom_only = on;
+        self
+    }
+
+    /// Asks for the accessibility tree on pages of any size
+    /// ([`axsnap_cdp::CaptureOptions::always_ax`]; by default a large page is built from its
+    /// DOM snapshot): for measuring the two builds side by side.
+    pub fn always_ax(mut self, on: bool) -> Axsnap {
+        self.always_ax = on;
         self
     }
 
@@ -153,9 +163,13 @@ impl Axsnap {
         total_ms: &mut [Vec<f64>],
     ) -> Result<(Vec<Response>, Capture), BenchError> {
         let t0 = Instant::now();
-        let out = if self.dom_only {
+        let out = if self.dom_only || self.always_ax {
             let page = self.backend.page(target).await?;
-            let opts = axsnap_cdp::CaptureOptions { dom_only: true, ..axsnap_cdp::CaptureOptions::default() };
+            let opts = axsnap_cdp::CaptureOptions {
+                dom_only: self.dom_only,
+                always_ax: self.always_ax,
+                ..axsnap_cdp::CaptureOptions::default()
+            };
             axsnap_cdp::capture_with(&page, deadline, &opts).await?
         } else {
             self.backend.capture_with_stats(target, deadline).await?

@@ -4,7 +4,7 @@
 //! `axsnap_bench::recall`).
 //!
 //! ```text
-//! scripts/bench-playwright [--runs N] [--misses] [--costs] [--save DIR] [--browser PATH] [--dom-only]
+//! scripts/bench-playwright [--runs N] [--misses] [--costs] [--save DIR] [--browser PATH] [--dom-only | --always-ax]
 //! cargo run --release -p axsnap-bench --bin vs-playwright -- [same options]
 //! ```
 
@@ -49,6 +49,10 @@ struct Args {
     /// big page's capture falls back to): its time and recall against Playwright's.
     #[arg(long)]
     dom_only: bool,
+    /// Ask for the accessibility tree on pages of any size (by default a page of
+    /// axsnap_cdp::DOM_FIRST_ELEMENTS elements or more is built from its DOM snapshot).
+    #[arg(long)]
+    always_ax: bool,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -66,6 +70,7 @@ fn main() -> anyhow::Result<()> {
         runs: args.runs.max(1),
         capture_deadline: Duration::from_secs(args.capture_timeout),
         dom_only: args.dom_only,
+        always_ax: args.always_ax,
     };
     let c = runtime()?.block_on(compare(&root, &pages, &opts))?;
     println!(

@@ -111,6 +111,9 @@ impl<'a> Assembler<'a> {
         let mut seen: HashSet<String> = HashSet::new();
         let (mut stitched, mut dom_nodes, mut dom_cut, mut names_cut) = (0, 0, 0, false);
         let mut from_dom: Vec<(String, u64)> = Vec::new();
+        // Whether every document built from its snapshot was built so by design (a large
+        // document, `dom_first`), not for want of its accessibility tree.
+        let mut by_design = true;
         let mut main_captured = true;
         let mut from_skeleton = None;
         while let Some((frame, parent)) = frames.pop() {
@@ -128,6 +131,7 @@ impl<'a> Assembler<'a> {
                 dom_cut += out.cut;
                 names_cut |= out.names_cut;
                 from_dom.push((frame.clone(), self.sessions[si].elements));
+                by_design &= self.sessions[si].ax_skipped == Some(AxSkip::Large);
                 children
             } else {
                 let skeleton = self.sessions.first().and_then(|s| s.skeleton.as_ref());
@@ -181,7 +185,15 @@ impl<'a> Assembler<'a> {
         if let Some((added, sk)) = from_skeleton {
             notes.insert(0, skeleton_note(secs, self.sessions.first().map_or(0, |s| s.elements), added, sk));
         }
-        if !from_dom.is_empty() {
+        if by_design && dom_cut == 0 && !names_cut && !dom_only {
+            if !from_dom.is_empty() {
+                tracing::debug!(
+                    documents = from_dom.len(),
+                    nodes = dom_nodes,
+                    "capture: large, built from the DOM snapshot"
+                );
+            }
+        } else if !from_dom.is_empty() {
             let skipped = |why| self.sessions.iter().any(|s| s.ax_skipped == Some(why));
             let why = if dom_only {
                 "was not asked for (a DOM-only capture)".to_string()
@@ -194,6 +206,12 @@ impl<'a> Assembler<'a> {
                     "was not asked for: the page nests elements {} levels deep or more, where Chromium's \
                      getFullAXTree takes from seconds to minutes and keeps the browser busy all along",
                     crate::capture::AX_DEPTH_LIMIT
+                )
+            } else if skipped(AxSkip::Large) {
+                format!(
+                    "was not asked for: the page is large ({} elements or more), where the DOM snapshot \
+                     is faster to build from",
+                    crate::DOM_FIRST_ELEMENTS
                 )
             } else if skipped(AxSkip::OutOfReach) {
                 format!(

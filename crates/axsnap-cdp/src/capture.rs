@@ -36,6 +36,7 @@ use crate::assemble::Assembler;
 use crate::ax::{self, AxDoc};
 use crate::change::{parse_signal, Baseline, FrameSignal};
 use crate::conn::{str_field, RawCdp};
+use crate::dom_first;
 use crate::error::CdpError;
 use crate::frames::SessionInfo;
 use crate::layout::{SnapIndex, STYLES};
@@ -121,6 +122,9 @@ pub(crate) enum AxSkip {
     OutOfReach,
     /// The page nests elements [`AX_DEPTH_LIMIT`] levels deep or more.
     TooDeep,
+    /// The document is large: it is built from its DOM snapshot by design
+    /// ([`crate::DOM_FIRST_ELEMENTS`]), and the capture is whole.
+    Large,
 }
 
 /// From this depth of element nesting on, the DOM snapshot is taken before the accessibility
@@ -188,6 +192,11 @@ pub struct CaptureOptions {
     /// DOM snapshot: what a capture of a big page falls back to when both miss the deadline.
     /// For tests.
     pub skeleton_only: bool,
+    /// Ask for the accessibility tree on a page of any size, where it can arrive in time
+    /// (names and roles as the browser computes them, at its cost on large pages): what a
+    /// capture of a page under [`crate::DOM_FIRST_ELEMENTS`] elements does anyway. For
+    /// comparing the two builds, and for tests.
+    pub always_ax: bool,
 }
 
 /// Captures `page` for the core, giving up with a partial tree at `deadline`, and records the
@@ -227,6 +236,7 @@ pub async fn capture_with(
                 is_tab: s.frame_id.is_none(),
                 dom_only: opts.dom_only,
                 skeleton_only: opts.skeleton_only,
+                always_ax: opts.always_ax,
                 until,
                 deadline,
             };
@@ -412,6 +422,7 @@ struct Plan {
     is_tab: bool,
     dom_only: bool,
     skeleton_only: bool,
+    always_ax: bool,
     until: Instant,
     /// The whole capture's deadline (`until` less it is the start).
     deadline: Duration,
@@ -455,10 +466,12 @@ async fn first_wave(
         .filter_map(|r| r.as_ref().ok()?.pointer("/result/value/depth")?.as_u64())
         .max()
         .unwrap_or(0);
-    let remembered = token.as_deref().is_some_and(|t| slow_ax::known(t, elements));
-    let too_deep = !remembered && depth >= AX_DEPTH_LIMIT;
-    let out_of_reach = !remembered && (too_deep || ax_out_of_reach(elements, left(until)));
-    let skip_ax = plan.dom_only || plan.skeleton_only || remembered || out_of_reach;
+    let forced = plan.dom_only || plan.skeleton_only;
+    let large = !forced && !plan.always_ax && dom_first::dom_first(token.as_deref(), elements);
+    let remembered = !large && token.as_deref().is_some_and(|t| slow_ax::known(t, elements));
+    let too_deep = !large && !remembered && depth >= AX_DEPTH_LIMIT;
+    let out_of_reach = !large && !remembered && (too_deep || ax_out_of_reach(elements, left(until)));
+    let skip_ax = forced || large || remembered || out_of_reach;
     let big = elements >= BIG_PAGE_ELEMENTS || depth >= DEEP_PAGE_LEVELS || skip_ax;
 
     // On a big page whose snapshot may miss the deadline, the skeleton first: what to show if
@@ -527,8 +540,9 @@ async fn first_wave(
     }
     let mut data =
         SessionData { info, root_frame, elements, snap: snap.value, skeleton, ..SessionData::default() };
-    data.ax_skipped = match (plan.dom_only || plan.skeleton_only, remembered, out_of_reach) {
+    data.ax_skipped = match (forced, remembered, out_of_reach) {
         (true, _, _) => None,
+        _ if large => Some(AxSkip::Large),
         (false, true, _) => Some(AxSkip::Missed),
         (false, false, true) if too_deep => Some(AxSkip::TooDeep),
         (false, false, true) => Some(AxSkip::OutOfReach),

@@ -33,7 +33,7 @@ const DEV_ID_COUNT: usize = 5;
 
 /// Computed styles the snapshot is asked for (indices into `LayoutData::styles`).
 pub const STYLES: &[&str] =
-    &["overflow-x", "overflow-y", "-webkit-text-security", "cursor", "display", "white-space"];
+    &["overflow-x", "overflow-y", "-webkit-text-security", "cursor", "display", "white-space", "visibility"];
 
 /// The index of `-webkit-text-security` in [`STYLES`] (masked text is a secret).
 const MASK_STYLE: usize = 2;
@@ -46,6 +46,10 @@ const DISPLAY_STYLE: usize = 4;
 /// The index of `white-space` in [`STYLES`]: preformatted text (code blocks, editors) keeps
 /// its spaces and line breaks.
 const WHITE_SPACE_STYLE: usize = 5;
+/// The index of `visibility` in [`STYLES`]: a box that is `hidden` is laid out but not drawn
+/// (a code block's copy buttons until hovered), and the accessibility tree leaves it out; a
+/// tree built from the snapshot alone must too.
+const VISIBILITY_STYLE: usize = 6;
 /// `display` values of inline-level boxes (and of no box): everything else starts a block.
 const INLINE_DISPLAYS: &[&str] = &[
     "inline",
@@ -239,6 +243,8 @@ pub(crate) struct AttrIds {
     inline_displays: Vec<i64>,
     /// `white-space` values that keep spaces and line breaks.
     pre_values: Vec<i64>,
+    /// `visibility` values that draw nothing.
+    invisible_values: Vec<i64>,
     true_value: Option<i64>,
 }
 
@@ -261,6 +267,7 @@ impl SnapIndex {
             draggable: find("draggable"),
             inline_displays: INLINE_DISPLAYS.iter().filter_map(|s| find(s)).collect(),
             pre_values: PRE_WHITE_SPACE.iter().filter_map(|s| find(s)).collect(),
+            invisible_values: ["hidden", "collapse"].iter().filter_map(|s| find(s)).collect(),
             true_value: find("true"),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
@@ -349,6 +356,15 @@ impl SnapIndex {
     pub(crate) fn layout_index(&self, d: usize, n: usize) -> Option<usize> {
         let k = *self.layout_of.get(d)?.get(n)?;
         (k != u32::MAX).then_some(k as usize)
+    }
+
+    /// Whether node `n` of document `d` has a box that is drawn: laid out and not
+    /// `visibility: hidden` (a text node's box carries its parent's visibility).
+    pub(crate) fn drawn(&self, d: usize, n: usize) -> bool {
+        let Some(k) = self.layout_index(d, n) else { return false };
+        let style =
+            self.docs.get(d).and_then(|doc| doc.layout.styles.get(k)).and_then(|st| st.get(VISIBILITY_STYLE));
+        !style.is_some_and(|v| self.attr_ids.invisible_values.contains(v))
     }
 
     /// The document index of a backend node.

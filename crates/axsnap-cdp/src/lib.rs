@@ -6,7 +6,8 @@
 //! - [`conn`]: the raw CDP client every capture call goes through (untyped JSON, any session).
 //! - [`frames`]: a tab's sessions (out-of-process iframes included), isolated-world contexts
 //!   and structural epoch; [`change`]: the change signal built on them.
-//! - [`ax`]: lenient accessibility-tree parsing; [`layout`]: the DOM snapshot join.
+//! - [`ax`]: lenient accessibility-tree parsing; [`layout`]: the DOM snapshot join; a large
+//!   document is built from that snapshot alone (`dom_first`, `dom_tree`).
 //! - [`page_log`]: console errors and downloads a tab reported; [`screenshot`]: PNGs.
 //!
 //! # Native identity
@@ -34,6 +35,7 @@ pub mod capture;
 pub mod change;
 pub mod conn;
 pub mod dialogs;
+mod dom_first;
 mod dom_tree;
 pub mod error;
 pub mod frames;
@@ -58,6 +60,7 @@ pub use backend::CdpBackend;
 pub use browser::{find_browser, Browser, LaunchOptions};
 pub use capture::{capture, capture_with, CaptureOptions, CaptureOutput, CaptureStats};
 pub use change::changed;
+pub use dom_first::DOM_FIRST_ELEMENTS;
 pub use error::CdpError;
 pub use host::{BrowserHost, BrowserSource, Isolation};
 pub use page::{Navigation, PageHandle};

@@ -43,6 +43,13 @@ impl<'s> Builder<'s> {
             // A drop-down is collapsed whenever a snapshot can be taken.
             f.expandable = true;
             states.set(State::Collapsed, true);
+        } else if tag == Tag::Summary {
+            // A details element's summary says whether it is open.
+            if let Some(p) = self.parent(i).filter(|&p| self.tag(p) == Tag::Details) {
+                f.expandable = true;
+                let open = self.attr(p, A::Open).is_some();
+                states.set(if open { State::Expanded } else { State::Collapsed }, true);
+            }
         }
         if let Some(v) = self.attr(i, A::AriaChecked) {
             f.checkable = true;
@@ -82,8 +89,13 @@ impl<'s> Builder<'s> {
         if let Some(l) = self.attr(i, A::AriaLevel).and_then(|l| l.trim().parse().ok()) {
             node.level = Some(l);
         }
-        // Never a password's value, whatever the type attribute's case.
-        if input_type != "password" {
+        // Never a password's value, whatever the type attribute's case: that there is one is
+        // said as the accessibility tree's is after redaction.
+        if input_type == "password" {
+            let filled =
+                nodes.input_value.get(i).and_then(|s| self.snap.string(s)).is_some_and(|v| !v.is_empty());
+            node.value = filled.then(|| axsnap_core::secret::REDACTED.to_string());
+        } else {
             node.value = match tag {
                 Tag::Input
                     if !matches!(
@@ -96,7 +108,15 @@ impl<'s> Builder<'s> {
                 Tag::TextArea => {
                     nodes.text_value.get(i).and_then(|s| self.snap.string(s)).map(str::to_string)
                 }
-                Tag::Select => self.selected_option(i),
+                Tag::Select if role == Role::ComboBox => self.selected_option(i),
+                // A range widget of ARIA's says its value in attributes.
+                _ if matches!(
+                    role,
+                    Role::Slider | Role::SpinButton | Role::ProgressBar | Role::ScrollBar | Role::Meter
+                ) =>
+                {
+                    self.attr(i, A::AriaValuetext).or_else(|| self.attr(i, A::AriaValuenow)).map(normalize)
+                }
                 _ => None,
             }
             .filter(|v| !v.is_empty());
@@ -105,6 +125,10 @@ impl<'s> Builder<'s> {
             node.url = self.attr(i, A::Href).map(|h| resolve(self.base_url, h));
         }
         node.name = self.name(i, tag, &input_type, &node.role, label, in_select);
+        // A focusable generic is named by its tooltip (the browser does not show that name), so
+        // the tooltip is no description there.
+        let title_names = matches!(node.role, Role::Generic) && focusable;
+        node.description = self.description(i, !title_names).filter(|d| *d != node.name);
         node.states = states;
         node.actions = actions_for(&node.role, states, f);
         node
@@ -155,13 +179,77 @@ impl<'s> Builder<'s> {
                     "generic"
                 }
             }
-            Tag::Label => "label",
+            Tag::Label | Tag::Legend => "label",
+            Tag::Fieldset | Tag::Details => "group",
             // An item a user can reach in a menu is the menu's item, as the full capture
             // makes it (`lost_targets`): Lumino's submenu openers are such `li`s.
             Tag::Role("listitem") if self.in_menu(i) && self.reachable(i) => "menuitem",
             Tag::Role(r) => r,
         };
         self.roles.entry(name).or_insert_with(|| map_role(name)).clone()
+    }
+
+    /// Element `i`'s parent node.
+    pub(super) fn parent(&self, i: usize) -> Option<usize> {
+        self.doc.nodes.parent_index.get(i).and_then(|&p| usize::try_from(p).ok()).filter(|&p| p < i)
+    }
+
+    /// Whether label `i` names a check box or radio button (the one it wraps or points to).
+    pub(super) fn labels_toggle(&mut self, i: usize) -> bool {
+        let toggle = |b: &mut Self, c: usize| {
+            b.kind(c) == ELEMENT
+                && b.tag(c) == Tag::Input
+                && matches!(b.input_type(c).as_str(), "checkbox" | "radio")
+                && b.drawn(c)
+        };
+        if let Some(target) = self.attr(i, A::For) {
+            return self.ids().get(target).copied().is_some_and(|c| toggle(self, c));
+        }
+        // The first control inside, within a few levels (a label's content is small).
+        let mut stack: Vec<(usize, u8)> = vec![(i, 0)];
+        while let Some((p, depth)) = stack.pop() {
+            let kids: Vec<usize> = self.children(p).iter().map(|&c| c as usize).collect();
+            for c in kids {
+                if self.kind(c) != ELEMENT {
+                    continue;
+                }
+                match self.tag(c) {
+                    Tag::Input | Tag::Select | Tag::TextArea | Tag::Button => return toggle(self, c),
+                    _ if depth < 4 => stack.push((c, depth + 1)),
+                    _ => {}
+                }
+            }
+        }
+        false
+    }
+
+    /// The first `<summary>` child of details element `i`.
+    pub(super) fn first_summary(&mut self, i: usize) -> Option<usize> {
+        let kids: Vec<usize> = self.children(i).iter().map(|&c| c as usize).collect();
+        kids.into_iter().find(|&c| self.kind(c) == ELEMENT && self.tag(c) == Tag::Summary)
+    }
+
+    /// The text of the elements an ID reference list (`aria-labelledby`, `aria-describedby`)
+    /// names, in its order.
+    fn text_of(&mut self, ids: &str) -> String {
+        let by_id = self.ids();
+        let parts: Vec<usize> = ids.split_whitespace().filter_map(|id| by_id.get(id).copied()).collect();
+        let text: Vec<String> = parts.into_iter().map(|p| self.content(p, false)).collect();
+        normalize(&text.join(" "))
+    }
+
+    /// The description: `aria-describedby`'s text, else `aria-description`, else the tooltip
+    /// (`title`; the caller drops it when it is the name).
+    fn description(&mut self, i: usize, title: bool) -> Option<String> {
+        if let Some(d) =
+            self.attr(i, A::AriaDescribedby).map(|ids| self.text_of(ids)).filter(|d| !d.is_empty())
+        {
+            return Some(d);
+        }
+        self.attr(i, A::AriaDescription)
+            .or_else(|| if title { self.attr(i, A::Title) } else { None })
+            .map(normalize)
+            .filter(|d| !d.is_empty())
     }
 
     /// Whether element `i`'s parent element says it is a menu.
@@ -189,14 +277,10 @@ impl<'s> Builder<'s> {
         label: Option<usize>,
         in_select: bool,
     ) -> String {
-        if let Some(ids) = self.attr(i, A::AriaLabelledby) {
-            let by_id = self.ids();
-            let parts: Vec<usize> = ids.split_whitespace().filter_map(|id| by_id.get(id).copied()).collect();
-            let text: Vec<String> = parts.into_iter().map(|p| self.content(p, false)).collect();
-            let name = normalize(&text.join(" "));
-            if !name.is_empty() {
-                return name;
-            }
+        if let Some(name) =
+            self.attr(i, A::AriaLabelledby).map(|ids| self.text_of(ids)).filter(|n| !n.is_empty())
+        {
+            return name;
         }
         if let Some(l) = self.attr(i, A::AriaLabel).map(normalize).filter(|l| !l.is_empty()) {
             return l;
@@ -225,6 +309,16 @@ impl<'s> Builder<'s> {
         };
         if let Some(own) = own.map(normalize).filter(|s| !s.is_empty()) {
             return own;
+        }
+        if tag == Tag::Fieldset {
+            let kids: Vec<usize> = self.children(i).iter().map(|&c| c as usize).collect();
+            if let Some(l) = kids.into_iter().find(|&c| self.kind(c) == ELEMENT && self.tag(c) == Tag::Legend)
+            {
+                let name = self.content(l, false);
+                if !name.is_empty() {
+                    return name;
+                }
+            }
         }
         if named_by_content(role) {
             let name = self.content(i, in_select || tag == Tag::Option);
@@ -267,11 +361,15 @@ impl<'s> Builder<'s> {
             match self.kind(c) {
                 TEXT => out.push_str(self.text(c, in_select).unwrap_or_default()),
                 ELEMENT if self.generated(c) => out.push_str(self.text(c, false).unwrap_or_default()),
+                // A tree item's or menu item's nested group is its children, not its name.
+                ELEMENT if self.attr(c, A::Role).is_some_and(|r| r.trim() == "group") => {}
                 ELEMENT if !self.excluded(c) => {
                     let tag = self.tag(c);
                     if tag == Tag::Img {
+                        // An image's name: its alt text, else its tooltip.
+                        let alt = self.attr(c, A::Alt).or_else(|| self.attr(c, A::Title));
                         out.push(' ');
-                        out.push_str(self.attr(c, A::Alt).unwrap_or_default());
+                        out.push_str(alt.unwrap_or_default());
                         out.push(' ');
                     } else if !matches!(tag, Tag::Plain | Tag::A | Tag::Role("code")) {
                         out.push(' ');

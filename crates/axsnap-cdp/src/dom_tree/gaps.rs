@@ -32,7 +32,7 @@ pub(crate) fn details_gaps(snap: &SnapIndex, d: usize, in_ax: &dyn Fn(i64) -> bo
     let mut b = Builder::new(snap, doc, d);
     let mut gaps = Vec::new();
     for i in 0..b.n {
-        if b.kind(i) != ELEMENT || b.tag(i) != Tag::Role("group") || b.attr(i, A::Open).is_none() {
+        if b.kind(i) != ELEMENT || b.tag(i) != Tag::Details || b.attr(i, A::Open).is_none() {
             continue;
         }
         let name = doc.nodes.node_name.get(i).and_then(|&s| snap.string(s)).unwrap_or_default();

@@ -1,19 +1,25 @@
-//! A tree built from a DOM snapshot alone, for a document whose accessibility tree missed the
-//! capture deadline (Chromium's `getFullAXTree` takes minutes on some large pages, the
-//! snapshot seconds), so the agent still sees the page.
+//! A tree built from a DOM snapshot alone: what a large document is built from by design
+//! (`dom_first`: Chromium's `getFullAXTree` grows faster than the page, the snapshot about
+//! linearly), and what any document falls back to when its accessibility tree missed the
+//! capture deadline.
 //!
 //! Roles come from ARIA `role` attributes, else tag names; names from `aria-labelledby`,
-//! `aria-label`, labels, `alt`, `value`, `title`, `placeholder` and, for roles named by their
-//! content, the rendered text (bounded); text from rendered text nodes; states from attributes
-//! and form state; bounds, developer id, password-ness, click, scroll and obscured from the
-//! same snapshot facts a full capture uses. Native ids are the same as a full capture's (the
-//! document's scope and the DOM backend node id), so refs stay valid when a later capture
-//! gets the full tree. Elements that projection would unwrap anyway (anonymous generic
-//! containers) are left out and their children hoisted.
+//! `aria-label`, labels, legends, `alt`, `value`, `title`, `placeholder` and, for roles named
+//! by their content, the rendered text (bounded); descriptions from `aria-describedby`,
+//! `aria-description` and tooltips; text from rendered text nodes, spaces as the line draws
+//! them (preformatted text kept whole); states from attributes and form state; bounds,
+//! developer id, password-ness, click, scroll and obscured from the same snapshot facts a full
+//! capture uses. Boxes that are laid out but not drawn (`visibility: hidden`) and the content
+//! of a closed `<details>` are left out, as the browser leaves them out. Native ids are the
+//! same as a full capture's (the document's scope and the DOM backend node id), so refs stay
+//! valid when a later capture gets the full tree. Elements that projection would unwrap
+//! anyway (anonymous generic containers) are left out and their children hoisted, except a
+//! block, which stays as an ignored node so that text on either side of it is not joined.
 //!
-//! Approximations, on purpose: no CSS-generated content, no descriptions, no `aria-owns`,
-//! slotted children under their host rather than their slot, spaces between text only at
-//! block-like tags.
+//! Rendered, the result reads as the accessibility tree's on the test pages
+//! (`tests/dom_fidelity.rs`), except where the snapshot cannot know: the browser's own widgets
+//! inside date, time, colour and file inputs (a text box here), a check box's mixed state set
+//! by a script, `aria-owns`, and list markers (left out).
 
 mod element;
 mod gaps;
@@ -26,7 +32,7 @@ use axsnap_core::{NativeId, Node, NodeId, Role, Tree};
 
 use crate::layout::{Facts, RawDoc, SnapIndex};
 use tags::{classify, Tag, A, ATTRS};
-use text::{collapse, normalize};
+use text::{bounded, collapse, normalize};
 
 pub(crate) use gaps::{details_gaps, Gap};
 
@@ -88,7 +94,8 @@ pub(crate) fn tag_role(tag: &str, input_type: &str, has_href: bool) -> &'static 
         Tag::Heading(_) => "heading",
         Tag::Img | Tag::Svg => "image",
         Tag::Th => "columnheader",
-        Tag::Label => "label",
+        Tag::Label | Tag::Legend => "label",
+        Tag::Fieldset | Tag::Details => "group",
         Tag::Role(r) => r,
         _ => "generic",
     }
@@ -112,7 +119,7 @@ pub(crate) fn build_under(
         .iter()
         .rev()
         .filter(|(i, _)| *i < b.n)
-        .map(|&(i, up)| Step { i, up: Some(up), label: None, in_select: false })
+        .map(|&(i, up)| Step { i, up: Some(up), ..Step::top(i) })
         .collect();
     b.walk(tree, starts, None, scope, budget, place)
 }
@@ -145,6 +152,18 @@ struct Step {
     up: Option<NodeId>,
     label: Option<usize>,
     in_select: bool,
+    /// Inside an element whose text keeps its spaces and line breaks.
+    pre: bool,
+    /// Inside an editable host (`contenteditable`): every node there answers clicks (the
+    /// snapshot says so), which marks no target of its own.
+    in_editable: bool,
+}
+
+impl Step {
+    /// A step at node `i` with nothing inherited.
+    fn top(i: usize) -> Step {
+        Step { i, up: None, label: None, in_select: false, pre: false, in_editable: false }
+    }
 }
 
 impl<'s> Builder<'s> {
@@ -234,6 +253,16 @@ impl<'s> Builder<'s> {
         self.snap.layout_index(self.d, i).is_some()
     }
 
+    /// Laid out and drawn (not `visibility: hidden`).
+    fn drawn(&self, i: usize) -> bool {
+        self.snap.drawn(self.d, i)
+    }
+
+    /// Whether element `i` is an editable host.
+    fn editable_host(&self, i: usize) -> bool {
+        self.attr(i, A::Contenteditable).is_some_and(|v| !v.eq_ignore_ascii_case("false"))
+    }
+
     /// The rendered text of a text node (its own text inside a `<select>`, which has none).
     fn text(&self, i: usize, in_select: bool) -> Option<&'s str> {
         if let Some(k) = self.snap.layout_index(self.d, i) {
@@ -292,7 +321,7 @@ impl<'s> Builder<'s> {
         place: &dyn Fn(&mut Node, &Facts),
     ) -> DomBuild {
         let Some(root) = (0..self.n).find(|&i| self.kind(i) == DOCUMENT) else { return DomBuild::default() };
-        let start = Step { i: root, up: parent, label: None, in_select: false };
+        let start = Step { up: parent, ..Step::top(root) };
         self.walk(tree, vec![start], Some(root), scope, budget, place)
     }
 
@@ -317,7 +346,7 @@ impl<'s> Builder<'s> {
                 rendered[i] = false;
                 continue;
             }
-            if rendered[i] || self.has_layout(i) || Some(i) == root {
+            if rendered[i] || self.drawn(i) || Some(i) == root {
                 rendered[i] = true;
                 total += 1;
                 if let Some(p) = usize::try_from(self.doc.nodes.parent_index[i]).ok().filter(|&p| p < i) {
@@ -337,24 +366,38 @@ impl<'s> Builder<'s> {
                 out.cut = total.saturating_sub(visited) + 1;
                 break;
             }
-            let facts = self.snap.facts_at(self.d, i);
+            let mut facts = self.snap.facts_at(self.d, i);
+            if step.in_editable {
+                facts.clickable = false;
+                facts.pointer = false;
+            }
             let backend = self.doc.nodes.backend_node_id[i];
             let mut next_up = step.up;
             let mut label = step.label;
             let mut in_select = step.in_select;
+            let mut pre = step.pre;
+            let mut in_editable = step.in_editable;
             let mut walk_children = true;
+            let mut only_summary = false;
             let node = match self.kind(i) {
                 DOCUMENT => {
                     let title = self.snap.string(self.doc.title).unwrap_or_default();
                     Some(Node { role: Role::Document, name: normalize(title), ..Node::default() })
                 }
                 TEXT => {
+                    let raw = self.text(i, step.in_select).unwrap_or_default();
+                    // Preformatted text keeps its spaces and line breaks; elsewhere a run of
+                    // spaces is one, and a space between two inline elements stays (it
+                    // separates their words).
                     let text =
-                        self.text(i, step.in_select).map(|t| collapse(t, MAX_TEXT)).unwrap_or_default();
+                        if step.pre { bounded(raw, MAX_TEXT).to_string() } else { collapse(raw, MAX_TEXT) };
                     let bare = text.trim_matches(' ');
-                    let repeats = step.up.is_some_and(|p| tree.node(p).name == bare);
+                    let repeats = !bare.is_empty() && step.up.is_some_and(|p| tree.node(p).name == bare);
+                    // A space the line collapsed away (at a line's end, between blocks) has
+                    // no width: nothing separates there.
+                    let collapsed = bare.is_empty() && !step.pre && facts.bounds.is_none_or(|b| b.w <= 0.0);
                     let node = Node { role: Role::Text, name: text.clone(), ..Node::default() };
-                    (!bare.is_empty() && !repeats).then_some(node)
+                    (!text.is_empty() && !repeats && !collapsed).then_some(node)
                 }
                 ELEMENT if self.generated(i) => {
                     let text = self.text(i, false).map(|t| collapse(t, MAX_TEXT)).unwrap_or_default();
@@ -376,6 +419,11 @@ impl<'s> Builder<'s> {
                     if tag == Tag::Label && self.attr(i, A::For).is_none() {
                         label = Some(i);
                     }
+                    if tag == Tag::Details && self.attr(i, A::Open).is_none() {
+                        only_summary = true;
+                    }
+                    pre = facts.pre || (pre && !self.has_layout(i));
+                    in_editable |= self.editable_host(i);
                     let mut node = self.element(i, tag, &step, facts.clickable);
                     // A drop-down's options are on it, as the accessibility tree's are made
                     // (`ax::fold_select_popups`).
@@ -383,14 +431,31 @@ impl<'s> Builder<'s> {
                         node.options = self.select_options(i);
                         walk_children = false;
                     }
-                    let anonymous = matches!(node.role, Role::Generic | Role::None)
-                        && node.name.is_empty()
-                        && node.states.is_empty()
-                        && facts.dev_id.is_none()
-                        && !facts.clickable
-                        && !facts.scrollable
-                        && tag != Tag::Frame;
-                    (!anonymous).then_some(node)
+                    // The browser leaves out a label that names a check box or radio
+                    // button: its text is the control's name, and a click on it is a click
+                    // on the control.
+                    let names_toggle = tag == Tag::Label && self.labels_toggle(i);
+                    let anonymous = names_toggle
+                        || (matches!(node.role, Role::Generic | Role::None)
+                            && node.name.is_empty()
+                            && node.description.is_none()
+                            && node.states.is_empty()
+                            && facts.dev_id.is_none()
+                            && !facts.clickable
+                            && !facts.scrollable
+                            && tag != Tag::Frame);
+                    if !anonymous {
+                        Some(node)
+                    } else if facts.block {
+                        // A block still ends a run of text: kept, as the accessibility tree
+                        // keeps it, ignored, so projection unwraps it without joining the
+                        // text on either side.
+                        let mut n = Node { role: Role::None, ..Node::default() };
+                        n.flags.ignored = true;
+                        Some(n)
+                    } else {
+                        None
+                    }
                 }
                 // A shadow root: its children go under the host.
                 _ => None,
@@ -417,8 +482,12 @@ impl<'s> Builder<'s> {
                 next_up = Some(id);
             }
             if walk_children {
+                let summary = only_summary.then(|| self.first_summary(i)).flatten();
                 for &c in self.children(i).iter().rev() {
-                    stack.push(Step { i: c as usize, up: next_up, label, in_select });
+                    if only_summary && Some(c as usize) != summary {
+                        continue;
+                    }
+                    stack.push(Step { i: c as usize, up: next_up, label, in_select, pre, in_editable });
                 }
             }
         }

@@ -39,9 +39,13 @@ pub(super) enum A {
     Contenteditable,
     Scope,
     Open,
+    AriaDescribedby,
+    AriaDescription,
+    AriaValuenow,
+    AriaValuetext,
 }
 
-pub(super) const ATTRS: [&str; 33] = [
+pub(super) const ATTRS: [&str; 37] = [
     "role",
     "aria-label",
     "aria-labelledby",
@@ -75,6 +79,10 @@ pub(super) const ATTRS: [&str; 33] = [
     "contenteditable",
     "scope",
     "open",
+    "aria-describedby",
+    "aria-description",
+    "aria-valuenow",
+    "aria-valuetext",
 ];
 
 /// What a tag name means here.
@@ -101,6 +109,12 @@ pub(super) enum Tag {
     Svg,
     Th,
     Section,
+    /// A `<fieldset>`: a group named by its legend.
+    Fieldset,
+    /// A `<details>`: a group whose content past its summary is shown only when open.
+    Details,
+    /// A `<legend>`: names its fieldset.
+    Legend,
     /// A `<label>`: names the control it wraps or points to.
     Label,
     /// A fixed role (a Chromium or ARIA role name).
@@ -149,8 +163,10 @@ pub(super) fn classify(name: &str) -> Tag {
         "SEARCH" => Tag::Role("search"),
         "ARTICLE" => Tag::Role("article"),
         "DIALOG" => Tag::Role("dialog"),
-        "DETAILS" | "FIELDSET" | "VIDEO" | "AUDIO" => Tag::Role("group"),
-        "LEGEND" => Tag::Role("label"),
+        "FIELDSET" => Tag::Fieldset,
+        "DETAILS" => Tag::Details,
+        "VIDEO" | "AUDIO" => Tag::Role("group"),
+        "LEGEND" => Tag::Legend,
         "P" => Tag::Role("paragraph"),
         "FIGURE" => Tag::Role("figure"),
         "BLOCKQUOTE" => Tag::Role("blockquote"),

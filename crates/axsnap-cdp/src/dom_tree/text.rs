@@ -40,8 +40,21 @@ pub(super) fn collapse(s: &str, max: usize) -> String {
     out
 }
 
+/// `s` cut to at most `max` bytes, at a character boundary.
+pub(super) fn bounded(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 /// `href` resolved against the document URL, for the common forms (absolute, `#fragment`,
-/// `?query`, `/path`, `//host`, relative path); dot segments are left as they are.
+/// `?query`, `/path`, `//host`, relative path), with the dot segments of a relative path
+/// removed as the browser removes them.
 pub(super) fn resolve(base: &str, href: &str) -> String {
     let href = href.trim();
     let scheme_end = base.find("://").map(|p| p + 3);
@@ -62,17 +75,51 @@ pub(super) fn resolve(base: &str, href: &str) -> String {
     match href.chars().next() {
         Some('#') => format!("{no_fragment}{href}"),
         Some('?') => format!("{no_query}{href}"),
-        Some('/') => format!("{}{href}", &base[..origin_end.min(base.len())]),
+        Some('/') => without_dots(&format!("{}{href}", &base[..origin_end.min(base.len())]), origin_end),
         None => no_fragment.to_string(),
         _ => {
             let dir = no_query.rfind('/').filter(|&p| p + 1 > origin_end.min(no_query.len())).unwrap_or(0);
             if dir == 0 {
-                format!("{}/{href}", &base[..origin_end.min(base.len())])
+                without_dots(&format!("{}/{href}", &base[..origin_end.min(base.len())]), origin_end)
             } else {
-                format!("{}{href}", &no_query[..=dir])
+                without_dots(&format!("{}{href}", &no_query[..=dir]), origin_end)
             }
         }
     }
+}
+
+/// `url` with the `.` and `..` segments of its path (from byte `path_start`, up to a query or
+/// fragment) removed.
+fn without_dots(url: &str, path_start: usize) -> String {
+    let start = path_start.min(url.len());
+    let (head, rest) = url.split_at(start);
+    let end = rest.find(['?', '#']).unwrap_or(rest.len());
+    let (path, tail) = rest.split_at(end);
+    if !path.split('/').any(|seg| seg == "." || seg == "..") {
+        return url.to_string();
+    }
+    let mut out: Vec<&str> = Vec::new();
+    let segs: Vec<&str> = path.split('/').collect();
+    for (k, seg) in segs.iter().enumerate() {
+        let last = k + 1 == segs.len();
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    format!("{head}{}{tail}", out.join("/"))
 }
 
 #[cfg(test)]
@@ -87,6 +134,8 @@ mod tests {
         let long = "é".repeat(300);
         let n = normalize(&long);
         assert!(n.len() <= MAX_NAME && n.chars().all(|c| c == 'é'));
+        assert_eq!(bounded("aé", 2), "a");
+        assert_eq!(bounded("  a\n", 9), "  a\n");
     }
 
     #[test]
@@ -100,5 +149,12 @@ mod tests {
         assert_eq!(resolve(base, "https://e.org/"), "https://e.org/");
         assert_eq!(resolve(base, "mailto:a@b"), "mailto:a@b");
         assert_eq!(resolve("http://h:1", "x"), "http://h:1/x");
+        assert_eq!(
+            resolve("http://h:1/std/index.html", "../alloc/index.html"),
+            "http://h:1/alloc/index.html"
+        );
+        assert_eq!(resolve("http://h:1/a/b/c.html", "./../x/./y.html#z"), "http://h:1/a/x/y.html#z");
+        assert_eq!(resolve("http://h:1/a.html", "../../x"), "http://h:1/x");
+        assert_eq!(resolve(base, "/a/../b/?q=../x"), "http://h:1/b/?q=../x");
     }
 }

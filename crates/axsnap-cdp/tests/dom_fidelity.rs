@@ -1,0 +1,95 @@
+//! A tree built from the DOM snapshot alone (what a large page gets, `dom_first`) against the
+//! browser's accessibility tree, on the fixture pages: both rendered as an agent reads them,
+//! they must say the same, line for line, except where the snapshot cannot know (the browser's
+//! own widgets inside date, time, colour and file inputs; a check box's script-set mixed
+//! state), which each page's `unknowable` script takes out of both beforehand, and the list
+//! markers the accessibility tree draws as text of their own.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axsnap_cdp::{capture_with, CaptureOptions, PageHandle};
+use axsnap_core::project::{project, ProjectOptions};
+use axsnap_core::refs::RefSpace;
+use axsnap_core::render::{render_snapshot, Format};
+use axsnap_core::{Header, Snapshot, TargetId};
+use common::{browser, run, Server};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// Takes out what the snapshot cannot know: inputs drawn as the browser's own widgets, and
+/// the mixed state a script sets on a check box (no attribute says it).
+const UNKNOWABLE: &str = "document.querySelectorAll('input').forEach(i => { \
+       if (['date','time','datetime-local','month','week','color','file'].includes(i.type)) \
+         (i.closest('label') || i).remove(); \
+       i.indeterminate = false; }); 1";
+
+/// The page rendered from `opts`' capture, as `axsnap snapshot --max-tokens 0` prints it.
+async fn render(page: &PageHandle, opts: &CaptureOptions) -> String {
+    let out = capture_with(page, DEADLINE, opts).await.unwrap();
+    let target = TargetId("fidelity".into());
+    let mut p = project(&out.capture.tree, &ProjectOptions::default());
+    RefSpace::new().refresh(&target, &out.capture.tree, &mut p.tree);
+    let snap = Snapshot { target, seq: 1, header: Header::default(), tree: p.tree, stats: p.stats };
+    render_snapshot(&snap, Format::Text)
+}
+
+/// A line that is only a list marker (`•`, `◦`, `▪`, `1.`).
+fn marker(line: &str) -> bool {
+    let t = line.trim();
+    matches!(t, "•" | "◦" | "▪") || (t.ends_with('.') && t[..t.len() - 1].chars().all(|c| c.is_ascii_digit()))
+}
+
+fn check(root: PathBuf, pages: &[&str]) {
+    run(async {
+        let srv = Server::start(root);
+        let mut failures = Vec::new();
+        for path in pages {
+            let page = browser().await.new_page(&srv.url(path)).await.unwrap();
+            page.eval(UNKNOWABLE).await.unwrap();
+            let ax = render(&page, &CaptureOptions { always_ax: true, ..CaptureOptions::default() }).await;
+            let dom = render(&page, &CaptureOptions { dom_only: true, ..CaptureOptions::default() }).await;
+            page.close().await.unwrap();
+            let ax: Vec<&str> = ax.lines().filter(|l| !marker(l)).collect();
+            let dom: Vec<&str> = dom.lines().collect();
+            if ax != dom {
+                let first = ax.iter().zip(&dom).position(|(a, d)| a != d).unwrap_or(ax.len().min(dom.len()));
+                failures.push(format!(
+                    "{path}: line {} differs\n  accessibility tree: {:?}\n  DOM snapshot:       {:?}\n--- whole, from the tree:\n{}\n--- whole, from the snapshot:\n{}",
+                    first + 1,
+                    ax.get(first),
+                    dom.get(first),
+                    ax.join("\n"),
+                    dom.join("\n")
+                ));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    })
+}
+
+#[test]
+fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_test_pages() {
+    check(
+        common::pages_dir(),
+        &[
+            "aria.html",
+            "change.html",
+            "forms.html",
+            "iframes.html",
+            "index.html",
+            "layout.html",
+            "lumino_menu.html",
+            "shadow.html",
+            "virtual.html",
+        ],
+    );
+}
+
+#[test]
+fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_app_fixtures() {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    check(fixtures, &["pages/settings.html", "webapp/ide.html", "webapp/text.html"]);
+}
