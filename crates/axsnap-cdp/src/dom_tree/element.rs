@@ -36,7 +36,9 @@ impl<'s> Builder<'s> {
             self.attr_true(i, A::AriaMultiselectable)
                 || (tag == Tag::Select && self.attr(i, A::Multiple).is_some()),
         );
-        if let Some(v) = self.attr(i, A::AriaExpanded) {
+        // A label's own expanded state means nothing to the browser (mdBook's sidebar toggle
+        // sets one on its label): the accessibility tree does not say it.
+        if let Some(v) = self.attr(i, A::AriaExpanded).filter(|_| role != Role::Label) {
             f.expandable = true;
             states.set(if v == "true" { State::Expanded } else { State::Collapsed }, true);
         } else if tag == Tag::Select && role == Role::ComboBox {

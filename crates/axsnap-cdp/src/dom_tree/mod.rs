@@ -382,7 +382,10 @@ impl<'s> Builder<'s> {
             let node = match self.kind(i) {
                 DOCUMENT => {
                     let title = self.snap.string(self.doc.title).unwrap_or_default();
-                    Some(Node { role: Role::Document, name: normalize(title), ..Node::default() })
+                    // The document's URL, as the accessibility tree's root has it (links are
+                    // shown relative to it).
+                    let url = (!self.base_url.is_empty()).then(|| self.base_url.to_string());
+                    Some(Node { role: Role::Document, name: normalize(title), url, ..Node::default() })
                 }
                 TEXT => {
                     let raw = self.text(i, step.in_select).unwrap_or_default();
