@@ -5,11 +5,12 @@ says why, and the session (and every other session) goes on."""
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
 from conftest import axsnap_http_command, connect, free_port, run_http_server, text_of
-from fixture_site import DEEP_CONSTRUCTS, Site
+from fixture_site import DEEP_CONSTRUCTS, PASSWORD, USER, Site
 
 pytestmark = pytest.mark.anyio
 
@@ -157,3 +158,34 @@ async def test_every_construct_nested_deep_answers_and_can_be_acted_on(axsnap_bi
                 assert hits, (kind, text_of(r))
                 r = await c.call_tool("click", {"ref": hits[0]["ref"]})
                 assert not r.is_error and "Clicked" in text_of(r), (kind, text_of(r))
+
+
+async def test_pages_built_from_the_dom_snapshot_log_in_and_leak_nothing(
+    axsnap_bin, tmp_path, site: Site
+) -> None:
+    """`--ax-tree never`: every page is built from its DOM snapshot, as a large page is by
+    default. The answers say so, the log-in works by the refs they show, and the password
+    typed is in no answer."""
+    def ref(text: str, line: str) -> str:
+        m = re.search(rf"^\s*{re.escape(line)} \[(e\d+)\]", text, re.M)
+        assert m, f"no {line!r} in:\n{text}"
+        return m.group(1)
+
+    with serve(axsnap_bin, tmp_path, "--ax-tree", "never") as server:
+        async with connect(server.url) as c:
+            r, _ = await timed(c, "navigate", url=site.url("/login"))
+            text = text_of(r)
+            assert not r.is_error, text
+            assert "a DOM-only capture" in text, text
+            r, _ = await timed(c, "fill", ref=ref(text, 'textbox "User name"'), text=USER)
+            assert not r.is_error, text_of(r)
+            r, _ = await timed(c, "type", ref=ref(text, 'textbox "Password"'), text=PASSWORD)
+            answers = [text_of(r)]
+            assert not r.is_error, answers[-1]
+            r, _ = await timed(c, "click", ref=ref(text, 'button "Log in"'))
+            answers.append(text_of(r))
+            assert not r.is_error, answers[-1]
+            r, _ = await timed(c, "snapshot", mode="full")
+            answers.append(text_of(r))
+            assert f"Signed in as {USER}" in answers[-1], answers[-1]
+            assert not any(PASSWORD in a for a in answers), answers

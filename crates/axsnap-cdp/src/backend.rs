@@ -8,7 +8,7 @@ use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, Ta
 use axsnap_core::{Header, NativeId, TargetId};
 
 use crate::browser::{Browser, LaunchOptions};
-use crate::capture::{self, CaptureOutput, CaptureStats};
+use crate::capture::{self, AxTree, CaptureOutput, CaptureStats};
 use crate::change;
 use crate::error::CdpError;
 use crate::host::{BrowserHost, BrowserSource, Isolation};
@@ -73,6 +73,8 @@ pub struct CdpBackend {
     loss_told: bool,
     /// How actions and navigations wait: settle quiet and cap, and the load wait.
     settle: SettleOptions,
+    /// Which tree pages are built from.
+    ax_tree: AxTree,
 }
 
 impl CdpBackend {
@@ -110,6 +112,7 @@ impl CdpBackend {
             opened: HashSet::new(),
             loss_told: false,
             settle: SettleOptions::default(),
+            ax_tree: AxTree::Auto,
         }
     }
 
@@ -117,6 +120,11 @@ impl CdpBackend {
     /// deadline shortens the load wait to fit it.
     pub fn set_settle_options(&mut self, opts: SettleOptions) {
         self.settle = opts;
+    }
+
+    /// Which tree this backend's captures build pages from (default [`AxTree::Auto`]).
+    pub fn set_ax_tree(&mut self, ax_tree: AxTree) {
+        self.ax_tree = ax_tree;
     }
 
     /// How actions and navigations wait for the page.
@@ -239,11 +247,12 @@ impl CdpBackend {
             }
         };
         let started = std::time::Instant::now();
+        let opts = self.ax_tree.options();
         let mut looks = 0;
         let mut out = loop {
             let left = deadline.saturating_sub(started.elapsed());
             let out = tokio::select! {
-                out = capture::capture(&page, left) => out?,
+                out = capture::capture_with(&page, left, &opts) => out?,
                 dialog = dialog_opens() => {
                     let started = std::time::Instant::now();
                     let capture = self.blocked(target, &dialog).await?;

@@ -181,6 +181,31 @@ fn left(until: Instant) -> Duration {
     until.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))
 }
 
+/// Which tree the pages of a backend are built from (`--ax-tree`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AxTree {
+    /// The browser's accessibility tree below [`crate::DOM_FIRST_ELEMENTS`] elements, the DOM
+    /// snapshot from there on (the faster of the two builds).
+    #[default]
+    Auto,
+    /// The accessibility tree at any size where it can arrive in time: names and roles as the
+    /// browser computes them, at its cost on large pages.
+    Always,
+    /// The DOM snapshot on every page (partial, and says so).
+    Never,
+}
+
+impl AxTree {
+    /// The capture options that say it.
+    pub fn options(self) -> CaptureOptions {
+        CaptureOptions {
+            always_ax: self == AxTree::Always,
+            dom_only: self == AxTree::Never,
+            ..CaptureOptions::default()
+        }
+    }
+}
+
 /// How to capture.
 #[derive(Clone, Debug, Default)]
 pub struct CaptureOptions {

@@ -58,7 +58,7 @@ pub mod tabs;
 pub use act::{act, act_with};
 pub use backend::CdpBackend;
 pub use browser::{find_browser, Browser, LaunchOptions};
-pub use capture::{capture, capture_with, CaptureOptions, CaptureOutput, CaptureStats};
+pub use capture::{capture, capture_with, AxTree, CaptureOptions, CaptureOutput, CaptureStats};
 pub use change::changed;
 pub use dom_first::DOM_FIRST_ELEMENTS;
 pub use error::CdpError;

@@ -9,7 +9,7 @@
 //! When the browser dies the host starts a new one on the next call, and each session's
 //! backend reopens its tabs at their last URLs (see [`axsnap_cdp::CdpBackend`]).
 
-use axsnap_cdp::{BrowserHost, BrowserSource, CdpBackend, Isolation, LaunchOptions};
+use axsnap_cdp::{AxTree, BrowserHost, BrowserSource, CdpBackend, Isolation, LaunchOptions};
 
 use crate::options::BrowserOptions;
 
@@ -17,6 +17,7 @@ use crate::options::BrowserOptions;
 #[derive(Clone, Debug)]
 pub struct Browsers {
     host: BrowserHost,
+    ax_tree: AxTree,
 }
 
 impl Browsers {
@@ -31,12 +32,14 @@ impl Browsers {
                 ..LaunchOptions::default()
             }),
         };
-        Browsers { host: BrowserHost::new(source) }
+        Browsers { host: BrowserHost::new(source), ax_tree: options.ax_tree }
     }
 
     /// A backend for a new session: cheap, no I/O. `isolated`: a browser context of its own.
     pub fn backend(&self, isolated: bool) -> CdpBackend {
-        self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared })
+        let mut b = self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared });
+        b.set_ax_tree(self.ax_tree);
+        b
     }
 
     /// The shared browser's host.

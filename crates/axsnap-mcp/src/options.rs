@@ -16,11 +16,20 @@ pub struct BrowserOptions {
     pub headless: bool,
     /// Viewport size in CSS pixels (default 1280x720).
     pub viewport: (u32, u32),
+    /// Which tree pages are built from (default: the accessibility tree below
+    /// [`axsnap_cdp::DOM_FIRST_ELEMENTS`] elements, the DOM snapshot from there on).
+    pub ax_tree: axsnap_cdp::AxTree,
 }
 
 impl Default for BrowserOptions {
     fn default() -> Self {
-        BrowserOptions { executable: None, cdp_endpoint: None, headless: true, viewport: (1280, 720) }
+        BrowserOptions {
+            executable: None,
+            cdp_endpoint: None,
+            headless: true,
+            viewport: (1280, 720),
+            ax_tree: axsnap_cdp::AxTree::Auto,
+        }
     }
 }
 

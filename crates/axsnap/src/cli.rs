@@ -152,6 +152,31 @@ pub struct McpArgs {
     /// `window` target on snapshot, find and the actions.
     #[arg(long)]
     pub desktop: bool,
+    /// Which tree web pages are built from.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = AxTreeArg::Auto)]
+    pub ax_tree: AxTreeArg,
+}
+
+/// `--ax-tree`: when to ask for the browser's accessibility tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AxTreeArg {
+    /// Below 5,000 elements; a larger page is built from its DOM snapshot, which is faster.
+    Auto,
+    /// On every page where it can arrive in time: names as the browser computes them, slower
+    /// on large pages.
+    Always,
+    /// Never: every page is built from its DOM snapshot (and says so).
+    Never,
+}
+
+impl From<AxTreeArg> for axsnap_cdp::AxTree {
+    fn from(a: AxTreeArg) -> axsnap_cdp::AxTree {
+        match a {
+            AxTreeArg::Auto => axsnap_cdp::AxTree::Auto,
+            AxTreeArg::Always => axsnap_cdp::AxTree::Always,
+            AxTreeArg::Never => axsnap_cdp::AxTree::Never,
+        }
+    }
 }
 
 fn parse_viewport(s: &str) -> Result<(u32, u32), String> {
@@ -186,6 +211,9 @@ pub struct BrowserArgs {
     /// without it, an open dialog is reported with the page behind it.
     #[arg(long, value_enum, value_name = "ANSWER")]
     pub dialog: Option<DialogAnswer>,
+    /// Which tree the page is built from.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = AxTreeArg::Auto)]
+    pub ax_tree: AxTreeArg,
 }
 
 /// How `--dialog` answers a JavaScript dialog.

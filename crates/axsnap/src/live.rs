@@ -56,6 +56,7 @@ impl Live {
         let settle = SettleOptions::default();
         let blank = settle.blank.min(budget / 2);
         backend.set_settle_options(SettleOptions { load, cap: settle.cap.min(load), blank, ..settle });
+        backend.set_ax_tree(args.ax_tree.into());
         let options = AgentOptions {
             after_action: first.clone(),
             capture_deadline: budget.saturating_sub(load + PROBES).max(Duration::from_secs(1)),

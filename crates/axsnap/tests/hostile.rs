@@ -86,6 +86,19 @@ const SNAP_RECORD_SLOW: &[&str] =
 const RECORD_JSON: &[&str] = &["snapshot", "--tree", "{record}", "--format", "json", "--max-tokens", "0"];
 /// A short budget for the pages that never finish loading: their answer comes within it.
 const SNAP_SHORT: &[&str] = &["snapshot", "{url}", "--capture-timeout", "6"];
+/// Every page built from its DOM snapshot, as a large page is (`--ax-tree never`).
+const SNAP_DOM: &[&str] = &[
+    "snapshot",
+    "{url}",
+    "--capture-timeout",
+    "10",
+    "--ax-tree",
+    "never",
+    "--record",
+    "{record}",
+    "--max-tokens",
+    "0",
+];
 const SNAP_ACCEPT: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--dialog", "accept"];
 const SNAP_DISMISS: &[&str] = &["snapshot", "{url}", "--capture-timeout", "10", "--dialog", "dismiss"];
 /// Most seconds a run with [`SNAP_SHORT`] may take: its budget, a launch and a close.
@@ -151,6 +164,38 @@ const CASES: &[Case] = &[
             has(&r[0].stdout, "textbox \"Note\"", ": [redacted]")?;
             // The button named from the field by aria-labelledby.
             has_str(&r[0].stdout, "button \"Show [redacted]\"")
+        },
+    },
+    Case {
+        name: "secrets_built_from_the_dom_snapshot",
+        input: Input::Page("secret_css.html"),
+        runs: &[SNAP_DOM],
+        secs: LIVE_SECS,
+        max_bytes: 16 * KB,
+        fails: false,
+        check: |r| {
+            absent(r, &["css-SECRET-777", "note-SECRET-888", "SECRET", "••", "■■"])?;
+            has_str(&r[0].stdout, "a DOM-only capture")?;
+            has(&r[0].stdout, "textbox \"PIN\"", ": [redacted]")?;
+            has(&r[0].stdout, "textbox \"Note\"", ": [redacted]")?;
+            has_str(&r[0].stdout, "button \"Show [redacted]\"")
+        },
+    },
+    Case {
+        name: "passwords_built_from_the_dom_snapshot",
+        input: Input::Page("password_record.html"),
+        runs: &[SNAP_DOM],
+        secs: LIVE_SECS,
+        max_bytes: 16 * KB,
+        fails: false,
+        check: |r| {
+            absent(r, &["hunter2", "•"])?;
+            has(&r[0].stdout, "textbox \"Password\"", ": [redacted]")?;
+            let empty = line_with(&r[0].stdout, "textbox \"Empty\"")?;
+            if empty.contains(": ") {
+                return Err(format!("the empty field shows a value: {empty}"));
+            }
+            Ok(())
         },
     },
     Case {

@@ -72,7 +72,12 @@ impl<'s> Builder<'s> {
             );
         let contenteditable = self.attr(i, A::Contenteditable).is_some_and(|v| v.is_empty() || v == "true");
         states.set(State::Editable, editable_input || tag == Tag::TextArea || contenteditable);
-        states.set(State::Multiline, tag == Tag::TextArea);
+        // An editable host is a multi-line field unless it says otherwise.
+        let multiline = match self.attr(i, A::AriaMultiline) {
+            Some(v) => v.eq_ignore_ascii_case("true"),
+            None => tag == Tag::TextArea || (contenteditable && matches!(role, Role::TextBox)),
+        };
+        states.set(State::Multiline, multiline);
         if tag == Tag::Input && matches!(input_type.as_str(), "checkbox" | "radio") {
             f.checkable = true;
             states.set(State::Checked, nodes.input_checked.has(i));
@@ -122,6 +127,11 @@ impl<'s> Builder<'s> {
                 _ => None,
             }
             .filter(|v| !v.is_empty());
+        }
+        // An editable host that says it is a text field holds its text as its value, as the
+        // browser's tree says (masked text is redacted with the rest of the capture).
+        if contenteditable && node.value.is_none() && matches!(role, Role::TextBox | Role::SearchBox) {
+            node.value = Some(self.content(i, false)).filter(|v| !v.is_empty());
         }
         if tag == Tag::A {
             node.url = self.attr(i, A::Href).map(|h| resolve(self.base_url, h));
@@ -236,8 +246,26 @@ impl<'s> Builder<'s> {
     fn text_of(&mut self, ids: &str) -> String {
         let by_id = self.ids();
         let parts: Vec<usize> = ids.split_whitespace().filter_map(|id| by_id.get(id).copied()).collect();
-        let text: Vec<String> = parts.into_iter().map(|p| self.content(p, false)).collect();
+        let text: Vec<String> = parts.into_iter().map(|p| self.own_text(p)).collect();
         normalize(&text.join(" "))
+    }
+
+    /// What element `i` contributes to a name that references it: a text field its value (as
+    /// the browser computes it; a secret's is redacted with the rest of the capture), anything
+    /// else its text content.
+    fn own_text(&mut self, i: usize) -> String {
+        let nodes = &self.doc.nodes;
+        let value = match self.tag(i) {
+            Tag::Input if super::tags::input_role(&self.input_type(i)) == "textbox" => {
+                nodes.input_value.get(i)
+            }
+            Tag::TextArea => nodes.text_value.get(i),
+            _ => None,
+        };
+        match value.and_then(|s| self.snap.string(s)) {
+            Some(v) => normalize(v),
+            None => self.content(i, false),
+        }
     }
 
     /// The description: `aria-describedby`'s text, else `aria-description`, else the tooltip
@@ -361,6 +389,9 @@ impl<'s> Builder<'s> {
             }
             self.walk_budget -= 1;
             match self.kind(c) {
+                // Text laid out but not drawn (`visibility: hidden`, a heading's anchor
+                // until hovered) is not in a name.
+                TEXT if !in_select && !self.drawn(c) => {}
                 TEXT => out.push_str(self.text(c, in_select).unwrap_or_default()),
                 ELEMENT if self.generated(c) => out.push_str(self.text(c, false).unwrap_or_default()),
                 // A tree item's or menu item's nested group is its children, not its name.

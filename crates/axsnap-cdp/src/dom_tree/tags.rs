@@ -33,6 +33,7 @@ pub(super) enum A {
     AriaLevel,
     AriaHaspopup,
     AriaMultiselectable,
+    AriaMultiline,
     Multiple,
     Size,
     Tabindex,
@@ -45,7 +46,7 @@ pub(super) enum A {
     AriaValuetext,
 }
 
-pub(super) const ATTRS: [&str; 37] = [
+pub(super) const ATTRS: [&str; 38] = [
     "role",
     "aria-label",
     "aria-labelledby",
@@ -73,6 +74,7 @@ pub(super) const ATTRS: [&str; 37] = [
     "aria-level",
     "aria-haspopup",
     "aria-multiselectable",
+    "aria-multiline",
     "multiple",
     "size",
     "tabindex",

@@ -25,6 +25,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             cdp_endpoint: a.cdp_endpoint.clone(),
             headless: a.headless,
             viewport: a.viewport,
+            ax_tree: a.ax_tree.into(),
         },
         urls: UrlPolicy {
             allow_local: a.allow_local,
