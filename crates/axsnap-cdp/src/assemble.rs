@@ -185,14 +185,13 @@ impl<'a> Assembler<'a> {
         if let Some((added, sk)) = from_skeleton {
             notes.insert(0, skeleton_note(secs, self.sessions.first().map_or(0, |s| s.elements), added, sk));
         }
-        if by_design && dom_cut == 0 && !names_cut && !dom_only {
-            if !from_dom.is_empty() {
-                tracing::debug!(
-                    documents = from_dom.len(),
-                    nodes = dom_nodes,
-                    "capture: large, built from the DOM snapshot"
-                );
-            }
+        let whole = by_design && dom_cut == 0 && !names_cut && !dom_only;
+        if whole && !from_dom.is_empty() {
+            tracing::debug!(
+                documents = from_dom.len(),
+                nodes = dom_nodes,
+                "capture: large, built from the DOM snapshot"
+            );
         } else if !from_dom.is_empty() {
             let skipped = |why| self.sessions.iter().any(|s| s.ax_skipped == Some(why));
             let why = if dom_only {

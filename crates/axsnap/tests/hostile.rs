@@ -108,6 +108,27 @@ const KB: usize = 1024;
 /// close. A hang shows as this bound, not as a stuck suite.
 const LIVE_SECS: u64 = 45;
 
+/// `secret_css.html`'s secrets (masked by CSS only) redacted wherever they show, the button
+/// named from the field by `aria-labelledby` too.
+fn css_secrets_redacted(r: &[Run]) -> Result<(), String> {
+    absent(r, &["css-SECRET-777", "note-SECRET-888", "SECRET", "••", "■■"])?;
+    has(&r[0].stdout, "textbox \"PIN\"", ": [redacted]")?;
+    has(&r[0].stdout, "textbox \"Note\"", ": [redacted]")?;
+    has_str(&r[0].stdout, "button \"Show [redacted]\"")
+}
+
+/// `password_record.html`: the filled password redacted, its length nowhere, and the empty
+/// field with no value at all.
+fn passwords_redacted(r: &[Run]) -> Result<(), String> {
+    absent(r, &["hunter2", "•"])?;
+    has(&r[0].stdout, "textbox \"Password\"", ": [redacted]")?;
+    let empty = line_with(&r[0].stdout, "textbox \"Empty\"")?;
+    if empty.contains(": ") {
+        return Err(format!("the empty field shows a value: {empty}"));
+    }
+    Ok(())
+}
+
 const CASES: &[Case] = &[
     Case {
         name: "secret_autocomplete_current_password",
@@ -158,13 +179,7 @@ const CASES: &[Case] = &[
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
         fails: false,
-        check: |r| {
-            absent(r, &["css-SECRET-777", "note-SECRET-888", "SECRET", "••", "■■"])?;
-            has(&r[0].stdout, "textbox \"PIN\"", ": [redacted]")?;
-            has(&r[0].stdout, "textbox \"Note\"", ": [redacted]")?;
-            // The button named from the field by aria-labelledby.
-            has_str(&r[0].stdout, "button \"Show [redacted]\"")
-        },
+        check: css_secrets_redacted,
     },
     Case {
         name: "secrets_built_from_the_dom_snapshot",
@@ -174,11 +189,8 @@ const CASES: &[Case] = &[
         max_bytes: 16 * KB,
         fails: false,
         check: |r| {
-            absent(r, &["css-SECRET-777", "note-SECRET-888", "SECRET", "••", "■■"])?;
             has_str(&r[0].stdout, "a DOM-only capture")?;
-            has(&r[0].stdout, "textbox \"PIN\"", ": [redacted]")?;
-            has(&r[0].stdout, "textbox \"Note\"", ": [redacted]")?;
-            has_str(&r[0].stdout, "button \"Show [redacted]\"")
+            css_secrets_redacted(r)
         },
     },
     Case {
@@ -188,15 +200,7 @@ const CASES: &[Case] = &[
         secs: LIVE_SECS,
         max_bytes: 16 * KB,
         fails: false,
-        check: |r| {
-            absent(r, &["hunter2", "•"])?;
-            has(&r[0].stdout, "textbox \"Password\"", ": [redacted]")?;
-            let empty = line_with(&r[0].stdout, "textbox \"Empty\"")?;
-            if empty.contains(": ") {
-                return Err(format!("the empty field shows a value: {empty}"));
-            }
-            Ok(())
-        },
+        check: passwords_redacted,
     },
     Case {
         name: "password_length_not_in_record",
@@ -206,16 +210,8 @@ const CASES: &[Case] = &[
         max_bytes: 16 * KB,
         fails: false,
         check: |r| {
-            absent(r, &["hunter2", "•"])?;
-            let record = r[0].record.as_deref().unwrap_or("");
-            has_str(record, "\"[redacted]\"")?;
-            has(&r[0].stdout, "textbox \"Password\"", ": [redacted]")?;
-            // An empty field says so: no value at all.
-            let empty = line_with(&r[0].stdout, "textbox \"Empty\"")?;
-            if empty.contains(": ") {
-                return Err(format!("the empty field shows a value: {empty}"));
-            }
-            Ok(())
+            has_str(r[0].record.as_deref().unwrap_or(""), "\"[redacted]\"")?;
+            passwords_redacted(r)
         },
     },
     Case {

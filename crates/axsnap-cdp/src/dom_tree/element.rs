@@ -70,7 +70,7 @@ impl<'s> Builder<'s> {
                 input_type.as_str(),
                 "checkbox" | "radio" | "button" | "submit" | "reset" | "image" | "file" | "range" | "color"
             );
-        let contenteditable = self.attr(i, A::Contenteditable).is_some_and(|v| v.is_empty() || v == "true");
+        let contenteditable = self.editable_host(i);
         states.set(State::Editable, editable_input || tag == Tag::TextArea || contenteditable);
         // An editable host is a multi-line field unless it says otherwise.
         let multiline = match self.attr(i, A::AriaMultiline) {
@@ -235,10 +235,10 @@ impl<'s> Builder<'s> {
         false
     }
 
-    /// The first `<summary>` child of details element `i`.
-    pub(super) fn first_summary(&mut self, i: usize) -> Option<usize> {
+    /// The first child element of `i` with tag `tag` (a details' summary, a fieldset's legend).
+    pub(super) fn first_child(&mut self, i: usize, tag: Tag) -> Option<usize> {
         let kids: Vec<usize> = self.children(i).iter().map(|&c| c as usize).collect();
-        kids.into_iter().find(|&c| self.kind(c) == ELEMENT && self.tag(c) == Tag::Summary)
+        kids.into_iter().find(|&c| self.kind(c) == ELEMENT && self.tag(c) == tag)
     }
 
     /// The text of the elements an ID reference list (`aria-labelledby`, `aria-describedby`)
@@ -284,8 +284,7 @@ impl<'s> Builder<'s> {
 
     /// Whether element `i`'s parent element says it is a menu.
     fn in_menu(&self, i: usize) -> bool {
-        let parent = self.doc.nodes.parent_index.get(i).and_then(|&p| usize::try_from(p).ok());
-        parent
+        self.parent(i)
             .and_then(|p| self.attr(p, A::Role))
             .and_then(|r| r.split_whitespace().next())
             .is_some_and(|r| matches!(r, "menu" | "menubar"))
@@ -340,14 +339,10 @@ impl<'s> Builder<'s> {
         if let Some(own) = own.map(normalize).filter(|s| !s.is_empty()) {
             return own;
         }
-        if tag == Tag::Fieldset {
-            let kids: Vec<usize> = self.children(i).iter().map(|&c| c as usize).collect();
-            if let Some(l) = kids.into_iter().find(|&c| self.kind(c) == ELEMENT && self.tag(c) == Tag::Legend)
-            {
-                let name = self.content(l, false);
-                if !name.is_empty() {
-                    return name;
-                }
+        if let Some(l) = (tag == Tag::Fieldset).then(|| self.first_child(i, Tag::Legend)).flatten() {
+            let name = self.content(l, false);
+            if !name.is_empty() {
+                return name;
             }
         }
         if named_by_content(role) {

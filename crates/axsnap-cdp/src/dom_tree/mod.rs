@@ -258,9 +258,9 @@ impl<'s> Builder<'s> {
         self.snap.drawn(self.d, i)
     }
 
-    /// Whether element `i` is an editable host.
+    /// Whether element `i` is an editable host (`contenteditable` empty or `true`).
     fn editable_host(&self, i: usize) -> bool {
-        self.attr(i, A::Contenteditable).is_some_and(|v| !v.eq_ignore_ascii_case("false"))
+        self.attr(i, A::Contenteditable).is_some_and(|v| v.is_empty() || v.eq_ignore_ascii_case("true"))
     }
 
     /// The rendered text of a text node (its own text inside a `<select>`, which has none).
@@ -485,7 +485,7 @@ impl<'s> Builder<'s> {
                 next_up = Some(id);
             }
             if walk_children {
-                let summary = only_summary.then(|| self.first_summary(i)).flatten();
+                let summary = only_summary.then(|| self.first_child(i, Tag::Summary)).flatten();
                 for &c in self.children(i).iter().rev() {
                     if only_summary && Some(c as usize) != summary {
                         continue;
