@@ -17,7 +17,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 fn snapshot(raw: &Tree, refs: &mut RefSpace, seq: u64) -> Snapshot {
     let target = TargetId("bench".into());
     let mut p = project(raw, &ProjectOptions::default());
-    refs.refresh(&target, raw, &mut p.tree);
+    refs.refresh_projection(&target, raw, &mut p);
     Snapshot { target, seq, header: Header::default(), tree: p.tree, stats: p.stats }
 }
 

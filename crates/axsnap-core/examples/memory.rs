@@ -45,7 +45,7 @@ static ALLOC: Counting = Counting;
 fn snapshot(raw: &Tree, refs: &mut RefSpace, seq: u64) -> Snapshot {
     let target = TargetId("mem".into());
     let mut p = project(raw, &ProjectOptions::default());
-    refs.refresh(&target, raw, &mut p.tree);
+    refs.refresh_projection(&target, raw, &mut p);
     Snapshot { target, seq, header: Header::default(), tree: p.tree, stats: p.stats }
 }
 

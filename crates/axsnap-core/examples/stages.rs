@@ -2,7 +2,7 @@
 //! benches: project, refs refresh, render (text) for a first snapshot, then for the same page
 //! after a 1% edit plus the diff and its rendering. Medians of `RUNS` runs, wall time.
 //!
-//! `cargo run --release -p axsnap-core --example stages`
+//! `cargo run --release -p axsnap-core --example stages [SIZE…]` (default: 1000 10000 100000)
 
 #[path = "../benches/synth/mod.rs"]
 mod synth;
@@ -45,7 +45,7 @@ fn snapshot(
     let mut p = project(raw, &ProjectOptions::default());
     *project_ms = ms(t);
     let t = Instant::now();
-    refs.refresh(&target, raw, &mut p.tree);
+    refs.refresh_projection(&target, raw, &mut p);
     *refresh_ms = ms(t);
     Snapshot { target, seq, header: Header::default(), tree: p.tree, stats: p.stats }
 }
@@ -75,7 +75,11 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     println!("nodes\tproject\trefresh\trender\t| full\t| project2\trefresh2\tdiff\trender_diff\t| diff path");
-    for size in [1_000usize, 10_000, 100_000] {
+    let mut sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    if sizes.is_empty() {
+        sizes = vec![1_000, 10_000, 100_000];
+    }
+    for size in sizes {
         let raw = synth::web_tree(size);
         let edited = synth::edit_one_percent(&raw);
         let runs: Vec<Stages> = (0..RUNS).map(|_| run(&raw, &edited)).collect();

@@ -106,6 +106,12 @@ pub fn redact(tree: &mut Tree, known: &[String]) -> usize {
 /// secret, not yet redacted. Cheap (one pass over the states), so callers ask first and copy
 /// a tree only when it needs redacting.
 pub fn needs_redaction(tree: &Tree) -> bool {
+    // Nearly every page has no secret at all: one look at each node of the arena (in memory
+    // order, not the tree's) says so without building the walk's plan.
+    let arena = (0..tree.arena_len()).map(|i| tree.node(NodeId(i as u32)));
+    if !arena.into_iter().any(is_secret) {
+        return false;
+    }
     let plan = Plan::of(tree);
     plan.secrets.iter().any(|&id| tree.node(id).value.as_deref().is_some_and(worth_hiding))
         || plan.inside.iter().any(|&id| {

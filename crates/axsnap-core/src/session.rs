@@ -248,9 +248,9 @@ impl Session {
             None => project(&capture.tree, &request.options),
         };
         let refs = if capture.partial.is_some() {
-            self.refs.refresh_partial(&capture.target, &capture.tree, &mut projection.tree)
+            self.refs.refresh_projection_partial(&capture.target, &capture.tree, &mut projection)
         } else {
-            self.refs.refresh(&capture.target, &capture.tree, &mut projection.tree)
+            self.refs.refresh_projection(&capture.target, &capture.tree, &mut projection)
         };
         self.next_seq += 1;
         let snapshot = Snapshot {
@@ -578,6 +578,8 @@ fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crat
     };
     page.stats.output_nodes = part.len();
     page.tree = part;
+    // The part is a new tree: the whole page's origins do not index it.
+    page.origin.clear();
     Some(page)
 }
 

@@ -194,6 +194,11 @@ impl Node {
 pub struct Tree {
     nodes: Vec<Node>,
     root: Option<NodeId>,
+    /// The arena is exactly the reachable nodes, in pre-order, root first (set by
+    /// [`Tree::lay_out_in_preorder`] and [`Tree::compacted`], cleared by any change of shape):
+    /// a walk then reads the arena in order instead of following each node's child list,
+    /// which on a large tree is a cache miss per node.
+    laid_out: bool,
 }
 
 impl Tree {
@@ -204,7 +209,7 @@ impl Tree {
 
     /// An empty tree with room for `n` nodes (building a large tree without regrowing).
     pub fn with_capacity(n: usize) -> Tree {
-        Tree { nodes: Vec::with_capacity(n), root: None }
+        Tree { nodes: Vec::with_capacity(n), root: None, laid_out: false }
     }
 
     /// A tree of one root node.
@@ -217,6 +222,7 @@ impl Tree {
 
     /// Adds a detached node and returns its id. Its `children`/`parent` are reset.
     pub fn push(&mut self, mut node: Node) -> NodeId {
+        self.laid_out = false;
         node.children.clear();
         node.parent = None;
         let id = NodeId(self.nodes.len() as u32);
@@ -234,6 +240,7 @@ impl Tree {
     /// Attaches the detached node `child` under `parent`, at `index` among its children (at the
     /// end for `None` or an index past the end).
     pub fn attach(&mut self, parent: NodeId, child: NodeId, index: Option<usize>) {
+        self.laid_out = false;
         self.nodes[child.index()].parent = Some(parent);
         let kids = &mut self.nodes[parent.index()].children;
         match index {
@@ -245,6 +252,7 @@ impl Tree {
     /// Detaches `id` from its parent (its subtree stays in the arena, unreachable from the
     /// root until attached again).
     pub fn detach(&mut self, id: NodeId) {
+        self.laid_out = false;
         if let Some(p) = self.nodes[id.index()].parent.take() {
             self.nodes[p.index()].children.retain(|c| *c != id);
         }
@@ -252,6 +260,7 @@ impl Tree {
 
     /// Sets the root.
     pub fn set_root(&mut self, id: NodeId) {
+        self.laid_out = false;
         self.root = Some(id);
     }
 
@@ -265,7 +274,8 @@ impl Tree {
         &self.nodes[id.index()]
     }
 
-    /// The node at `id`, mutably.
+    /// The node at `id`, mutably. Its `children` and `parent` are the tree's to maintain
+    /// (through [`Tree::attach`] and [`Tree::detach`]); walks rely on them.
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id.index()]
     }
@@ -283,11 +293,17 @@ impl Tree {
     /// Iterates the nodes reachable from the root in document order (pre-order), with depth
     /// (root = 0). Iterative: safe on any depth.
     pub fn preorder(&self) -> Preorder<'_> {
-        Preorder { tree: self, stack: self.root.map(|r| vec![(r, 0)]).unwrap_or_default() }
+        if self.laid_out {
+            return Preorder { tree: self, stack: Vec::new(), linear: Some(Linear::default()) };
+        }
+        Preorder { tree: self, stack: self.root.map(|r| vec![(r, 0)]).unwrap_or_default(), linear: None }
     }
 
     /// Number of nodes reachable from the root.
     pub fn len(&self) -> usize {
+        if self.laid_out {
+            return self.nodes.len();
+        }
         self.preorder().count()
     }
 
@@ -329,7 +345,69 @@ impl Tree {
             }
         }
         out.root = map[root.index()];
+        out.laid_out = true;
         out
+    }
+}
+
+impl Tree {
+    /// Lays the tree out in pre-order in place: afterwards the arena holds exactly the nodes
+    /// reachable from the root, the root at index 0 and each node before its descendants.
+    /// Returns, for each old arena index, the node's new id (`None`: it was unreachable and is
+    /// gone).
+    ///
+    /// Unlike [`Tree::compacted`], nothing is copied into a new arena: nodes are swapped into
+    /// place (each at most once), so a large tree is laid out without touching fresh memory.
+    pub fn lay_out_in_preorder(&mut self) -> Vec<Option<NodeId>> {
+        let len = self.nodes.len();
+        let order: Vec<NodeId> = self.preorder().map(|(id, _)| id).collect();
+        let mut new_of: Vec<Option<NodeId>> = vec![None; len];
+        for (pos, id) in order.iter().enumerate() {
+            new_of[id.index()] = Some(NodeId(pos as u32));
+        }
+        // The child lists say the shape (a builder may have set them without the parents).
+        if let Some(&root) = order.first() {
+            self.nodes[root.index()].parent = None;
+        }
+        for (pos, id) in order.iter().enumerate() {
+            let kids = std::mem::take(&mut self.nodes[id.index()].children);
+            for &c in &kids {
+                self.nodes[c.index()].parent = Some(NodeId(pos as u32));
+            }
+            let node = &mut self.nodes[id.index()];
+            node.children = kids;
+            for c in node.children.iter_mut() {
+                // A reachable node's children are reachable.
+                if let Some(n) = new_of[c.index()] {
+                    *c = n;
+                }
+            }
+        }
+        // Where each arena slot goes: reachable nodes to their pre-order place, the rest after.
+        let mut dest: Vec<usize> = Vec::with_capacity(len);
+        let mut spare = order.len();
+        for slot in &new_of {
+            dest.push(match slot {
+                Some(n) => n.index(),
+                None => {
+                    spare += 1;
+                    spare - 1
+                }
+            });
+        }
+        // Follow each cycle of the permutation: every swap puts one node in its final place.
+        for i in 0..len {
+            while dest[i] != i {
+                let j = dest[i];
+                self.nodes.swap(i, j);
+                dest.swap(i, j);
+            }
+        }
+        self.nodes.truncate(order.len());
+        self.nodes.shrink_to_fit();
+        self.root = if order.is_empty() { None } else { Some(NodeId(0)) };
+        self.laid_out = true;
+        new_of
     }
 }
 
@@ -358,12 +436,38 @@ impl PartialEq for Tree {
 pub struct Preorder<'t> {
     tree: &'t Tree,
     stack: Vec<(NodeId, usize)>,
+    /// Set for a tree laid out in pre-order: the walk runs through the arena.
+    linear: Option<Linear>,
+}
+
+/// A walk through a laid-out arena: the next index, and the depth of each node passed.
+#[derive(Default)]
+struct Linear {
+    next: usize,
+    depth: Vec<u32>,
 }
 
 impl Iterator for Preorder<'_> {
     type Item = (NodeId, usize);
 
     fn next(&mut self) -> Option<(NodeId, usize)> {
+        if let Some(lin) = &mut self.linear {
+            let i = lin.next;
+            let node = self.tree.nodes.get(i)?;
+            lin.next += 1;
+            // A parent comes before its children.
+            let depth = node.parent.and_then(|p| lin.depth.get(p.index())).map_or(0, |d| d + 1);
+            debug_assert!(
+                node.parent.is_some_and(|p| p.index() < i) || i == 0,
+                "a laid-out tree's node {i} is not after its parent: children edited directly"
+            );
+            debug_assert!(
+                node.children.first().is_none_or(|c| c.index() == i + 1),
+                "a laid-out tree's node {i} is not followed by its first child: children edited directly"
+            );
+            lin.depth.push(depth);
+            return Some((NodeId(i as u32), depth as usize));
+        }
         let (id, depth) = self.stack.pop()?;
         let kids = &self.tree.nodes[id.index()].children;
         self.stack.extend(kids.iter().rev().map(|c| (*c, depth + 1)));
@@ -388,6 +492,42 @@ mod tests {
         t.append(r, n(Role::Button, "ok", "3"));
         let names: Vec<_> = t.preorder().map(|(id, d)| (t.node(id).native.id.clone(), d)).collect();
         assert_eq!(names, vec![("0".into(), 0), ("1".into(), 1), ("2".into(), 2), ("3".into(), 1)]);
+    }
+
+    #[test]
+    fn laying_out_in_preorder_keeps_the_walk_and_drops_the_unreachable() {
+        // Built out of order: children pushed before parents, a detached node in between.
+        let mut t = Tree::new();
+        let c = t.push(n(Role::Button, "c", "3"));
+        let gone = t.push(n(Role::Text, "gone", "9"));
+        let b = t.push(n(Role::ListItem, "b", "2"));
+        let a = t.push(n(Role::List, "a", "1"));
+        let r = t.push(n(Role::Document, "", "0"));
+        t.attach(a, b, None);
+        t.attach(b, c, None);
+        t.attach(r, a, None);
+        let d = t.push(n(Role::Button, "d", "4"));
+        t.attach(r, d, None);
+        t.set_root(r);
+        t.attach(r, gone, None);
+        t.detach(gone);
+        let walk = |t: &Tree| -> Vec<(String, usize)> {
+            t.preorder().map(|(id, depth)| (t.node(id).native.id.clone(), depth)).collect()
+        };
+        let before = walk(&t);
+        let map = t.lay_out_in_preorder();
+        assert_eq!(walk(&t), before, "the same walk, now through the arena");
+        assert_eq!(t.arena_len(), 5);
+        assert_eq!(t.len(), 5);
+        assert_eq!(t.root(), Some(NodeId(0)));
+        assert_eq!(map[gone.index()], None);
+        assert_eq!(t.node(map[c.index()].unwrap()).name, "c");
+        assert_eq!(t.node(map[c.index()].unwrap()).parent, map[b.index()]);
+        assert_eq!(t, t.compacted());
+        // A change of shape ends the arena walk: the tree is walked by its child lists again.
+        let e = t.append(map[a.index()].unwrap(), n(Role::Button, "e", "5"));
+        assert_eq!(walk(&t)[..4], [("0".into(), 0), ("1".into(), 1), ("2".into(), 2), ("3".into(), 3)]);
+        assert_eq!(walk(&t)[4], ("5".to_string(), 2), "{e:?}");
     }
 
     #[test]

@@ -579,3 +579,50 @@ fn refresh_100k_timing() {
     run(&churned, "whole-document churn");
     run(&churned, "steady after churn");
 }
+
+/// The refs a projected tree shows, in document order (with each node's native id).
+fn shown_refs(t: &Tree) -> Vec<(NativeId, Option<Ref>)> {
+    t.preorder().map(|(id, _)| (t.node(id).native.clone(), t.node(id).ref_id)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases() / 10, ..ProptestConfig::default() })]
+
+    /// `refresh_projection`, which reads the raw node each projected node came from instead
+    /// of looking its native id up, gives the same refs and stats as `refresh` on the same
+    /// projections, through every kind of edit (churn, re-creation, partial captures).
+    #[test]
+    fn refresh_from_a_projection_matches_refresh(
+        init in prop::collection::vec((0usize..1000, 0usize..1000, prop::bool::weighted(0.1)), 0..30),
+        edits in prop::collection::vec(edit(), 1..16),
+    ) {
+        use axsnap_core::project::{project, ProjectOptions};
+        let mut model = Model::new();
+        for (parent, look, new_scope) in init {
+            model.apply(Edit::Insert { parent, look, pos: usize::MAX, new_scope });
+        }
+        let target = TargetId("t".into());
+        let (mut by_id, mut by_origin) = (RefSpace::new(), RefSpace::new());
+        let opts = ProjectOptions::default();
+        let mut step = |raw: &Tree, partial: bool| -> Result<(), TestCaseError> {
+            let mut a = project(raw, &opts);
+            let mut b = project(raw, &opts);
+            let (sa, sb) = if partial {
+                (by_id.refresh_partial(&target, raw, &mut a.tree), by_origin.refresh_projection_partial(&target, raw, &mut b))
+            } else {
+                (by_id.refresh(&target, raw, &mut a.tree), by_origin.refresh_projection(&target, raw, &mut b))
+            };
+            prop_assert_eq!(sa, sb);
+            prop_assert_eq!(shown_refs(&a.tree), shown_refs(&b.tree));
+            Ok(())
+        };
+        step(&model.tree(), false)?;
+        for e in edits {
+            model.apply(e);
+            match e {
+                Edit::Partial { cut } => step(&model.partial_tree(cut), true)?,
+                _ => step(&model.tree(), false)?,
+            }
+        }
+    }
+}

@@ -36,7 +36,7 @@ pub fn options(view: &ViewArgs) -> ProjectOptions {
 pub fn snapshot(rec: &RecordedTree, opts: &ProjectOptions, refs: &mut RefSpace, seq: u64) -> Snapshot {
     let target = TargetId("cli".into());
     let mut p = project(&rec.tree, opts);
-    refs.refresh(&target, &rec.tree, &mut p.tree);
+    refs.refresh_projection(&target, &rec.tree, &mut p);
     Snapshot {
         target,
         seq,

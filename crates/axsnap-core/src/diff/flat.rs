@@ -5,7 +5,7 @@
 //! under that one" and "sum over a subtree" are array look-ups and one reverse pass, never a
 //! walk over depth.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::DiffError;
 use crate::refs::Ref;
@@ -129,7 +129,7 @@ pub(super) enum RefIndex {
     /// `dense[ref]` is the position, or [`NONE`].
     Dense(Vec<u32>),
     /// Sparse refs.
-    Sparse(HashMap<Ref, u32>),
+    Sparse(FxHashMap<Ref, u32>),
     /// Not built.
     #[default]
     Empty,
@@ -150,7 +150,7 @@ impl RefIndex {
             }
             Ok(RefIndex::Dense(dense))
         } else {
-            let mut map = HashMap::with_capacity(refs.len());
+            let mut map = FxHashMap::with_capacity_and_hasher(refs.len(), Default::default());
             for (pos, r) in refs.iter().enumerate() {
                 if map.insert(*r, pos as u32).is_some() {
                     return Err(*r);

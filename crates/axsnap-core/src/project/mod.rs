@@ -192,6 +192,11 @@ pub struct Projection {
     pub tree: Tree,
     /// What was removed and cut.
     pub stats: ProjectStats,
+    /// For each node of `tree` (by arena index), the node of the raw tree it stands for, which
+    /// has the same native id; `None` for nodes projection made up (cut markers). Lets
+    /// [`crate::refs::RefSpace::refresh_projection`] read refs found on the raw tree instead of
+    /// looking each native id up again. Empty when unknown (a tree edited after projection).
+    pub origin: Vec<Option<NodeId>>,
 }
 
 /// Projects a raw tree. Never fails and never recurses on input depth: any tree gives a
@@ -214,7 +219,7 @@ pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
         raw
     };
     let Some(raw_root) = raw.root().filter(|r| raw.get(*r).is_some()) else {
-        return Projection { tree: Tree::new(), stats };
+        return Projection { tree: Tree::new(), stats, origin: Vec::new() };
     };
     let view = &opts.view;
     let start = match &view.scope {
@@ -225,10 +230,10 @@ pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
         Some(start) => {
             // A scope may be a small part of a large capture: reserve only for its subtree.
             let capacity = if start == raw_root { raw.arena_len() } else { count_reachable(raw, start) };
-            let (tree, visited) = rules::build(raw, start, capacity, opts, &mut stats);
+            let (work, visited) = rules::build(raw, start, capacity, opts, &mut stats);
             stats.raw_nodes = if start == raw_root { visited } else { count_reachable(raw, raw_root) };
             stats.cut_by_view += stats.raw_nodes.saturating_sub(visited);
-            Work { tree, markers: Default::default() }
+            work
         }
         None => scope_missing(raw, raw_root, opts, &mut stats),
     };
@@ -248,8 +253,8 @@ pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
     if let Some(max) = view.max_nodes {
         work = cuts::max_nodes(work, max, &mut stats);
     }
-    let tree = cuts::finish(work, opts, &mut stats);
-    Projection { tree, stats }
+    let (tree, origin) = cuts::finish(work, opts, &mut stats);
+    Projection { tree, stats, origin }
 }
 
 /// The output when the scope element is not in the capture: the root alone, with a marker
@@ -260,7 +265,7 @@ fn scope_missing(raw: &Tree, root: NodeId, opts: &ProjectOptions, stats: &mut Pr
     let hidden = stats.raw_nodes.saturating_sub(1);
     stats.cut_by_view += hidden;
     let mut work = Work::default();
-    let new_root = work.tree.push(rules::shell(raw.node(root), opts, stats));
+    let new_root = work.push(rules::shell(raw.node(root), opts, stats), Some(root));
     work.tree.set_root(new_root);
     let name = format!("scope element not found: {}", more_items(hidden));
     attach_marker(&mut work, new_root, Pending { kind: "scope", items: hidden, name });

@@ -17,6 +17,7 @@ use crate::tree::{Node, NodeId, Tree};
 
 use super::prose;
 use super::text::{self, is_blank, is_blank_opt};
+use super::work::Work;
 use super::{ProjectOptions, ProjectStats, REDACTED};
 
 /// States that say where a node is drawn, not what it is: they do not make a wrapper meaningful.
@@ -254,6 +255,8 @@ struct Builder<'a> {
     opts: &'a ProjectOptions,
     stats: &'a mut ProjectStats,
     out: Tree,
+    /// For each node of `out`, the raw node it was made from.
+    origin: Vec<Option<NodeId>>,
     seen: Vec<bool>,
     /// Finished output nodes waiting for their parent.
     done: Vec<NodeId>,
@@ -270,7 +273,8 @@ struct Builder<'a> {
 }
 
 /// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
-/// the working tree (post-order arena, root set) and the number of raw nodes visited.
+/// the working tree (post-order arena, root set) with the raw node each of its nodes was made
+/// from, and the number of raw nodes visited.
 ///
 /// `capacity` bounds the nodes the walk can keep (the subtree's size or more); reserving it
 /// up front saves regrowing an arena of large nodes.
@@ -280,13 +284,14 @@ pub(super) fn build(
     capacity: usize,
     opts: &ProjectOptions,
     stats: &mut ProjectStats,
-) -> (Tree, usize) {
+) -> (Work, usize) {
     let mut b = Builder {
         raw,
         opts,
         stats,
         // Pages past what is used are never touched.
         out: Tree::with_capacity(capacity),
+        origin: Vec::with_capacity(capacity),
         seen: vec![false; raw.arena_len()],
         done: Vec::new(),
         visited: 0,
@@ -294,7 +299,7 @@ pub(super) fn build(
         ends_block: HashSet::new(),
         block_heads: prose::BlockHeads::new(),
     };
-    let Some(first) = raw.get(start) else { return (b.out, 0) };
+    let Some(first) = raw.get(start) else { return (Work::default(), 0) };
     b.seen[start.index()] = true;
     b.visited = 1;
     let mut stack = vec![Frame {
@@ -337,7 +342,7 @@ pub(super) fn build(
     if let Some(&root) = b.done.last() {
         b.out.set_root(root);
     }
-    (b.out, b.visited)
+    (Work { tree: b.out, origin: b.origin, markers: Default::default() }, b.visited)
 }
 
 /// The paragraph that stands for a dropped block's running text (see [`prose`]): the block's
@@ -509,6 +514,7 @@ impl Builder<'_> {
         }
         let node = copy_node(raw, opts, frame.protected, frame.pre, self.stats);
         let id = self.out.push(node);
+        self.origin.push(Some(frame.raw));
         let kids: Vec<NodeId> = self.done.drain(frame.start..).collect();
         self.out.node_mut(id).children = kids;
         self.tidy_children(id);
@@ -628,8 +634,10 @@ impl Builder<'_> {
         self.trim_run_edges(&kids, &runs);
         if opts.join_text && !self.block_heads.is_empty() {
             let raw = self.raw;
+            let origin = &mut self.origin;
             self.stats.paragraphs_grouped +=
                 prose::group(&mut self.out, &mut kids, &self.block_heads, &self.ends_block, &mut |out, b| {
+                    origin.push(Some(b));
                     out.push(paragraph_for(raw.node(b)))
                 });
         }

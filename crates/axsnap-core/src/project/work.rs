@@ -16,6 +16,10 @@ use super::SYNTHETIC_SCOPE;
 pub(super) struct Work {
     /// The tree (root set unless empty).
     pub tree: Tree,
+    /// For each node of `tree` (by arena index), the raw node it stands for (the same native
+    /// id); `None` for a cut marker. Grows with the tree: nodes enter only through
+    /// [`Work::push`].
+    pub origin: Vec<Option<NodeId>>,
     /// For each marker: how many items it stands for.
     pub markers: HashMap<NodeId, usize>,
 }
@@ -24,7 +28,13 @@ impl Work {
     /// An empty working tree with room for `n` nodes. Large trees are built without regrowing
     /// (moving hundreds of bytes per node on each doubling dominated the cost).
     pub fn with_capacity(n: usize) -> Work {
-        Work { tree: Tree::with_capacity(n), markers: HashMap::new() }
+        Work { tree: Tree::with_capacity(n), origin: Vec::with_capacity(n), markers: HashMap::new() }
+    }
+
+    /// Adds a detached node made from raw node `origin` (`None`: made up).
+    pub fn push(&mut self, node: Node, origin: Option<NodeId>) -> NodeId {
+        self.origin.push(origin);
+        self.tree.push(node)
     }
 
     /// How many items `id` stands for: a marker its count, any other node 1.
@@ -42,7 +52,7 @@ impl Work {
     ) -> (NodeId, Vec<NodeId>) {
         let mut node = std::mem::take(self.tree.node_mut(old));
         let kids = std::mem::take(&mut node.children);
-        let new = out.tree.push(node);
+        let new = out.push(node, self.origin.get(old.index()).copied().flatten());
         match parent {
             Some(p) => out.tree.attach(p, new, None),
             None => out.tree.set_root(new),
@@ -135,7 +145,7 @@ pub(super) fn attach_marker(out: &mut Work, parent: NodeId, m: Pending) -> NodeI
     // The scope's length makes the id unambiguous whatever characters the parts hold.
     let id = format!("{}{}@{}:{}/{}", m.kind, pos, p.native.scope.len(), p.native.scope, p.native.id);
     let node = Node::new(Role::More, m.name, NativeId::new(SYNTHETIC_SCOPE, id));
-    let new = out.tree.push(node);
+    let new = out.push(node, None);
     out.tree.attach(parent, new, None);
     out.markers.insert(new, m.items);
     new

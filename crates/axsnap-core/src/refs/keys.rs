@@ -156,8 +156,8 @@ pub(super) type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 pub(super) struct Keys {
     /// Own fields plus the ancestors' (role, name) chain.
     pub full: Vec<Key>,
-    /// How many reachable nodes share each `full` key.
-    full_count: KeyMap<u32>,
+    /// Whether no other reachable node has the same `full` key, by arena index.
+    full_unique: Vec<bool>,
     /// Own identifying fields plus the children's: what tells look-alike siblings apart.
     pub sibling: Vec<Key>,
     /// Whether no sibling shares the node's `sibling` key.
@@ -169,16 +169,23 @@ pub(super) struct Keys {
 
 impl Keys {
     /// Computes the keys of `raw`, whose reachable nodes in pre-order are `order`.
+    ///
+    /// Only the first pass reads the nodes (large structs, spread over a large arena); it
+    /// copies each node's child list into one flat array, and the later passes read only
+    /// that and the key arrays, which keeps 100,000-node trees in cache.
     pub fn of(raw: &Tree, order: &[NodeId]) -> Keys {
         let n = raw.arena_len();
         let mut local = vec![0; n];
         let mut full = vec![0; n];
         // Chain of (role, name) from the root down to and including each node.
         let mut chain: Vec<Key> = vec![0; n];
-        let mut full_count = KeyMap::default();
-        full_count.reserve(order.len());
+        // Children of the node at each position of `order`: `kids[starts[i]..starts[i + 1]]`.
+        let mut starts: Vec<u32> = Vec::with_capacity(order.len() + 1);
+        let mut kids: Vec<NodeId> = Vec::with_capacity(order.len());
         for &id in order {
             let node = raw.node(id);
+            starts.push(kids.len() as u32);
+            kids.extend_from_slice(&node.children);
             // The root is the document: its name (the title) and URL change with every
             // navigation while the page's chrome stays, so they stay out of its key and out of
             // every chain below it. It is still unique: no other node has an empty chain.
@@ -205,48 +212,90 @@ impl Keys {
             let f = h.finish128();
             local[id.index()] = loc;
             full[id.index()] = f;
-            *full_count.entry(f).or_insert(0) += 1;
         }
+        starts.push(kids.len() as u32);
+        drop(chain);
+        let children = |i: usize| &kids[starts[i] as usize..starts[i + 1] as usize];
         // Look-alike siblings (unnamed list items, rows) are told apart by what they hold:
         // the sibling key adds the children's own keys, one level down.
         let mut sibling = vec![0; n];
-        for &id in order {
+        for (i, &id) in order.iter().enumerate() {
             let mut h = Fast128::default();
             h.write_u128(local[id.index()]);
-            for c in &raw.node(id).children {
+            for c in children(i) {
                 h.write_u128(local[c.index()]);
             }
             sibling[id.index()] = h.finish128();
         }
-        let sibling_unique = sibling_uniqueness(raw, order, &sibling);
+        let sibling_unique = sibling_uniqueness(raw, order, children, &sibling);
         // Bottom-up: a node's children come after it in pre-order.
         let mut content = vec![0; n];
-        for &id in order.iter().rev() {
+        for (i, &id) in order.iter().enumerate().rev() {
             let mut h = Fast128::default();
             h.write_u128(local[id.index()]);
-            for c in &raw.node(id).children {
+            for c in children(i) {
                 h.write_u128(content[c.index()]);
             }
             content[id.index()] = h.finish128();
         }
-        Keys { full, full_count, sibling, sibling_unique, content }
+        let full_unique = unique_keys(n, order.iter().map(|id| id.index()), |i| full[i]);
+        Keys { full, full_unique, sibling, sibling_unique, content }
     }
 
     /// Whether exactly one reachable node has `id`'s full key.
     pub fn full_unique(&self, id: NodeId) -> bool {
-        self.full_count.get(&self.full[id.index()]) == Some(&1)
+        self.full_unique.get(id.index()).copied().unwrap_or(false)
     }
 }
 
+/// For each index below `len`, whether it is among `members` and no other member has its
+/// key (`key(i)`); indexes outside `members` are `false`.
+///
+/// By sorting, not by a map: counting 100,000 keys in a hash map took most of the keys' time
+/// (a cache miss per key), where a sort of (key, index) pairs runs through memory in order.
+pub(super) fn unique_keys(
+    len: usize,
+    members: impl Iterator<Item = usize>,
+    key: impl Fn(usize) -> Key,
+) -> Vec<bool> {
+    let mut unique = vec![false; len];
+    // The high half of each key first: pairs of 16 bytes sort faster than pairs holding the
+    // whole key; a run sharing the high half is then told apart by the whole key.
+    let mut pairs: Vec<(u64, u32)> = members.map(|i| ((key(i) >> 64) as u64, i as u32)).collect();
+    pairs.sort_unstable();
+    let mut run: Vec<(Key, u32)> = Vec::new();
+    for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+        if let [(_, only)] = group {
+            unique[*only as usize] = true;
+            continue;
+        }
+        run.clear();
+        run.extend(group.iter().map(|&(_, i)| (key(i as usize), i)));
+        run.sort_unstable();
+        for same in run.chunk_by(|a, b| a.0 == b.0) {
+            if let [(_, only)] = same {
+                unique[*only as usize] = true;
+            }
+        }
+    }
+    unique
+}
+
 /// For each reachable node, whether none of its siblings shares its key in `keys`.
-fn sibling_uniqueness(raw: &Tree, order: &[NodeId], local: &[Key]) -> Vec<bool> {
+/// `children(i)` are the children of `order[i]`.
+fn sibling_uniqueness<'k>(
+    raw: &Tree,
+    order: &[NodeId],
+    children: impl Fn(usize) -> &'k [NodeId],
+    local: &[Key],
+) -> Vec<bool> {
     let mut unique = vec![false; local.len()];
     if let Some(root) = raw.root() {
         unique[root.index()] = true;
     }
     let mut buf: Vec<Key> = Vec::new();
-    for &id in order {
-        let kids = &raw.node(id).children;
+    for i in 0..order.len() {
+        let kids = children(i);
         match kids.len() {
             0 => {}
             1 => unique[kids[0].index()] = true,

@@ -35,6 +35,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
 
+use crate::project::Projection;
 use crate::role::Role;
 use crate::tree::{NativeId, NodeId, Tree};
 
@@ -43,10 +44,10 @@ mod matching;
 mod recreated;
 mod slots;
 
-use keys::{Fast128, FastState, Key, KeyMap, Keys};
+use keys::{Fast128, FastState, Key, KeyHasher, Keys};
 use matching::{Churned, NewSide};
 use slots::Slots;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A ref: `e` followed by a number. Unique within a [`RefSpace`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -234,7 +235,36 @@ impl RefSpace {
     /// repeat gets a ref of its own that goes stale at the next refresh, so refs in one
     /// snapshot are always distinct.
     pub fn refresh(&mut self, target: &TargetId, raw: &Tree, projected: &mut Tree) -> RefStats {
-        self.refresh_with(target, raw, projected, false)
+        self.refresh_with(target, raw, projected, &[], false)
+    }
+
+    /// [`RefSpace::refresh`] for what [`crate::project::project`] made of `raw`: the same refs
+    /// and stats, found faster on large trees, because the projection says which raw node each
+    /// projected node stands for ([`Projection::origin`]) and a ref found on the raw tree is
+    /// not looked up again. An `origin` that does not cover the tree (empty, or the tree was
+    /// edited after projection) is ignored.
+    ///
+    /// One difference, for a backend that repeats a native id within a capture (a bug): the
+    /// structure remembered for churn matching comes from the raw node the projected one was
+    /// made from, not from every raw node with that id.
+    pub fn refresh_projection(
+        &mut self,
+        target: &TargetId,
+        raw: &Tree,
+        projection: &mut Projection,
+    ) -> RefStats {
+        self.refresh_with(target, raw, &mut projection.tree, &projection.origin, false)
+    }
+
+    /// [`RefSpace::refresh_partial`] for what [`crate::project::project`] made of `raw`; see
+    /// [`RefSpace::refresh_projection`].
+    pub fn refresh_projection_partial(
+        &mut self,
+        target: &TargetId,
+        raw: &Tree,
+        projection: &mut Projection,
+    ) -> RefStats {
+        self.refresh_with(target, raw, &mut projection.tree, &projection.origin, true)
     }
 
     /// [`RefSpace::refresh`] for a partial capture: refs of elements it does not contain are
@@ -243,16 +273,46 @@ impl RefSpace {
     /// unique (what it missed may hold a look-alike), so churn matching keeps comparing what the
     /// last whole capture recorded.
     pub fn refresh_partial(&mut self, target: &TargetId, raw: &Tree, projected: &mut Tree) -> RefStats {
-        self.refresh_with(target, raw, projected, true)
+        self.refresh_with(target, raw, projected, &[], true)
     }
 
+    /// `origin`: for each projected node, the raw node with its native id (see
+    /// [`Projection::origin`]), or empty.
     fn refresh_with(
         &mut self,
         target: &TargetId,
         raw: &Tree,
         projected: &mut Tree,
+        origin: &[Option<NodeId>],
         partial: bool,
     ) -> RefStats {
+        // The structural keys read only the raw tree, and the steps before them take about
+        // as long on a large capture: computed beside them, they cost no wall time where a
+        // second core is free. Only a whole capture reads them.
+        if partial || raw.arena_len() < KEYS_ASIDE_NODES {
+            return self.refresh_steps(target, raw, projected, origin, partial, None);
+        }
+        std::thread::scope(|scope| {
+            let keys = scope.spawn(|| {
+                let order: Vec<NodeId> = raw.preorder().map(|(id, _)| id).collect();
+                Keys::of(raw, &order)
+            });
+            self.refresh_steps(target, raw, projected, origin, partial, Some(keys))
+        })
+    }
+
+    /// The steps of a refresh (see [`RefSpace::refresh_with`]); `keys_aside`: the structural
+    /// keys of `raw`, being computed on another thread.
+    fn refresh_steps(
+        &mut self,
+        target: &TargetId,
+        raw: &Tree,
+        projected: &mut Tree,
+        origin: &[Option<NodeId>],
+        partial: bool,
+        keys_aside: Option<std::thread::ScopedJoinHandle<'_, Keys>>,
+    ) -> RefStats {
+        let origin = if origin.len() == projected.arena_len() { origin } else { &[] };
         self.generation += 1;
         let generation = self.generation;
         let ti = self.target_slot(target);
@@ -285,13 +345,22 @@ impl RefSpace {
             }
         }
         // Projected nodes are raw nodes or synthetic markers (whose native ids are not in raw).
+        // The raw node a projected one was made from, when known, was looked up just above.
+        let raw_len = raw_refs.len();
+        let from_raw = |id: NodeId| origin.get(id.index()).copied().flatten().filter(|o| o.index() < raw_len);
         let mut proj_order: Vec<NodeId> = Vec::with_capacity(projected.arena_len());
         let mut proj_refs: Vec<Option<Ref>> = Vec::with_capacity(projected.arena_len());
         for (id, _) in projected.preorder() {
             proj_order.push(id);
             let native = &projected.node(id).native;
             scopes_now.add(&native.scope);
-            let found = t.by_native.get(slots, native);
+            let found = match from_raw(id) {
+                Some(o) => {
+                    debug_assert!(raw.node(o).native == *native, "projection origin names another node");
+                    raw_refs[o.index()]
+                }
+                None => t.by_native.get(slots, native),
+            };
             proj_refs.push(found);
             if let Some(r) = found {
                 let slot = &mut slots[slot_index(r)];
@@ -336,7 +405,11 @@ impl RefSpace {
         // 3. Carry churned refs on unique structural matches.
         // Keys are only read from a whole capture (a partial one carries nothing and records no
         // structure: see step 5).
-        let keys = (!partial).then(|| Keys::of(raw, &raw_order));
+        let keys = (!partial).then(|| match keys_aside.map(|k| k.join()) {
+            Some(Ok(keys)) => keys,
+            // Computed here when not aside (or, should that thread have died, again).
+            _ => Keys::of(raw, &raw_order),
+        });
         if let Some(keys) = keys.as_ref().filter(|_| !churned.is_empty()) {
             churned.sort_unstable();
             let olds: Vec<Churned> = churned
@@ -389,15 +462,25 @@ impl RefSpace {
                 // native id held a ref in step 1 holds it in `raw_refs` too (the same lookup),
                 // so only the shown nodes step 1 found no ref for need remembering: in a
                 // steady page, the few new ones.
-                let shown: HashSet<&NativeId, FastState> = proj_order
-                    .iter()
-                    .zip(&proj_refs)
-                    .filter(|(_, r)| r.is_none())
-                    .map(|(&id, _)| &projected.node(id).native)
-                    .collect();
+                // Those the projection tells the raw node of are marked on it; the others are
+                // found by native id.
+                let mut shown_at: Vec<bool> = Vec::new();
+                let mut shown: HashSet<&NativeId, FastState> = HashSet::default();
+                for (&id, _) in proj_order.iter().zip(&proj_refs).filter(|(_, r)| r.is_none()) {
+                    match from_raw(id) {
+                        Some(o) => {
+                            shown_at.resize(raw_len, false);
+                            shown_at[o.index()] = true;
+                        }
+                        None => {
+                            shown.insert(&projected.node(id).native);
+                        }
+                    }
+                }
                 let old_scopes = &t.scopes;
                 let member = |id: NodeId| {
                     raw_refs[id.index()].is_some()
+                        || shown_at.get(id.index()).copied().unwrap_or(false)
                         || (!shown.is_empty() && shown.contains(&raw.node(id).native))
                 };
                 let candidate = |id: NodeId| {
@@ -469,6 +552,9 @@ impl RefSpace {
                         });
                         if found.is_some() || !t.by_native.insert(&node.native, r) {
                             t.extra.push(r);
+                        } else if let Some(o) = from_raw(id) {
+                            // The raw node now holds it too (for step 5).
+                            raw_refs[o.index()] = Some(r);
                         }
                         stats.assigned += 1;
                         r
@@ -490,7 +576,9 @@ impl RefSpace {
         // later. Only a whole capture shows that a key is unique: a partial one may have missed
         // the look-alikes, so the structure of its last whole capture stays.
         if let Some(keys) = &keys {
-            remember_structure(slots, &t.by_native, raw, &raw_order, &mut raw_refs, keys, stats.assigned > 0);
+            // Without origins, a raw node whose ref was given in step 4 is found by its id.
+            let look_up_new = stats.assigned > 0 && origin.is_empty();
+            remember_structure(slots, &t.by_native, raw, &raw_order, &mut raw_refs, keys, look_up_new);
         }
 
         if let Some(scopes) = next_scopes {
@@ -574,11 +662,11 @@ fn remember_structure(
     keys: &Keys,
     look_up_new: bool,
 ) {
-    // The nearest ancestor with a ref, per raw node (pre-order: parents come first), and how
-    // many ref-holding nodes share each (nearest ancestor, content).
+    // The nearest ancestor with a ref, per raw node (pre-order: parents come first), and each
+    // ref-holding node with its parent's ref and its (nearest ancestor, content) key.
     let mut nearest: Vec<Option<Ref>> = vec![None; raw.arena_len()];
-    let mut holders: Vec<(NodeId, Ref)> = Vec::new();
-    let mut kin: KeyMap<u32> = KeyMap::default();
+    let mut holders: Vec<(NodeId, Ref, Option<Ref>)> = Vec::new();
+    let mut kin: Vec<Key> = Vec::new();
     for &id in raw_order {
         let node = raw.node(id);
         nearest[id.index()] = node.parent.and_then(|p| raw_refs[p.index()].or(nearest[p.index()]));
@@ -593,23 +681,25 @@ fn remember_structure(
             },
             None => continue,
         };
-        holders.push((id, r));
-        *kin.entry(kin_key(nearest[id.index()], keys.content[id.index()])).or_insert(0) += 1;
+        holders.push((id, r, node.parent.and_then(|p| raw_refs[p.index()])));
+        kin.push(kin_key(nearest[id.index()], keys.content[id.index()]));
     }
-    for (id, r) in holders {
-        let node = raw.node(id);
-        let content = keys.content[id.index()];
-        let unique = kin.get(&kin_key(nearest[id.index()], content)) == Some(&1);
-        let slot = &mut slots[slot_index(r)];
-        if slot.native.as_ref() != Some(&node.native) {
-            continue; // a repeated native id: the first node holds the ref
+    let unique_kin = keys::unique_keys(kin.len(), 0..kin.len(), |i| kin[i]);
+    // A repeated native id (a backend bug) puts one ref on several nodes: the first holds it.
+    let mut recorded = vec![false; slots.len()];
+    for (i, &(id, r, parent)) in holders.iter().enumerate() {
+        if std::mem::replace(&mut recorded[slot_index(r)], true) {
+            continue;
         }
+        let slot = &mut slots[slot_index(r)];
+        debug_assert!(slot.native.as_ref() == Some(&raw.node(id).native), "a ref on a node it does not name");
+        let content = keys.content[id.index()];
         slot.structure = Some(Structure {
             full: keys.full_unique(id).then(|| keys.full[id.index()]),
             local: keys.sibling_unique[id.index()].then(|| keys.sibling[id.index()]),
-            parent: node.parent.and_then(|p| raw_refs[p.index()]),
+            parent,
             ancestor: nearest[id.index()],
-            content: unique.then_some(content),
+            content: unique_kin[i].then_some(content),
         });
     }
 }
@@ -622,23 +712,30 @@ fn kin_key(anchor: Option<Ref>, content: Key) -> Key {
     h.finish128()
 }
 
+/// From this many raw nodes on, a whole capture's structural keys are computed on a thread of
+/// their own, beside the first steps of the refresh (below it, a thread costs more than it
+/// saves).
+const KEYS_ASIDE_NODES: usize = 20_000;
+
 /// The index in `RefSpace::slots` of a ref this space gave out.
 fn slot_index(r: Ref) -> usize {
     r.0 as usize - 1
 }
 
-/// Live refs by native id. Keyed by a 128-bit hash of the native id, which keeps the table
-/// small and its probes free of string compares; every hit is checked against the ref's own
-/// native id, so a key collision reads as "absent" and can never name a wrong element.
+/// Live refs by native id. Keyed by a 64-bit hash of the native id, which keeps the table
+/// small (16-byte entries: a 100,000-ref table stays in cache far better than one of 128-bit
+/// keys) and its probes free of string compares; every hit is checked against the ref's own
+/// native id, so a key collision reads as "absent" (a new ref) and can never name a wrong
+/// element.
 #[derive(Debug, Default)]
-struct NativeIndex(KeyMap<Ref>);
+struct NativeIndex(HashMap<u64, Ref, BuildHasherDefault<KeyHasher>>);
 
 impl NativeIndex {
-    fn key(native: &NativeId) -> Key {
+    fn key(native: &NativeId) -> u64 {
         let mut h = Fast128::default();
         native.scope.hash(&mut h);
         native.id.hash(&mut h);
-        h.finish128()
+        h.finish()
     }
 
     /// The live ref of `native`.

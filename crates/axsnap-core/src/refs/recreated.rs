@@ -79,8 +79,12 @@ pub(super) fn carry(gone: &[Gone], now: &Now<'_>) -> Vec<(Ref, NodeId)> {
             node_of.insert(r, id);
         }
         // Every node counts against uniqueness, shown or not (a look-alike a view left out
-        // is still a look-alike); only a member can take a ref.
-        if let Some(a) = near[id.index()] {
+        // is still a look-alike); only a member can take a ref. Counts are read only under an
+        // anchor that may be matched: one holding a waited-on ref, or one without a ref (a
+        // new node, which a carry may reach); the rest, nearly every node of a steady page,
+        // are not counted.
+        let matchable = |a: NodeId| now.refs[a.index()].is_none_or(|r| waiting.contains_key(&r));
+        if let Some(a) = near[id.index()].filter(|&a| matchable(a)) {
             let e = by_anchor.entry(under(a, now.keys.content[id.index()])).or_insert((0, id));
             e.0 += 1;
         }

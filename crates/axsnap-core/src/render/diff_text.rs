@@ -25,8 +25,9 @@
 //! updated only in such fields as unchanged.
 
 use std::cell::OnceCell;
-use std::collections::HashMap;
 use std::fmt::Write;
+
+use rustc_hash::FxHashMap;
 
 use crate::caps::thousands;
 
@@ -48,7 +49,7 @@ const HINT_SEARCH_NODES: usize = 50;
 /// One side of the diff with a ref index.
 pub(super) struct Side<'t> {
     pub(super) tree: &'t Tree,
-    pub(super) by_ref: HashMap<Ref, NodeId>,
+    pub(super) by_ref: FxHashMap<Ref, NodeId>,
     /// Each node's nearest ancestor whose ref the snapshot shows, by arena index: made on
     /// first use in one walk, since looking up each node's ancestors one by one is quadratic
     /// in a deep tree (a chain of 100,000 changed code spans).
@@ -57,7 +58,8 @@ pub(super) struct Side<'t> {
 
 impl<'t> Side<'t> {
     fn new(tree: &'t Tree) -> Side<'t> {
-        let by_ref = tree.preorder().filter_map(|(id, _)| tree.node(id).ref_id.map(|r| (r, id))).collect();
+        let mut by_ref = FxHashMap::with_capacity_and_hasher(tree.arena_len(), Default::default());
+        by_ref.extend(tree.preorder().filter_map(|(id, _)| tree.node(id).ref_id.map(|r| (r, id))));
         Side { tree, by_ref, anchors: OnceCell::new() }
     }
 
@@ -512,7 +514,8 @@ fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, ctx: &LineC
         return false;
     }
     // Depths below `id`, from the parents' (pre-order puts a parent first): no walk up.
-    let mut depth: HashMap<NodeId, u32> = HashMap::with_capacity(old.len());
+    let mut depth: FxHashMap<NodeId, u32> =
+        FxHashMap::with_capacity_and_hasher(old.len(), Default::default());
     old.iter().zip(&subtree.nodes).all(|(o, nn)| {
         let (a, b) = (p.tree.node(*o), &nn.node);
         let d = if *o == id { 0 } else { a.parent.and_then(|q| depth.get(&q)).map_or(u32::MAX, |d| d + 1) };

@@ -4,7 +4,7 @@
 //! Shared by the snapshot and the diff renderers, over either a [`Tree`] or a diff's
 //! [`NewSubtree`], so an added subtree reads exactly like the same nodes in a snapshot.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
 use super::bound;
@@ -99,7 +99,7 @@ impl LineCtx {
         let root_url = tree.root().and_then(|r| tree.node(r).url.as_deref());
         let page = page_url.or(root_url).and_then(UrlParts::parse);
         // Up to `AMBIGUOUS_TARGETS + 1` distinct URLs per link name.
-        let mut targets: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut targets: FxHashMap<&str, Vec<&str>> = FxHashMap::default();
         for (id, _) in tree.preorder() {
             let n = tree.node(id);
             if n.role != Role::Link || n.name.is_empty() {
