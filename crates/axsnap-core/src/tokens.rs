@@ -7,8 +7,11 @@
 //! Text is counted as ordinary text: a page that contains `<|endoftext|>` is counted the way an
 //! API counts user content, not as one special token.
 
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
+
+use rustc_hash::{FxHashMap, FxHasher};
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 use tiktoken_rs::{cl100k_base_singleton, o200k_base_singleton};
 
@@ -55,7 +58,7 @@ pub fn count_o200k(text: &str) -> usize {
 /// Tokens under cl100k_base of one indented line of the text form: the same as
 /// [`count_cl100k`] (kept as its own name for the outline's per-line costs).
 pub fn count_cl100k_line(line: &str) -> usize {
-    count_line(Encoding::Cl100k, line)
+    count_line(Encoding::Cl100k, line, &mut Encoding::Cl100k.cache())
 }
 
 /// The two tokenizers.
@@ -75,6 +78,18 @@ impl Encoding {
             Encoding::Cl100k => cl100k_base_singleton().encode_ordinary(text).len(),
             Encoding::O200k => o200k_base_singleton().encode_ordinary(text).len(),
         }
+    }
+
+    /// This tokenizer's line cache, locked (a poisoned lock only means a panic elsewhere
+    /// mid-insert: the counts in it are still counts).
+    fn cache(self) -> std::sync::MutexGuard<'static, LineCache> {
+        static CL100K: OnceLock<Mutex<LineCache>> = OnceLock::new();
+        static O200K: OnceLock<Mutex<LineCache>> = OnceLock::new();
+        let cell = match self {
+            Encoding::Cl100k => &CL100K,
+            Encoding::O200k => &O200K,
+        };
+        cell.get_or_init(Mutex::default).lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Tokens of `n` spaces alone, from a table made on first use.
@@ -105,17 +120,18 @@ const SPACE_RUNS: usize = 256;
 /// ` text`), whose cost comes from a table. The text form indents every line, 120 spaces past
 /// 60 levels, and tokenizing that was most of an outline's time on deep pages.
 fn count_text(enc: Encoding, text: &str) -> usize {
+    let mut cache = enc.cache();
     let mut total = 0;
     let mut start = 0;
     let bytes = text.as_bytes();
     for (i, _) in text.match_indices('\n') {
         let next = i + 1;
         if next < bytes.len() && cuts_cleanly(&text[next..]) {
-            total += count_line(enc, &text[start..next]);
+            total += count_line(enc, &text[start..next], &mut cache);
             start = next;
         }
     }
-    total + count_line(enc, &text[start..])
+    total + count_line(enc, &text[start..], &mut cache)
 }
 
 /// Whether a piece boundary falls at the start of `rest` (which follows a line break): its
@@ -125,14 +141,53 @@ fn cuts_cleanly(rest: &str) -> bool {
     !rest.starts_with(['/', '\r', '\n']) && line.contains(|c: char| !c.is_whitespace())
 }
 
-/// One line (or a run of lines the pattern does not cut), its leading spaces from the table.
-fn count_line(enc: Encoding, line: &str) -> usize {
+/// One line (or a run of lines the pattern does not cut), its leading spaces from the table
+/// and the rest from `cache` when counted before.
+fn count_line(enc: Encoding, line: &str, cache: &mut LineCache) -> usize {
     let k = line.len() - line.trim_start_matches(' ').len();
     let rest = &line[k..];
     if k < 2 || rest.is_empty() || rest.starts_with(char::is_whitespace) {
-        return enc.encode(line);
+        return cache.count(enc, line);
     }
-    enc.spaces(k - 1) + enc.encode(&line[k - 1..])
+    enc.spaces(k - 1) + cache.count(enc, &line[k - 1..])
+}
+
+/// Token counts of lines already counted, by a 64-bit hash of the line, per tokenizer.
+///
+/// An agent's next answer on a page is mostly the lines of the last one (a diff is decided by
+/// counting the whole page again; an outline sizes every line of it), and tokenizing them was
+/// most of an answer's time on a large page; a hit costs a hash. Lines are counted without
+/// their indentation, so a line keeps its entry at any depth. A hash collision (about one in
+/// 10^7 at the table's size) can only make a count off by a line's tokens; the table is
+/// emptied when full, so it stays under about 10 MB per tokenizer.
+#[derive(Default)]
+struct LineCache(FxHashMap<u64, u32>);
+
+/// Entries a [`LineCache`] holds before it is emptied.
+const LINE_CACHE_ENTRIES: usize = 1 << 19;
+
+/// Lines this long or longer are counted, not cached (they rarely repeat, and hashing them
+/// costs a good part of counting them).
+const LINE_CACHE_MAX_BYTES: usize = 512;
+
+impl LineCache {
+    fn count(&mut self, enc: Encoding, line: &str) -> usize {
+        if line.len() >= LINE_CACHE_MAX_BYTES {
+            return enc.encode(line);
+        }
+        let mut h = FxHasher::default();
+        line.hash(&mut h);
+        let key = h.finish();
+        if let Some(&n) = self.0.get(&key) {
+            return n as usize;
+        }
+        let n = enc.encode(line);
+        if self.0.len() >= LINE_CACHE_ENTRIES {
+            self.0.clear();
+        }
+        self.0.insert(key, n as u32);
+        n
+    }
 }
 
 #[cfg(test)]
@@ -149,6 +204,26 @@ mod tests {
         assert_eq!(s.bytes, 20);
         assert!(s.tokens_cl100k >= 5 && s.tokens_cl100k <= 10, "{s:?}");
         assert!(s.tokens_o200k >= 5 && s.tokens_o200k <= 10, "{s:?}");
+    }
+
+    #[test]
+    fn a_cached_line_counts_as_it_did_and_a_full_cache_starts_over() {
+        let mut cache = LineCache::default();
+        let lines = ["- button \"Save\" [e7]", "text: Привет", "  - link \"Next\" [e9]", ""];
+        for _ in 0..2 {
+            for line in lines {
+                assert_eq!(cache.count(Encoding::Cl100k, line), Encoding::Cl100k.encode(line));
+            }
+        }
+        assert_eq!(cache.0.len(), lines.len());
+        let long = "word ".repeat(LINE_CACHE_MAX_BYTES);
+        assert_eq!(cache.count(Encoding::O200k, &long), Encoding::O200k.encode(&long));
+        assert_eq!(cache.0.len(), lines.len(), "long lines are counted, not kept");
+        for i in 0..LINE_CACHE_ENTRIES {
+            cache.0.insert(i as u64, 1);
+        }
+        assert_eq!(cache.count(Encoding::Cl100k, "text: after"), Encoding::Cl100k.encode("text: after"));
+        assert_eq!(cache.0.len(), 1, "a full table is emptied, then takes the new line");
     }
 
     #[test]

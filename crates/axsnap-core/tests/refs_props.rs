@@ -589,8 +589,9 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases() / 10, ..ProptestConfig::default() })]
 
     /// `refresh_projection`, which reads the raw node each projected node came from instead
-    /// of looking its native id up, gives the same refs and stats as `refresh` on the same
-    /// projections, through every kind of edit (churn, re-creation, partial captures).
+    /// of looking its native id up, and `read_raw` + `refresh_read` (the raw tree read while
+    /// it is projected) give the same refs and stats as `refresh` on the same projections,
+    /// through every kind of edit (churn, re-creation, partial captures).
     #[test]
     fn refresh_from_a_projection_matches_refresh(
         init in prop::collection::vec((0usize..1000, 0usize..1000, prop::bool::weighted(0.1)), 0..30),
@@ -602,18 +603,23 @@ proptest! {
             model.apply(Edit::Insert { parent, look, pos: usize::MAX, new_scope });
         }
         let target = TargetId("t".into());
-        let (mut by_id, mut by_origin) = (RefSpace::new(), RefSpace::new());
+        let (mut by_id, mut by_origin, mut by_read) = (RefSpace::new(), RefSpace::new(), RefSpace::new());
         let opts = ProjectOptions::default();
         let mut step = |raw: &Tree, partial: bool| -> Result<(), TestCaseError> {
             let mut a = project(raw, &opts);
             let mut b = project(raw, &opts);
+            let mut c = project(raw, &opts);
             let (sa, sb) = if partial {
                 (by_id.refresh_partial(&target, raw, &mut a.tree), by_origin.refresh_projection_partial(&target, raw, &mut b))
             } else {
                 (by_id.refresh(&target, raw, &mut a.tree), by_origin.refresh_projection(&target, raw, &mut b))
             };
-            prop_assert_eq!(sa, sb);
+            let read = by_read.read_raw(&target, raw, !partial);
+            let sc = by_read.refresh_read(read, &mut c, partial);
+            prop_assert_eq!(&sa, &sb);
+            prop_assert_eq!(&sa, &sc);
             prop_assert_eq!(shown_refs(&a.tree), shown_refs(&b.tree));
+            prop_assert_eq!(shown_refs(&a.tree), shown_refs(&c.tree));
             Ok(())
         };
         step(&model.tree(), false)?;

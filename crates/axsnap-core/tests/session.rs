@@ -402,3 +402,44 @@ fn a_page_over_the_budget_is_an_outline_and_diffs_stay_on_what_was_shown() {
         s.snapshot(&client("b"), &long_page(60, true), &Request { max_tokens: None, ..auto() }, now).unwrap();
     assert!(whole.outline.is_none() && whole.size.tokens_cl100k > 5_000);
 }
+
+/// A page large enough that the session projects it while the refs read it (two threads):
+/// the refs and answers are those of the one-thread pipeline, through a change, a partial
+/// capture and a re-creation of part of the page.
+#[test]
+fn a_large_page_read_while_projected_gets_the_refs_of_one_thread() {
+    use axsnap_core::project::project;
+    use axsnap_core::refs::RefSpace;
+    let n = 12_000; // 24,004 raw nodes
+    let v1 = shop("d", n, plain);
+    let v2 = shop("d", n, |i| if i % 97 == 0 { format!("Kettle {i}") } else { plain(i) });
+    // Items 0..50 re-created: equal content under new native ids.
+    let mut v3 = shop("d", n, |i| if i % 97 == 0 { format!("Kettle {i}") } else { plain(i) });
+    for i in 0..50 {
+        let id =
+            v3.preorder().map(|(id, _)| id).find(|&id| v3.node(id).native.id == format!("item{i}")).unwrap();
+        v3.node_mut(id).native.id = format!("again{i}");
+    }
+    let steps: Vec<(Tree, Option<String>)> =
+        vec![(v1, None), (v2.clone(), None), (v2, Some("cut".into())), (v3, None)];
+    let mut session = Session::new(Policy::default());
+    let mut refs = RefSpace::new();
+    let target = TargetId("t1".into());
+    let request = Request { max_tokens: None, ..auto() };
+    for (tree, partial) in steps {
+        assert!(tree.arena_len() >= 20_000);
+        let mut cap = capture("t1", tree.clone());
+        cap.partial = partial.clone();
+        let answer = session.snapshot(&ClientId("c".into()), &cap, &request, Instant::now()).unwrap();
+        let mut p = project(&cap.tree, &ProjectOptions::default());
+        if partial.is_some() {
+            refs.refresh_projection_partial(&target, &cap.tree, &mut p);
+        } else {
+            refs.refresh_projection(&target, &cap.tree, &mut p);
+        }
+        let shown = |t: &Tree| {
+            t.preorder().map(|(id, _)| (t.node(id).native.clone(), t.node(id).ref_id)).collect::<Vec<_>>()
+        };
+        assert_eq!(shown(&answer.snapshot.tree), shown(&p.tree));
+    }
+}

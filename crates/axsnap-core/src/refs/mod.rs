@@ -267,6 +267,49 @@ impl RefSpace {
         self.refresh_with(target, raw, &mut projection.tree, &projection.origin, true)
     }
 
+    /// Reads what a refresh needs from `raw` alone: which refs its nodes hold now and, for a
+    /// whole capture, its structural keys. It changes nothing, so it can run while `raw` is
+    /// being projected (on large pages the two take about as long);
+    /// [`RefSpace::refresh_read`] then finishes the refresh with the projection. A read is
+    /// good for the next refresh of this space only: one made before another refresh is
+    /// ignored (the refresh reads `raw` again).
+    pub fn read_raw<'r>(&self, target: &TargetId, raw: &'r Tree, whole: bool) -> RawRead<'r> {
+        let table = self.target_index.get(target).map(|&i| &self.targets[i as usize]);
+        let mut read = RawRead {
+            raw,
+            target: target.clone(),
+            generation: self.generation,
+            order: Vec::with_capacity(raw.arena_len()),
+            refs: vec![None; raw.arena_len()],
+            scopes: Scopes::default(),
+            keys: None,
+        };
+        for (id, _) in raw.preorder() {
+            read.order.push(id);
+            let native = &raw.node(id).native;
+            read.scopes.add(&native.scope);
+            read.refs[id.index()] = table.and_then(|t| t.by_native.get(&self.slots, native));
+        }
+        if whole {
+            read.keys = Some(Keys::of(raw, &read.order));
+        }
+        read
+    }
+
+    /// [`RefSpace::refresh_projection`] (or its partial form, for `partial`) on a read of
+    /// the raw tree made by [`RefSpace::read_raw`]: the same refs and stats.
+    pub fn refresh_read(
+        &mut self,
+        read: RawRead<'_>,
+        projection: &mut Projection,
+        partial: bool,
+    ) -> RefStats {
+        let (raw, target) = (read.raw, read.target.clone());
+        let fresh = read.generation == self.generation && (partial || read.keys.is_some());
+        let read = fresh.then_some(read);
+        self.refresh_steps(&target, raw, &mut projection.tree, &projection.origin, partial, read, None)
+    }
+
     /// [`RefSpace::refresh`] for a partial capture: refs of elements it does not contain are
     /// left alone instead of going stale, and no ref is carried across a scope change, because
     /// a partial capture does not show that anything is gone. Nor does it show a structural key
@@ -290,19 +333,21 @@ impl RefSpace {
         // as long on a large capture: computed beside them, they cost no wall time where a
         // second core is free. Only a whole capture reads them.
         if partial || raw.arena_len() < KEYS_ASIDE_NODES {
-            return self.refresh_steps(target, raw, projected, origin, partial, None);
+            return self.refresh_steps(target, raw, projected, origin, partial, None, None);
         }
         std::thread::scope(|scope| {
             let keys = scope.spawn(|| {
                 let order: Vec<NodeId> = raw.preorder().map(|(id, _)| id).collect();
                 Keys::of(raw, &order)
             });
-            self.refresh_steps(target, raw, projected, origin, partial, Some(keys))
+            self.refresh_steps(target, raw, projected, origin, partial, None, Some(keys))
         })
     }
 
-    /// The steps of a refresh (see [`RefSpace::refresh_with`]); `keys_aside`: the structural
+    /// The steps of a refresh (see [`RefSpace::refresh_with`]). `read`: what
+    /// [`RefSpace::read_raw`] read of `raw` for this refresh; `keys_aside`: the structural
     /// keys of `raw`, being computed on another thread.
+    #[allow(clippy::too_many_arguments)]
     fn refresh_steps(
         &mut self,
         target: &TargetId,
@@ -310,6 +355,7 @@ impl RefSpace {
         projected: &mut Tree,
         origin: &[Option<NodeId>],
         partial: bool,
+        read: Option<RawRead<'_>>,
         keys_aside: Option<std::thread::ScopedJoinHandle<'_, Keys>>,
     ) -> RefStats {
         let origin = if origin.len() == projected.arena_len() { origin } else { &[] };
@@ -327,21 +373,27 @@ impl RefSpace {
         }
 
         // 1. Keep refs by native identity (one walk of each tree, which also notes the
-        // pre-order and the scopes present).
-        let mut scopes_now = Scopes::default();
-        let mut raw_order: Vec<NodeId> = Vec::with_capacity(raw.arena_len());
-        let mut raw_refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
-        for (id, _) in raw.preorder() {
-            raw_order.push(id);
-            let native = &raw.node(id).native;
-            scopes_now.add(&native.scope);
-            if let Some(r) = t.by_native.get(slots, native) {
-                raw_refs[id.index()] = Some(r);
-                let slot = &mut slots[slot_index(r)];
-                if slot.seen != generation {
-                    slot.seen = generation;
-                    stats.kept += 1;
+        // pre-order and the scopes present; the raw walk may have been made by `read_raw`).
+        let (mut scopes_now, raw_order, mut raw_refs, read_keys) = match read {
+            Some(read) => (read.scopes, read.order, read.refs, read.keys),
+            None => {
+                let mut scopes_now = Scopes::default();
+                let mut raw_order: Vec<NodeId> = Vec::with_capacity(raw.arena_len());
+                let mut raw_refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
+                for (id, _) in raw.preorder() {
+                    raw_order.push(id);
+                    let native = &raw.node(id).native;
+                    scopes_now.add(&native.scope);
+                    raw_refs[id.index()] = t.by_native.get(slots, native);
                 }
+                (scopes_now, raw_order, raw_refs, None)
+            }
+        };
+        for r in raw_refs.iter().flatten() {
+            let slot = &mut slots[slot_index(*r)];
+            if slot.seen != generation {
+                slot.seen = generation;
+                stats.kept += 1;
             }
         }
         // Projected nodes are raw nodes or synthetic markers (whose native ids are not in raw).
@@ -405,11 +457,14 @@ impl RefSpace {
         // 3. Carry churned refs on unique structural matches.
         // Keys are only read from a whole capture (a partial one carries nothing and records no
         // structure: see step 5).
-        let keys = (!partial).then(|| match keys_aside.map(|k| k.join()) {
-            Some(Ok(keys)) => keys,
-            // Computed here when not aside (or, should that thread have died, again).
-            _ => Keys::of(raw, &raw_order),
-        });
+        let keys = match read_keys {
+            Some(keys) if !partial => Some(keys),
+            _ => (!partial).then(|| match keys_aside.map(|k| k.join()) {
+                Some(Ok(keys)) => keys,
+                // Computed here when not aside (or, should that thread have died, again).
+                _ => Keys::of(raw, &raw_order),
+            }),
+        };
         if let Some(keys) = keys.as_ref().filter(|_| !churned.is_empty()) {
             churned.sort_unstable();
             let olds: Vec<Churned> = churned
@@ -763,6 +818,24 @@ impl NativeIndex {
     /// The live refs, in no particular order.
     fn refs(&self) -> impl Iterator<Item = Ref> + '_ {
         self.0.values().copied()
+    }
+}
+
+/// What [`RefSpace::read_raw`] read of a raw capture, for [`RefSpace::refresh_read`].
+pub struct RawRead<'r> {
+    raw: &'r Tree,
+    target: TargetId,
+    /// The space's refresh counter when read: the read is good for the next refresh only.
+    generation: u64,
+    order: Vec<NodeId>,
+    refs: Vec<Option<Ref>>,
+    scopes: Scopes<'r>,
+    keys: Option<Keys>,
+}
+
+impl fmt::Debug for RawRead<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RawRead").field("target", &self.target).field("nodes", &self.order.len()).finish()
     }
 }
 
