@@ -42,10 +42,22 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
+/// Project and refs as the session runs them: on a page of 20,000 raw nodes or more (the
+/// session's `PARALLEL_NODES`), the projection on a thread of its own while the refs read the
+/// raw tree, then the refresh.
 fn snapshot(raw: &Tree, refs: &mut RefSpace, seq: u64) -> Snapshot {
     let target = TargetId("mem".into());
-    let mut p = project(raw, &ProjectOptions::default());
-    refs.refresh_projection(&target, raw, &mut p);
+    if raw.arena_len() < 20_000 {
+        let mut p = project(raw, &ProjectOptions::default());
+        refs.refresh_projection(&target, raw, &mut p);
+        return Snapshot { target, seq, header: Header::default(), tree: p.tree, stats: p.stats };
+    }
+    let (mut p, read) = std::thread::scope(|s| {
+        let projecting = s.spawn(|| project(raw, &ProjectOptions::default()));
+        let read = refs.read_raw(&target, raw, true);
+        (projecting.join().unwrap_or_else(|_| panic!("projection panicked")), read)
+    });
+    refs.refresh_read(read, &mut p, false);
     Snapshot { target, seq, header: Header::default(), tree: p.tree, stats: p.stats }
 }
 
