@@ -492,7 +492,19 @@ async fn first_wave(
         .max()
         .unwrap_or(0);
     let forced = plan.dom_only || plan.skeleton_only;
-    let large = !forced && !plan.always_ax && dom_first::dom_first(token.as_deref(), elements);
+    let value = |r: &Result<Value, CdpError>, key: &str| {
+        r.as_ref().ok()?.pointer(&format!("/result/value/{key}"))?.as_u64()
+    };
+    let counted = begins.iter().map(|r| value(r, "aria")).collect::<Option<Vec<u64>>>();
+    let page = dom_first::Page {
+        elements,
+        aria: counted.map(|c| c.iter().sum()),
+        shadow_roots: begins
+            .iter()
+            .map(|r| value(r, "open").unwrap_or(0) + value(r, "closed").unwrap_or(0))
+            .sum(),
+    };
+    let large = !forced && !plan.always_ax && dom_first::dom_first(token.as_deref(), &page);
     let remembered = !large && token.as_deref().is_some_and(|t| slow_ax::known(t, elements));
     let too_deep = !large && !remembered && depth >= AX_DEPTH_LIMIT;
     let out_of_reach = !large && !remembered && (too_deep || ax_out_of_reach(elements, left(until)));
@@ -547,6 +559,9 @@ async fn first_wave(
     tracing::debug!(
         session = %info.session_id,
         elements,
+        aria = ?page.aria,
+        shadow_roots = page.shadow_roots,
+        dom_first = large,
         big,
         begin_ms = (begun - (until - plan.deadline)).as_millis() as u64,
         skeleton_ms = (walked - begun).as_millis() as u64,

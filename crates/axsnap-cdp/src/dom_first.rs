@@ -6,6 +6,17 @@
 //! from its DOM snapshot (`dom_tree`) without asking for the accessibility tree; below, the
 //! browser's own tree (names computed to spec) costs less than the walk would.
 //!
+//! A page that reads as a document rather than an app is built from its snapshot from
+//! [`DOM_FIRST_DOCUMENT_ELEMENTS`] on: few of its elements carry ARIA roles, names or
+//! relations or hold shadow roots (together under [`DOCUMENT_ARIA_SHARE`]; rustdoc's search
+//! box is one web component, an app made of them has hundreds). There the call's fixed
+//! cost already shows (the std index, 1,105 elements: `getFullAXTree` 82 ms, a whole capture
+//! 103 ms, against Playwright's walk at 53-105 ms and a capture from the snapshot at 36 ms),
+//! and the snapshot's build names such markup as the browser does (the `dom_fidelity` tests
+//! compare the two renderings line by line). An app's ARIA (menus, grids, widgets built of
+//! `div`s) is where the two builds could differ, so an app keeps the browser's tree up to
+//! the first line.
+//!
 //! The choice is made once per document and kept for its life, so a page that grows or
 //! shrinks across the line does not change source between two captures (the two builds name
 //! a few things differently, and every such difference would show as a change). A document
@@ -20,16 +31,50 @@ use std::sync::Mutex;
 /// 16,000 (`Vec`) 1.0-1.4 s against the walk's 0.6-0.8 s.
 pub const DOM_FIRST_ELEMENTS: u64 = 5_000;
 
+/// From this many elements on, a page that reads as a document ([`Page::reads_as_document`])
+/// is built from its DOM snapshot.
+pub const DOM_FIRST_DOCUMENT_ELEMENTS: u64 = 1_000;
+
+/// Most share of a document's elements that carry ARIA roles, names or relations (mdBook's
+/// chapters: 3-6%; rustdoc's pages: none; Jupyter's and Gradio's front ends: far more).
+pub const DOCUMENT_ARIA_SHARE: f64 = 0.05;
+
+/// What the change-signal script's `begin()` counted in a session's frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Page {
+    /// Elements.
+    pub elements: u64,
+    /// Elements carrying ARIA roles, names or relations (`None`: not counted, an older script).
+    pub aria: Option<u64>,
+    /// Shadow roots (open and closed) seen.
+    pub shadow_roots: u64,
+}
+
+impl Page {
+    /// A document, not an app: few elements bearing ARIA or shadow roots.
+    pub fn reads_as_document(&self) -> bool {
+        let Some(aria) = self.aria else { return false };
+        ((aria + self.shadow_roots) as f64) <= DOCUMENT_ARIA_SHARE * self.elements as f64
+    }
+
+    /// Whether its size alone puts it on the DOM snapshot.
+    fn past_the_line(&self) -> bool {
+        self.elements >= DOM_FIRST_ELEMENTS
+            || (self.elements >= DOM_FIRST_DOCUMENT_ELEMENTS && self.reads_as_document())
+    }
+}
+
 /// Documents remembered at most (oldest forgotten first).
 const REMEMBERED: usize = 256;
 
 /// (document token from the change-signal script, built from the DOM snapshot).
 static CHOSEN: Mutex<Vec<(String, bool)>> = Mutex::new(Vec::new());
 
-/// Whether the document `token` (`None`: unknown, decided by size alone), now with
-/// `elements` elements, is built from its DOM snapshot; remembers the answer.
-pub(crate) fn dom_first(token: Option<&str>, elements: u64) -> bool {
-    let by_size = elements >= DOM_FIRST_ELEMENTS;
+/// Whether the document `token` (`None`: unknown, decided by size alone), now as `page`
+/// counts it, is built from its DOM snapshot; remembers the answer.
+pub(crate) fn dom_first(token: Option<&str>, page: &Page) -> bool {
+    let elements = page.elements;
+    let by_size = page.past_the_line();
     let Some(token) = token else { return by_size };
     let mut chosen = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
     let known = chosen.iter().position(|(t, _)| t == token);
@@ -51,19 +96,42 @@ pub(crate) fn dom_first(token: Option<&str>, elements: u64) -> bool {
 mod tests {
     use super::*;
 
+    /// A page of `n` elements, every one of them ARIA-bearing: an app.
+    fn app(n: u64) -> Page {
+        Page { elements: n, aria: Some(n), shadow_roots: 0 }
+    }
+
     #[test]
     fn a_document_keeps_its_source_until_it_has_grown_far_past_the_line() {
         let line = DOM_FIRST_ELEMENTS;
-        assert!(!dom_first(Some("small"), line - 1));
-        assert!(!dom_first(Some("small"), line + 1), "grown past the line: still its own tree");
-        assert!(dom_first(Some("small"), 2 * line), "grown to twice the line: the snapshot");
-        assert!(dom_first(Some("small"), 10), "and it stays there");
-        assert!(dom_first(Some("large"), line));
-        assert!(dom_first(Some("large"), 1), "shrunk: still the snapshot");
-        assert!(!dom_first(None, line - 1) && dom_first(None, line));
+        assert!(!dom_first(Some("small"), &app(line - 1)));
+        assert!(!dom_first(Some("small"), &app(line + 1)), "grown past the line: still its own tree");
+        assert!(dom_first(Some("small"), &app(2 * line)), "grown to twice the line: the snapshot");
+        assert!(dom_first(Some("small"), &app(10)), "and it stays there");
+        assert!(dom_first(Some("large"), &app(line)));
+        assert!(dom_first(Some("large"), &app(1)), "shrunk: still the snapshot");
+        assert!(!dom_first(None, &app(line - 1)) && dom_first(None, &app(line)));
         for i in 0..REMEMBERED {
-            dom_first(Some(&format!("other-{i}")), 1);
+            dom_first(Some(&format!("other-{i}")), &app(1));
         }
-        assert!(!dom_first(Some("large"), 1), "forgotten: decided by size again");
+        assert!(!dom_first(Some("large"), &app(1)), "forgotten: decided by size again");
+    }
+
+    #[test]
+    fn a_page_that_reads_as_a_document_goes_to_the_snapshot_sooner() {
+        let n = DOM_FIRST_DOCUMENT_ELEMENTS;
+        let doc = |elements: u64, aria: u64| Page { elements, aria: Some(aria), shadow_roots: 0 };
+        // The std index: 1,105 elements, none with ARIA.
+        assert!(dom_first(None, &doc(1_105, 0)));
+        assert!(dom_first(None, &doc(n, n / 20)), "at the share");
+        assert!(!dom_first(None, &doc(n, n / 20 + 1)), "past the share: an app");
+        assert!(!dom_first(None, &doc(n - 1, 0)), "below the line: the browser's tree");
+        assert!(dom_first(None, &Page { elements: 1_105, aria: Some(1), shadow_roots: 1 }), "one search box");
+        assert!(
+            !dom_first(None, &Page { elements: n, aria: Some(0), shadow_roots: n / 10 }),
+            "web components"
+        );
+        assert!(!dom_first(None, &Page { elements: 2 * n, aria: None, shadow_roots: 0 }), "not counted");
+        assert!(dom_first(None, &app(DOM_FIRST_ELEMENTS)), "an app past the first line");
     }
 }

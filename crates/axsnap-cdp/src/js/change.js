@@ -138,6 +138,8 @@
   // actionable elements in the viewport whose centre hit-tests to another element, and the
   // snapshot reads the mark. Hit-testing costs ~1.5 ms per element on a large page, so only
   // elements whose centre is in the viewport are tested.
+  const ARIA_SEL = '[role],[aria-label],[aria-labelledby],[aria-describedby],[aria-owns],' +
+    '[aria-activedescendant],[aria-controls]';
   const SEL = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[contenteditable=""],' +
     '[contenteditable="true"],[onclick]';
   const marked = [];
@@ -241,6 +243,9 @@
     const state = S.read();
     state.elements = document.getElementsByTagName('*').length;
     state.depth = depthOf();
+    // Elements whose role, name or relations ARIA sets: how much of the page an app made
+    // (a document has few); capture reads it to choose which tree to build from.
+    state.aria = document.querySelectorAll(ARIA_SEL).length;
     return state;
   };
   S.mark = () => {
