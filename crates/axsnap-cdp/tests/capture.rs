@@ -614,7 +614,11 @@ fn deep_pages_plan_by_their_depth() {
 
         let (page, _srv) = open("deep_lists.html?levels=1000").await;
         let out = capture_with(&page, DEADLINE, &CaptureOptions::default()).await.unwrap();
-        assert!(out.capture.partial.is_none(), "a document built by design is whole: {:?}", out.capture.partial);
+        assert!(
+            out.capture.partial.is_none(),
+            "a document built by design is whole: {:?}",
+            out.capture.partial
+        );
         assert_eq!(out.stats.ax_nodes, 0, "the accessibility tree was asked for");
         must(&out.capture.tree, Role::Link, "item 999");
         page.close().await.unwrap();

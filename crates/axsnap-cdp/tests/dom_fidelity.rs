@@ -83,6 +83,7 @@ fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_test_pages() {
             "layout.html",
             "lumino_menu.html",
             "shadow.html",
+            "sphinx.html",
             "virtual.html",
         ],
     );

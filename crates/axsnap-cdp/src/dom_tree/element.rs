@@ -196,6 +196,15 @@ impl<'s> Builder<'s> {
             // An item a user can reach in a menu is the menu's item, as the full capture
             // makes it (`lost_targets`): Lumino's submenu openers are such `li`s.
             Tag::Role("listitem") if self.in_menu(i) && self.reachable(i) => "menuitem",
+            // An aside inside an article, section, nav or aside is part of that content, not
+            // a landmark of the page (a Sphinx footnote), unless it is named.
+            Tag::Role("complementary")
+                if self.in_sectioning(i)
+                    && self.attr(i, A::AriaLabel).is_none()
+                    && self.attr(i, A::AriaLabelledby).is_none() =>
+            {
+                "generic"
+            }
             Tag::Role(r) => r,
         };
         self.roles.entry(name).or_insert_with(|| map_role(name)).clone()
@@ -283,6 +292,20 @@ impl<'s> Builder<'s> {
     }
 
     /// Whether element `i`'s parent element says it is a menu.
+    /// Whether element `i` sits inside sectioning content (an article, section, nav or aside).
+    fn in_sectioning(&mut self, i: usize) -> bool {
+        let mut at = self.parent(i);
+        for _ in 0..256 {
+            let Some(p) = at else { return false };
+            if matches!(self.tag(p), Tag::Section | Tag::Role("article" | "navigation" | "complementary")) {
+                return true;
+            }
+            at = self.parent(p);
+        }
+        false
+    }
+
+    /// Whether element `i` sits in a menu (its parent has role `menu` or `menubar`).
     fn in_menu(&self, i: usize) -> bool {
         self.parent(i)
             .and_then(|p| self.attr(p, A::Role))

@@ -428,6 +428,17 @@ impl<'s> Builder<'s> {
                     pre = facts.pre || (pre && !self.has_layout(i));
                     in_editable |= self.editable_host(i);
                     let mut node = self.element(i, tag, &step, facts.clickable);
+                    // A paragraph laid out inline is no paragraph to the browser: its text
+                    // runs on with what is around it (Sphinx's admonitions: `Note:` and the
+                    // text after it are two inline `<p>`s).
+                    if tag == Tag::Role("paragraph")
+                        && node.role == Role::Paragraph
+                        && self.attr(i, A::Role).is_none()
+                        && self.has_layout(i)
+                        && !facts.block
+                    {
+                        node.role = Role::None;
+                    }
                     // A drop-down's options are on it, as the accessibility tree's are made
                     // (`ax::fold_select_popups`).
                     if tag == Tag::Select && node.role == Role::ComboBox {

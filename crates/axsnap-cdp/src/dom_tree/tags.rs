@@ -128,7 +128,8 @@ pub(super) fn classify(name: &str) -> Tag {
         "HEAD" | "SCRIPT" | "STYLE" | "TEMPLATE" | "NOSCRIPT" | "META" | "LINK" | "TITLE" | "BASE" => {
             Tag::Skip
         }
-        "DIV" | "BR" | "HR" | "TBODY" | "THEAD" | "TFOOT" | "CAPTION" | "PRE" => Tag::Block,
+        "HR" => Tag::Role("separator"),
+        "DIV" | "BR" | "TBODY" | "THEAD" | "TFOOT" | "CAPTION" | "PRE" => Tag::Block,
         "A" | "AREA" => Tag::A,
         "BUTTON" => Tag::Button,
         "SUMMARY" => Tag::Summary,
@@ -212,5 +213,5 @@ pub(super) fn named_by_content(role: &Role) -> bool {
             | Role::Radio
             | Role::Switch
             | Role::Tooltip
-    )
+    ) || matches!(role, Role::Other(r) if matches!(r.as_str(), "doc-noteref" | "doc-backlink" | "doc-biblioref" | "doc-glossref"))
 }
