@@ -503,6 +503,9 @@ async fn first_wave(
             .iter()
             .map(|r| value(r, "open").unwrap_or(0) + value(r, "closed").unwrap_or(0))
             .sum(),
+        origin: contexts.iter().zip(&begins).find(|((f, _), _)| *f == root_frame).and_then(|(_, r)| {
+            r.as_ref().ok()?.pointer("/result/value/origin")?.as_str().map(str::to_string)
+        }),
     };
     let large = !forced && !plan.always_ax && dom_first::dom_first(token.as_deref(), &page);
     let remembered = !large && token.as_deref().is_some_and(|t| slow_ax::known(t, elements));

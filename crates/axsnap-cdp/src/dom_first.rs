@@ -15,7 +15,11 @@
 //! and the snapshot's build names such markup as the browser does (the `dom_fidelity` tests
 //! compare the two renderings line by line). An app's ARIA (menus, grids, widgets built of
 //! `div`s) is where the two builds could differ, so an app keeps the browser's tree up to
-//! the first line.
+//! the first line. The pages of one site that read as documents are all built the same way,
+//! as its first such page was (under the first line): a docs site whose chapters fall on both
+//! sides of the document line would otherwise switch builds with every "next chapter", and
+//! the two builds' small differences in naming would cost the sidebar its refs and each step
+//! its diff.
 //!
 //! The choice is made once per document and kept for its life, so a page that grows or
 //! shrinks across the line does not change source between two captures (the two builds name
@@ -35,12 +39,13 @@ pub const DOM_FIRST_ELEMENTS: u64 = 5_000;
 /// is built from its DOM snapshot.
 pub const DOM_FIRST_DOCUMENT_ELEMENTS: u64 = 1_000;
 
-/// Most share of a document's elements that carry ARIA roles, names or relations (mdBook's
-/// chapters: 3-6%; rustdoc's pages: none; Jupyter's and Gradio's front ends: far more).
-pub const DOCUMENT_ARIA_SHARE: f64 = 0.05;
+/// Most share of a document's elements that carry ARIA roles, names or relations or hold
+/// shadow roots (measured: rustdoc's pages 0.2%, the Python docs under 1%, mdBook's chapters
+/// 4.3-5.2%, so a book does not fall on both sides; Jupyter's file browser 20%).
+pub const DOCUMENT_ARIA_SHARE: f64 = 0.10;
 
 /// What the change-signal script's `begin()` counted in a session's frames.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Page {
     /// Elements.
     pub elements: u64,
@@ -48,6 +53,8 @@ pub(crate) struct Page {
     pub aria: Option<u64>,
     /// Shadow roots (open and closed) seen.
     pub shadow_roots: u64,
+    /// The document's origin (`location.origin`), when the script said it.
+    pub origin: Option<String>,
 }
 
 impl Page {
@@ -70,12 +77,42 @@ const REMEMBERED: usize = 256;
 /// (document token from the change-signal script, built from the DOM snapshot).
 static CHOSEN: Mutex<Vec<(String, bool)>> = Mutex::new(Vec::new());
 
+/// (origin, built from the DOM snapshot): how the first page of a site that read as a
+/// document, under [`DOM_FIRST_ELEMENTS`], was built.
+static SITES: Mutex<Vec<(String, bool)>> = Mutex::new(Vec::new());
+
+/// The site's way for a new page that reads as a document under the first line: as its first
+/// such page was built, or `by_size` for the first (and remembered).
+fn site_choice(page: &Page, by_size: bool) -> bool {
+    let Some(origin) = page.origin.as_deref().filter(|o| !o.is_empty() && *o != "null") else {
+        return by_size;
+    };
+    if page.elements >= DOM_FIRST_ELEMENTS || !page.reads_as_document() {
+        return by_size;
+    }
+    let mut sites = SITES.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(&(_, dom)) = sites.iter().find(|(o, _)| o == origin) {
+        return dom;
+    }
+    if sites.len() >= REMEMBERED {
+        sites.remove(0);
+    }
+    sites.push((origin.to_string(), by_size));
+    by_size
+}
+
 /// Whether the document `token` (`None`: unknown, decided by size alone), now as `page`
 /// counts it, is built from its DOM snapshot; remembers the answer.
 pub(crate) fn dom_first(token: Option<&str>, page: &Page) -> bool {
     let elements = page.elements;
     let by_size = page.past_the_line();
     let Some(token) = token else { return by_size };
+    // A document seen before keeps its way; a new one follows its site's.
+    let known_token = {
+        let chosen = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
+        chosen.iter().any(|(t, _)| t == token)
+    };
+    let by_size = if known_token { by_size } else { site_choice(page, by_size) };
     let mut chosen = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
     let known = chosen.iter().position(|(t, _)| t == token);
     let dom = match known.map(|k| chosen[k].1) {
@@ -98,7 +135,7 @@ mod tests {
 
     /// A page of `n` elements, every one of them ARIA-bearing: an app.
     fn app(n: u64) -> Page {
-        Page { elements: n, aria: Some(n), shadow_roots: 0 }
+        Page { elements: n, aria: Some(n), shadow_roots: 0, origin: None }
     }
 
     #[test]
@@ -120,18 +157,39 @@ mod tests {
     #[test]
     fn a_page_that_reads_as_a_document_goes_to_the_snapshot_sooner() {
         let n = DOM_FIRST_DOCUMENT_ELEMENTS;
-        let doc = |elements: u64, aria: u64| Page { elements, aria: Some(aria), shadow_roots: 0 };
+        let doc =
+            |elements: u64, aria: u64| Page { elements, aria: Some(aria), shadow_roots: 0, origin: None };
         // The std index: 1,105 elements, none with ARIA.
         assert!(dom_first(None, &doc(1_105, 0)));
-        assert!(dom_first(None, &doc(n, n / 20)), "at the share");
-        assert!(!dom_first(None, &doc(n, n / 20 + 1)), "past the share: an app");
+        assert!(dom_first(None, &doc(n, n / 10)), "at the share");
+        assert!(!dom_first(None, &doc(n, n / 10 + 1)), "past the share: an app");
         assert!(!dom_first(None, &doc(n - 1, 0)), "below the line: the browser's tree");
-        assert!(dom_first(None, &Page { elements: 1_105, aria: Some(1), shadow_roots: 1 }), "one search box");
-        assert!(
-            !dom_first(None, &Page { elements: n, aria: Some(0), shadow_roots: n / 10 }),
-            "web components"
-        );
-        assert!(!dom_first(None, &Page { elements: 2 * n, aria: None, shadow_roots: 0 }), "not counted");
+        let page = |elements, aria, shadow_roots| Page { elements, aria, shadow_roots, origin: None };
+        assert!(dom_first(None, &page(1_105, Some(1), 1)), "one search box");
+        assert!(!dom_first(None, &page(n, Some(0), n / 5)), "web components");
+        assert!(!dom_first(None, &page(2 * n, None, 0)), "not counted");
         assert!(dom_first(None, &app(DOM_FIRST_ELEMENTS)), "an app past the first line");
+    }
+
+    #[test]
+    fn the_pages_of_a_site_that_read_as_documents_are_built_as_its_first_was() {
+        let at = |origin: &str, elements: u64| Page {
+            elements,
+            aria: Some(0),
+            shadow_roots: 0,
+            origin: Some(origin.to_string()),
+        };
+        // A book whose first chapter opened is past the document line: every chapter after it
+        // from the snapshot, the small ones too.
+        assert!(dom_first(Some("book-1"), &at("http://book.test", 1_318)));
+        assert!(dom_first(Some("book-2"), &at("http://book.test", 700)));
+        // A site whose first page is small: its larger pages stay on the accessibility tree,
+        // up to the first line.
+        assert!(!dom_first(Some("docs-1"), &at("http://docs.test", 400)));
+        assert!(!dom_first(Some("docs-2"), &at("http://docs.test", 1_500)));
+        assert!(dom_first(Some("docs-3"), &at("http://docs.test", DOM_FIRST_ELEMENTS)));
+        // An app on the same site is decided by itself.
+        let app_page = Page { aria: Some(700), ..at("http://book.test", 700) };
+        assert!(!dom_first(Some("book-app"), &app_page));
     }
 }

@@ -179,6 +179,8 @@ pub struct Facts {
     pub covering: bool,
     /// An element laid out as a block-level box.
     pub block: bool,
+    /// An element laid out as `display: inline` (known, not merely not a block).
+    pub inline: bool,
     /// An element whose text keeps its spaces and line breaks (`white-space: pre` and kin).
     pub pre: bool,
     /// Responds to clicks (a listener or a natural click action).
@@ -241,6 +243,8 @@ pub(crate) struct AttrIds {
     draggable: Option<i64>,
     /// `display` values of inline-level boxes.
     inline_displays: Vec<i64>,
+    /// `display: inline`.
+    inline: Option<i64>,
     /// `white-space` values that keep spaces and line breaks.
     pre_values: Vec<i64>,
     /// `visibility` values that draw nothing.
@@ -266,6 +270,7 @@ impl SnapIndex {
             pointer: find("pointer"),
             draggable: find("draggable"),
             inline_displays: INLINE_DISPLAYS.iter().filter_map(|s| find(s)).collect(),
+            inline: find("inline"),
             pre_values: PRE_WHITE_SPACE.iter().filter_map(|s| find(s)).collect(),
             invisible_values: ["hidden", "collapse"].iter().filter_map(|s| find(s)).collect(),
             true_value: find("true"),
@@ -440,6 +445,7 @@ impl SnapIndex {
             }
             if let (true, Some(st)) = (is_element, styles) {
                 f.block = st.get(DISPLAY_STYLE).is_some_and(|d| !ids.inline_displays.contains(d));
+                f.inline = ids.inline.is_some() && st.get(DISPLAY_STYLE) == ids.inline.as_ref();
                 f.pre = st.get(WHITE_SPACE_STYLE).is_some_and(|w| ids.pre_values.contains(w));
             }
         }

@@ -434,8 +434,7 @@ impl<'s> Builder<'s> {
                     if tag == Tag::Role("paragraph")
                         && node.role == Role::Paragraph
                         && self.attr(i, A::Role).is_none()
-                        && self.has_layout(i)
-                        && !facts.block
+                        && facts.inline
                     {
                         node.role = Role::None;
                     }

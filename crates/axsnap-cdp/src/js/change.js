@@ -246,6 +246,7 @@
     // Elements whose role, name or relations ARIA sets: how much of the page an app made
     // (a document has few); capture reads it to choose which tree to build from.
     state.aria = document.querySelectorAll(ARIA_SEL).length;
+    state.origin = location.origin;
     return state;
   };
   S.mark = () => {
