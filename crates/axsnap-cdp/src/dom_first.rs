@@ -107,18 +107,13 @@ pub(crate) fn dom_first(token: Option<&str>, page: &Page) -> bool {
     let elements = page.elements;
     let by_size = page.past_the_line();
     let Some(token) = token else { return by_size };
-    // A document seen before keeps its way; a new one follows its site's.
-    let known_token = {
-        let chosen = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
-        chosen.iter().any(|(t, _)| t == token)
-    };
-    let by_size = if known_token { by_size } else { site_choice(page, by_size) };
     let mut chosen = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
     let known = chosen.iter().position(|(t, _)| t == token);
     let dom = match known.map(|k| chosen[k].1) {
         Some(true) => true,
         Some(false) => elements >= 2 * DOM_FIRST_ELEMENTS,
-        None => by_size,
+        // A new document follows its site's way.
+        None => site_choice(page, by_size),
     };
     if let Some(k) = known {
         chosen.remove(k);

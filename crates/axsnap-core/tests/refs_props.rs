@@ -480,6 +480,17 @@ fn check(
     Ok(())
 }
 
+impl Model {
+    /// A model grown by inserting `init`'s (parent, look-alike, new scope) nodes in order.
+    fn with(init: Vec<(usize, usize, bool)>) -> Model {
+        let mut model = Model::new();
+        for (parent, look, new_scope) in init {
+            model.apply(Edit::Insert { parent, look, pos: usize::MAX, new_scope });
+        }
+        model
+    }
+}
+
 fn cases() -> u32 {
     std::env::var("AXSNAP_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000)
 }
@@ -492,10 +503,7 @@ proptest! {
         init in prop::collection::vec((0usize..1000, 0usize..1000, prop::bool::weighted(0.1)), 0..30),
         edits in prop::collection::vec(edit(), 1..16),
     ) {
-        let mut model = Model::new();
-        for (parent, look, new_scope) in init {
-            model.apply(Edit::Insert { parent, look, pos: usize::MAX, new_scope });
-        }
+        let mut model = Model::with(init);
         let target = TargetId("t".into());
         let mut space = RefSpace::new();
         let mut oracle = Oracle::default();
@@ -598,10 +606,7 @@ proptest! {
         edits in prop::collection::vec(edit(), 1..16),
     ) {
         use axsnap_core::project::{project, ProjectOptions};
-        let mut model = Model::new();
-        for (parent, look, new_scope) in init {
-            model.apply(Edit::Insert { parent, look, pos: usize::MAX, new_scope });
-        }
+        let mut model = Model::with(init);
         let target = TargetId("t".into());
         let (mut by_id, mut by_origin, mut by_read) = (RefSpace::new(), RefSpace::new(), RefSpace::new());
         let opts = ProjectOptions::default();

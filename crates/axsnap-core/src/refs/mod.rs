@@ -275,25 +275,9 @@ impl RefSpace {
     /// ignored (the refresh reads `raw` again).
     pub fn read_raw<'r>(&self, target: &TargetId, raw: &'r Tree, whole: bool) -> RawRead<'r> {
         let table = self.target_index.get(target).map(|&i| &self.targets[i as usize]);
-        let mut read = RawRead {
-            raw,
-            target: target.clone(),
-            generation: self.generation,
-            order: Vec::with_capacity(raw.arena_len()),
-            refs: vec![None; raw.arena_len()],
-            scopes: Scopes::default(),
-            keys: None,
-        };
-        for (id, _) in raw.preorder() {
-            read.order.push(id);
-            let native = &raw.node(id).native;
-            read.scopes.add(&native.scope);
-            read.refs[id.index()] = table.and_then(|t| t.by_native.get(&self.slots, native));
-        }
-        if whole {
-            read.keys = Some(Keys::of(raw, &read.order));
-        }
-        read
+        let (scopes, order, refs) = walk_raw(raw, |n| table.and_then(|t| t.by_native.get(&self.slots, n)));
+        let keys = whole.then(|| Keys::of(raw, &order));
+        RawRead { raw, target: target.clone(), generation: self.generation, order, refs, scopes, keys }
     }
 
     /// [`RefSpace::refresh_projection`] (or its partial form, for `partial`) on a read of
@@ -377,15 +361,7 @@ impl RefSpace {
         let (mut scopes_now, raw_order, mut raw_refs, read_keys) = match read {
             Some(read) => (read.scopes, read.order, read.refs, read.keys),
             None => {
-                let mut scopes_now = Scopes::default();
-                let mut raw_order: Vec<NodeId> = Vec::with_capacity(raw.arena_len());
-                let mut raw_refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
-                for (id, _) in raw.preorder() {
-                    raw_order.push(id);
-                    let native = &raw.node(id).native;
-                    scopes_now.add(&native.scope);
-                    raw_refs[id.index()] = t.by_native.get(slots, native);
-                }
+                let (scopes_now, raw_order, raw_refs) = walk_raw(raw, |n| t.by_native.get(slots, n));
                 (scopes_now, raw_order, raw_refs, None)
             }
         };
@@ -765,6 +741,24 @@ fn kin_key(anchor: Option<Ref>, content: Key) -> Key {
     h.write_u128(content);
     h.write_u32(anchor.map_or(0, |r| r.0));
     h.finish128()
+}
+
+/// One walk of a raw capture: the scopes present, the pre-order, and the ref `lookup` finds
+/// for each node's native id (by arena index).
+fn walk_raw<'r>(
+    raw: &'r Tree,
+    lookup: impl Fn(&NativeId) -> Option<Ref>,
+) -> (Scopes<'r>, Vec<NodeId>, Vec<Option<Ref>>) {
+    let mut scopes = Scopes::default();
+    let mut order: Vec<NodeId> = Vec::with_capacity(raw.arena_len());
+    let mut refs: Vec<Option<Ref>> = vec![None; raw.arena_len()];
+    for (id, _) in raw.preorder() {
+        order.push(id);
+        let native = &raw.node(id).native;
+        scopes.add(&native.scope);
+        refs[id.index()] = lookup(native);
+    }
+    (scopes, order, refs)
 }
 
 /// From this many raw nodes on, a whole capture's structural keys are computed on a thread of
