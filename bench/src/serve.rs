@@ -171,9 +171,12 @@ impl Answer {
         Answer { status, reason, content_type: "text/plain; charset=utf-8", body, head_only: false }
     }
 
+    /// `no-cache`: every load asks the server again (no arm is served another's copy), as
+    /// static hosting of docs lets a browser keep a page it leaves in its back-forward cache
+    /// (`no-store` forbids that, and static hosting does not send it).
     fn write_to(&self, w: &mut impl Write) -> std::io::Result<()> {
         let head = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n\
+            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n\
              Connection: close\r\n\r\n",
             self.status,
             self.reason,

@@ -50,11 +50,39 @@ pub struct View {
     items: Vec<Shown>,
     /// agent-browser's tree as last shown, line by line: its deltas are splices of it.
     tree: Vec<String>,
+    /// axsnap: the address of the page `items` show, and what was shown of the pages before
+    /// (an answer `# back on TITLE — URL, …` is relative to what was shown of that page).
+    url: Option<String>,
+    pages: Vec<(String, Vec<Shown>)>,
+}
+
+/// The address in an axsnap header line's `TITLE — URL` (the part after the last dash).
+fn header_url(header: &str) -> Option<&str> {
+    header.rsplit_once(" — ").map(|(_, url)| url.trim()).filter(|u| u.contains("://"))
 }
 
 impl View {
-    /// Takes in one axsnap answer: a full one replaces the view, a diff updates it.
+    /// Takes in one axsnap answer: a full one replaces the view, a diff updates it, and one
+    /// that says it is back on a page shown before updates what was shown of that page.
     pub fn read_axsnap(&mut self, text: &str, kind: Option<&str>) {
+        let back = text.lines().next().and_then(|l| l.strip_prefix("# back on ")).and_then(|rest| {
+            rest.split_once(", the same page as before").and_then(|(page, _)| header_url(page))
+        });
+        if let Some(url) = back {
+            let url = url.to_string();
+            self.switch_to(&url, true);
+        } else {
+            // The page this answer shows: a full answer's header, or a diff's `# page:` line.
+            let header = text.lines().take(3).find_map(|l| {
+                let l = l.strip_prefix("# ")?;
+                let l = l.strip_prefix("page: ").unwrap_or(l);
+                (!l.starts_with("outline:") && !l.starts_with("diff ")).then(|| header_url(l)).flatten()
+            });
+            if let Some(url) = header {
+                let url = url.to_string();
+                self.switch_to(&url, false);
+            }
+        }
         match kind {
             Some("unchanged") => return,
             Some("diff") => {}
@@ -82,6 +110,27 @@ impl View {
             }
             self.items.extend(axsnap_line(t));
         }
+    }
+
+    /// Notes that the view now shows `url`: what was shown of the page before is kept, and
+    /// with `restore`, what was shown of `url` before is what the answer updates.
+    fn switch_to(&mut self, url: &str, restore: bool) {
+        if self.url.as_deref() == Some(url) {
+            return;
+        }
+        if let Some(old) = self.url.take() {
+            self.pages.retain(|(u, _)| *u != old);
+            self.pages.push((old, self.items.clone()));
+            if self.pages.len() > 8 {
+                self.pages.remove(0);
+            }
+        }
+        if restore {
+            if let Some(at) = self.pages.iter().position(|(u, _)| u == url) {
+                self.items = self.pages.remove(at).1;
+            }
+        }
+        self.url = Some(url.to_string());
     }
 
     /// Takes in one answer of an arm speaking `dialect`.
@@ -419,6 +468,29 @@ mod tests {
         );
         assert_eq!(v.find("link", "Next chapter"), Some("e937"));
         assert_eq!(v.len(), 2);
+    }
+
+    #[test]
+    fn an_axsnap_answer_back_on_a_page_updates_what_was_shown_of_it() {
+        let mut v = View::default();
+        v.read(Dialect::Axsnap, "# Results — http://x/s?q=1\nmain [e2]\n  [Vec](e10)\n  [vec](e11)\n", None);
+        v.read(Dialect::Axsnap, "# Vec — http://x/vec.html\nmain [e20]\n  [Source](e21)\n", Some("full"));
+        assert_eq!(v.find("link", "Vec"), None);
+        v.read(
+            Dialect::Axsnap,
+            "# back on Results — http://x/s?q=1, the same page as before: its refs work again; what changed since you last saw it:\n# diff 1 -> 3: 1 change, 4 unchanged\n~ e10 link \"Vec\": +focused\n",
+            Some("diff"),
+        );
+        assert_eq!(v.find("link", "vec"), Some("e11"));
+        assert_eq!(v.find("link", "Source"), None);
+        // Forward again: unchanged, and the page between is what was shown of it.
+        v.read(
+            Dialect::Axsnap,
+            "# back on Vec — http://x/vec.html, the same page as before: its refs work again; unchanged since you last saw it\n",
+            Some("unchanged"),
+        );
+        assert_eq!(v.find("link", "Source"), Some("e21"));
+        assert_eq!(v.find("link", "vec"), None);
     }
 
     #[test]

@@ -44,7 +44,8 @@ PAGES: dict[str, str] = {
     "/pages/one": "one of three pages (one, two, three) sharing a header, a nav with "
     "aria-current on the current page, and a footer",
     "/pages/two": "the second shared-chrome page",
-    "/pages/three": "the third shared-chrome page",
+    "/pages/three": "the third shared-chrome page (`?cacheable`: any of the three without "
+    "`Cache-Control: no-store`, so the browser may keep it in its back-forward cache)",
     "/busy": "never settles: a timer rewrites a counter every 50 ms",
     "/crash": "a 'Crash' button whose script allocates until the renderer runs out of "
     "memory and dies (takes a few seconds)",
@@ -400,7 +401,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
+        if "cacheable" not in parse_qs(urlsplit(self.path).query, keep_blank_values=True):
+            self.send_header("Cache-Control", "no-store")
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()

@@ -219,6 +219,9 @@ async def test_navigation_between_pages_and_back(agent: Agent, site: Site) -> No
     assert s["kind"] == "diff", (s.get("reason"), s.get("tokens"), text)
     assert 'h1 "Page two"' in text
     text, s = await agent.ok("back")
+    # `no-store`: the browser may load the page again (another document: the shared chrome
+    # keeps its refs and the answer is a diff against page two) or restore it (a diff against
+    # page one as it was shown: the link clicked is focused).
     assert s["url"].endswith("/pages/one") and s["kind"] == "diff", text
     text, s = await agent.ok("forward")
     assert s["url"].endswith("/pages/two")
@@ -227,6 +230,27 @@ async def test_navigation_between_pages_and_back(agent: Agent, site: Site) -> No
     await agent.ok("wait_for", text="This is page two")
     msg = await agent.error("wait_for", "timeout", text="never on this page", seconds=0.5)
     assert "never on this page" in msg
+
+
+async def test_back_on_a_page_the_browser_kept(agent: Agent, site: Site) -> None:
+    text, s = await agent.ok("navigate", url=site.url("/pages/one?cacheable"))
+    two = await agent.ref("two link", "link", "Two")
+    home = await agent.ref("home link", "link", "Home")
+    text, s = await agent.ok("click", ref=two)
+    assert s["url"].endswith("/pages/two"), text
+    text, s = await agent.ok("back")
+    # The browser kept page one (its back-forward cache): the same document the agent saw,
+    # answered against what it was shown of it (at most the link clicked is focused now), and
+    # its refs work again.
+    assert s["url"].endswith("/pages/one?cacheable") and s["kind"] in ("unchanged", "diff"), text
+    assert text.startswith("# back on Page one"), text
+    assert len(text.splitlines()) <= 3 and "Page one" not in text.split("\n", 1)[-1], text
+    _, s = await agent.ok("find", query="home link", limit=1)
+    assert s["hits"][0]["ref"] == home, s
+    # The ref found on the first visit.
+    text, s = await agent.ok("click", ref=two)
+    assert s["url"].endswith("/pages/two") and 'h1 "Page two"' in text, text
+    assert not text.startswith("# back on"), text
 
 
 async def test_close_releases_the_context(agent: Agent, site: Site) -> None:

@@ -554,6 +554,15 @@ async fn track(
                 st.last = Instant::now();
             }
             "Inspector.targetCrashed" => st.crashed = true,
+            "Page.backForwardCacheNotUsed" => {
+                // Why going back loaded the page again instead of restoring it (with its refs).
+                let reasons: Vec<&str> = p
+                    .get("notRestoredExplanations")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(|e| str_field(e, "reason")).collect())
+                    .unwrap_or_default();
+                tracing::debug!(?reasons, "back-forward cache not used");
+            }
             _ => {}
         }
     }

@@ -443,3 +443,71 @@ fn a_large_page_read_while_projected_gets_the_refs_of_one_thread() {
         assert_eq!(shown(&answer.snapshot.tree), shown(&p.tree));
     }
 }
+
+/// The ref of the node named `name`.
+fn ref_named(t: &Tree, name: &str) -> Option<Ref> {
+    t.preorder().map(|(id, _)| t.node(id)).find(|n| n.name == name).and_then(|n| n.ref_id)
+}
+
+/// Another page of the shop: a different document with other items.
+fn other_page(scope: &str) -> Tree {
+    shop(scope, 12, |i| format!("Kettle model {i}"))
+}
+
+#[test]
+fn back_on_a_page_kept_by_the_browser_is_diffed_against_what_was_shown_of_it() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let a = client("a");
+    let first = s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &auto(), now).unwrap();
+    let buy = ref_named(&first.snapshot.tree, "Buy Teapot model 3");
+    let elsewhere = s.snapshot(&a, &capture("t", other_page("d2")), &auto(), now).unwrap();
+    assert!(matches!(elsewhere.answer, Answer::Full { .. } | Answer::Diff { .. }));
+    // Back: the same document (scope d1, its native ids), unchanged.
+    let back = s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &auto(), now).unwrap();
+    assert_eq!(back.answer, Answer::Unchanged { since_seq: first.snapshot.seq }, "{}", back.text);
+    assert!(back.text.starts_with("# back on Shop — https://shop.example/t, the same page"), "{}", back.text);
+    assert!(back.text.contains("unchanged since you last saw it"), "{}", back.text);
+    assert_eq!(back.text.lines().count(), 1);
+    assert_eq!(
+        back.refs.returned,
+        back.snapshot.tree.preorder().count() - back.refs.carried - back.refs.kept
+    );
+    // Its refs work again.
+    assert_eq!(ref_named(&back.snapshot.tree, "Buy Teapot model 3"), buy);
+    let r = buy.unwrap();
+    assert_eq!(s.resolve(&TargetId("t".into()), r), Ok(&NativeId::new("d1", "buy3")));
+
+    // Forward, then back on a page that changed while it was away: a diff against the first
+    // answer, that applies to it.
+    s.snapshot(&a, &capture("t", other_page("d2")), &auto(), now).unwrap();
+    let changed = shop("d1", 30, |i| if i == 4 { "Teapot model 4 (sold out)".into() } else { plain(i) });
+    let back = s.snapshot(&a, &capture("t", changed), &auto(), now).unwrap();
+    assert_eq!(back.answer, Answer::Diff { from_seq: first.snapshot.seq }, "{}", back.text);
+    let mut lines = back.text.lines();
+    assert!(lines.next().unwrap().ends_with("its refs work again; what changed since you last saw it:"));
+    assert!(back.text.contains("(sold out)"), "{}", back.text);
+    let d = diff(&first.snapshot.tree, &back.snapshot.tree).unwrap();
+    assert_eq!(apply(&first.snapshot.tree, &d).unwrap(), back.snapshot.tree);
+
+    // A new load of the same page is another document: answered as any navigation.
+    let reload = s.snapshot(&a, &capture("t", shop("d3", 30, plain)), &auto(), now).unwrap();
+    assert!(!reload.text.starts_with("# back on"), "{}", reload.text);
+}
+
+#[test]
+fn back_is_per_client_and_a_full_request_moves_nothing() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let (a, b) = (client("a"), client("b"));
+    s.snapshot(&a, &capture("t", shop("d1", 10, plain)), &auto(), now).unwrap();
+    s.snapshot(&a, &capture("t", other_page("d2")), &auto(), now).unwrap();
+    // Client b never saw d1: its first answer is full.
+    let rb = s.snapshot(&b, &capture("t", shop("d1", 10, plain)), &auto(), now).unwrap();
+    assert_eq!(rb.answer, Answer::Full { reason: Some(FullReason::NoBaseline) });
+    let full = s.snapshot(&a, &capture("t", shop("d1", 10, plain)), &with_mode(Mode::Full), now).unwrap();
+    assert!(matches!(full.answer, Answer::Full { reason: None }));
+    let ra = s.snapshot(&a, &capture("t", shop("d1", 10, plain)), &auto(), now).unwrap();
+    assert!(matches!(ra.answer, Answer::Unchanged { .. }), "{}", ra.text);
+    assert!(ra.text.starts_with("# back on"));
+}

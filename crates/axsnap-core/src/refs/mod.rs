@@ -6,6 +6,9 @@
 //! - when a whole native scope disappears (a navigation replaced the document), a ref may be
 //!   carried to a node of the new capture only on a unique, unambiguous structural match;
 //! - a ref whose element is gone is stale, forever: it is never retargeted to a look-alike;
+//!   only when a document left and the browser restores that same document (its elements,
+//!   with their native ids: the back-forward cache) do its refs come back with it (module
+//!   `away`);
 //! - refs are numbered in one space per session, so a ref from another target is recognized
 //!   and refused as foreign.
 //!
@@ -39,11 +42,13 @@ use crate::project::Projection;
 use crate::role::Role;
 use crate::tree::{NativeId, NodeId, Tree};
 
+mod away;
 mod keys;
 mod matching;
 mod recreated;
 mod slots;
 
+use away::Away;
 use keys::{Fast128, FastState, Key, KeyHasher, Keys};
 use matching::{Churned, NewSide};
 use slots::Slots;
@@ -148,6 +153,9 @@ pub struct RefStats {
     pub assigned: usize,
     /// Refs that became stale in this refresh.
     pub staled: usize,
+    /// Refs that came back with their document (one the browser restored, such as a page of
+    /// the back-forward cache), on the elements they named before it left.
+    pub returned: usize,
 }
 
 /// All refs of one client session: one numbering, one table per target.
@@ -214,6 +222,8 @@ struct TargetRefs {
     extra: Vec<Ref>,
     /// Native scopes in the last capture.
     scopes: HashSet<String>,
+    /// Refs of documents that left the captures, in case the same document comes back.
+    away: Away,
 }
 
 impl RefSpace {
@@ -372,6 +382,31 @@ impl RefSpace {
                 stats.kept += 1;
             }
         }
+        // 1b. A document that left and is back (the same one: its scope and native ids) brings
+        // its refs back to the elements they named (module `away`).
+        if !t.away.is_empty() {
+            let back: HashSet<&str> =
+                scopes_now.set.iter().copied().filter(|s| !t.scopes.contains(*s)).collect();
+            let back = if back.is_empty() { HashMap::new() } else { t.away.take_back(&back) };
+            if !back.is_empty() {
+                for &id in &raw_order {
+                    let native = &raw.node(id).native;
+                    let Some(&r) = back.get(native).filter(|_| raw_refs[id.index()].is_none()) else {
+                        continue;
+                    };
+                    // A forgotten slot, or one live elsewhere (never: a stale ref is only away
+                    // once), stays as it is.
+                    let i = slot_index(r);
+                    if slots.get(i).is_none_or(|s| s.native.is_some()) || !t.by_native.insert(native, r) {
+                        continue;
+                    }
+                    slots.repoint(i, native.clone());
+                    slots[i].seen = generation;
+                    raw_refs[id.index()] = Some(r);
+                    stats.returned += 1;
+                }
+            }
+        }
         // Projected nodes are raw nodes or synthetic markers (whose native ids are not in raw).
         // The raw node a projected one was made from, when known, was looked up just above.
         let raw_len = raw_refs.len();
@@ -477,8 +512,11 @@ impl RefSpace {
                 raw_refs[id.index()] = Some(r);
                 stats.carried += 1;
             }
-            gone.extend(churned.into_iter().filter(|r| slots[slot_index(*r)].seen != generation));
         }
+        // Refs of a scope that left and were not carried: stale, and remembered in case the
+        // same document comes back.
+        let left: Vec<Ref> =
+            churned.into_iter().filter(|r| slots[slot_index(*r)].seen != generation).collect();
         // 3b. Carry refs of elements re-created equal in a living scope (module `recreated`).
         if let Some(keys) = keys.as_ref().filter(|_| !in_place.is_empty()) {
             let olds: Vec<recreated::Gone> = in_place
@@ -547,6 +585,17 @@ impl RefSpace {
                 t.by_native.remove(&native);
             }
             stats.staled += 1;
+        }
+        if !left.is_empty() {
+            let mut away = Vec::with_capacity(left.len());
+            for r in left {
+                if let Some(native) = slots.make_stale(slot_index(r)) {
+                    t.by_native.remove(&native);
+                    away.push((r, native));
+                }
+                stats.staled += 1;
+            }
+            t.away.record(away);
         }
 
         // 4. Write refs into the projected tree, giving new ones in document order: first to
@@ -649,6 +698,7 @@ impl RefSpace {
             self.slots.make_stale(slot_index(r));
         }
         t.scopes.clear();
+        t.away.clear();
     }
 
     /// Number of refs given out so far (live and stale, all targets).
@@ -674,6 +724,7 @@ impl RefSpace {
             by_native: NativeIndex::default(),
             extra: Vec::new(),
             scopes: HashSet::new(),
+            away: Away::default(),
         });
         self.target_index.insert(target.clone(), i);
         i

@@ -55,7 +55,7 @@ fn first_refresh_numbers_shown_refs_first_each_in_document_order() {
     // document, nav, Home, Docs, main, heading, Save: the heading shows no ref, so it is
     // numbered after the nodes that do, and the refs an agent reads stay small.
     assert_eq!(refs, vec![1, 2, 3, 4, 5, 7, 6]);
-    assert_eq!(st, RefStats { kept: 0, carried: 0, assigned: 7, staled: 0 });
+    assert_eq!(st, RefStats { kept: 0, carried: 0, assigned: 7, staled: 0, returned: 0 });
     assert_eq!(s.resolve(&tid("t"), Ref(6)), Ok(&NativeId::new("d", "6")));
 }
 
@@ -75,7 +75,7 @@ fn refs_survive_rename_value_state_and_move() {
     raw.attach(nav, b, Some(0));
     let (p1, st) = refresh(&mut s, "t", &raw);
     assert_eq!(ref_of(&p1, "d", "6"), save);
-    assert_eq!(st, RefStats { kept: 7, carried: 0, assigned: 0, staled: 0 });
+    assert_eq!(st, RefStats { kept: 7, carried: 0, assigned: 0, staled: 0, returned: 0 });
     // A moved subtree still gets refs in document order only for new nodes: none here.
     assert_eq!(s.issued(), 7);
 }
@@ -119,7 +119,7 @@ fn an_element_re_created_equal_in_a_living_scope_keeps_its_refs() {
     save.value = Some("a value is not identity".into());
     raw.append(m, save);
     let (p1, st) = refresh(&mut s, "t", &raw);
-    assert_eq!(st, RefStats { kept: 4, carried: 3, assigned: 0, staled: 0 });
+    assert_eq!(st, RefStats { kept: 4, carried: 3, assigned: 0, staled: 0, returned: 0 });
     assert_eq!(ref_of(&p1, "d", "14"), old_main);
     assert_eq!(ref_of(&p1, "d", "16"), old_save);
     assert_eq!(s.resolve(&tid("t"), old_save), Ok(&NativeId::new("d", "16")));
@@ -226,7 +226,7 @@ fn scope_churn_carries_unique_matches_to_the_new_native_id() {
     let mut s = RefSpace::new();
     let (p0, _) = refresh(&mut s, "t", &page("d1"));
     let (p1, st) = refresh(&mut s, "t", &page("d2"));
-    assert_eq!(st, RefStats { kept: 0, carried: 7, assigned: 0, staled: 0 });
+    assert_eq!(st, RefStats { kept: 0, carried: 7, assigned: 0, staled: 0, returned: 0 });
     for id in ["0", "1", "2", "3", "4", "5", "6"] {
         let r = ref_of(&p0, "d1", id);
         assert_eq!(ref_of(&p1, "d2", id), r);
@@ -296,7 +296,7 @@ fn children_carry_inside_uniquely_matched_parents() {
     let mut s = RefSpace::new();
     let (p0, _) = refresh(&mut s, "t", &build("d1"));
     let (p1, st) = refresh(&mut s, "t", &build("d2"));
-    assert_eq!(st, RefStats { kept: 0, carried: 5, assigned: 0, staled: 0 });
+    assert_eq!(st, RefStats { kept: 0, carried: 5, assigned: 0, staled: 0, returned: 0 });
     for id in ["e0", "e1", "f0", "f1"] {
         assert_eq!(ref_of(&p1, "d2", id), ref_of(&p0, "d1", id));
     }
@@ -389,7 +389,7 @@ fn synthetic_projected_nodes_get_refs_and_keep_them() {
     view2.append(r, nd(Role::More, "4 more items", "axsnap:synthetic", "more-0"));
     let st = s.refresh(&tid("t"), &raw, &mut view2);
     assert_eq!(ref_of(&view2, "axsnap:synthetic", "more-0"), more);
-    assert_eq!(st, RefStats { kept: 8, carried: 0, assigned: 0, staled: 0 });
+    assert_eq!(st, RefStats { kept: 8, carried: 0, assigned: 0, staled: 0, returned: 0 });
     // The marker goes away: stale (its scope vanished, and nothing new can take it).
     let mut view3 = raw.clone();
     let st = s.refresh(&tid("t"), &raw, &mut view3);
@@ -653,4 +653,57 @@ fn a_partial_capture_does_not_make_a_key_unique() {
     let gone = ref_of(&p0, "d1", "b1");
     assert!(matches!(s.resolve(&tid("t"), gone), Err(RefError::Stale { .. })));
     assert_ne!(ref_of(&p1, "d2", "b2"), gone, "the gone button's ref went to its look-alike");
+}
+
+/// Twin buttons (no unique key: nothing carries them) on a page the agent leaves and comes
+/// back to, restored as it was (the back-forward cache: the same scope and native ids).
+fn page_with_twins(scope: &str, first: &str) -> Tree {
+    let mut t = Tree::with_root(nd(Role::Document, "Page", scope, "0"));
+    let r = t.root().unwrap();
+    t.append(r, nd(Role::Button, first, scope, "1"));
+    t.append(r, nd(Role::Button, "More", scope, "2"));
+    t.append(r, nd(Role::Button, "More", scope, "3"));
+    t
+}
+
+#[test]
+fn a_document_that_comes_back_brings_its_refs_back_and_the_page_between_goes() {
+    let mut s = RefSpace::new();
+    let (p1, _) = refresh(&mut s, "t", &page_with_twins("d1", "Results"));
+    let (twin_a, twin_b) = (ref_of(&p1, "d1", "2"), ref_of(&p1, "d1", "3"));
+    // Away: another document; the twins cannot be carried, so their refs go stale.
+    let (p2, st) = refresh(&mut s, "t", &page_with_twins("d2", "Details"));
+    assert!(st.staled >= 2, "{st:?}");
+    assert!(matches!(s.resolve(&tid("t"), twin_a), Err(RefError::Stale { .. })));
+    let details_twin = ref_of(&p2, "d2", "3");
+    // Back: the same document, so the same elements with the same refs.
+    let (p3, st) = refresh(&mut s, "t", &page_with_twins("d1", "Results"));
+    // The twins and the first button; the document's own ref was carried both ways.
+    assert_eq!((st.returned, st.carried), (3, 1), "{st:?}");
+    assert_eq!((ref_of(&p3, "d1", "2"), ref_of(&p3, "d1", "3")), (twin_a, twin_b));
+    assert_eq!(s.resolve(&tid("t"), twin_b), Ok(&NativeId::new("d1", "3")));
+    assert!(matches!(s.resolve(&tid("t"), details_twin), Err(RefError::Stale { .. })));
+    // Forward: the page between comes back in turn.
+    let (p4, st) = refresh(&mut s, "t", &page_with_twins("d2", "Details"));
+    assert_eq!(ref_of(&p4, "d2", "3"), details_twin);
+    assert!(st.returned >= 2, "{st:?}");
+    // A new load of the first page is another document: its twins are new elements.
+    let (p5, _) = refresh(&mut s, "t", &page_with_twins("d3", "Results"));
+    assert_ne!(ref_of(&p5, "d3", "2"), twin_a);
+    assert!(matches!(s.resolve(&tid("t"), twin_a), Err(RefError::Stale { .. })));
+}
+
+#[test]
+fn an_element_removed_while_its_document_was_away_stays_stale() {
+    let mut s = RefSpace::new();
+    let (p1, _) = refresh(&mut s, "t", &page_with_twins("d1", "Results"));
+    let (kept, removed) = (ref_of(&p1, "d1", "2"), ref_of(&p1, "d1", "3"));
+    refresh(&mut s, "t", &page_with_twins("d2", "Details"));
+    let mut back = page_with_twins("d1", "Results");
+    let gone = find(&back, "d1", "3");
+    back.detach(gone);
+    let (p3, st) = refresh(&mut s, "t", &back);
+    assert_eq!(st.returned, 2, "{st:?}");
+    assert_eq!(ref_of(&p3, "d1", "2"), kept);
+    assert!(matches!(s.resolve(&tid("t"), removed), Err(RefError::Stale { .. })));
 }

@@ -24,7 +24,6 @@
 //! - **Header in diffs**: diffs carry trees only, so when the URL or title changed the diff
 //!   text starts with the new header (text: `# page: title — url`; JSON: a leading `"header"`).
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -43,6 +42,10 @@ use crate::Ref;
 /// From this many raw nodes on, a capture is projected on a thread of its own while the refs
 /// read it ([`RefSpace::read_raw`]); below, a thread costs more than it saves.
 const PARALLEL_NODES: usize = 20_000;
+
+mod baselines;
+
+use baselines::{Baseline, Baselines};
 
 /// How a snapshot request is answered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,16 +204,7 @@ pub struct Session {
     policy: Policy,
     refs: RefSpace,
     next_seq: u64,
-    baselines: HashMap<(ClientId, TargetId), Baseline>,
-}
-
-#[derive(Debug)]
-struct Baseline {
-    /// What the client was shown (an outline when the page was over the budget).
-    snapshot: Snapshot,
-    options: ProjectOptions,
-    partial: bool,
-    last_used: Instant,
+    baselines: Baselines,
 }
 
 impl Session {
@@ -309,18 +303,28 @@ impl Session {
                 (Answer::Full { reason: None }, text)
             }
             Mode::Auto => {
+                // Back on a document this client saw before (the browser kept it): diffed
+                // against what it was last sent of it.
+                let back = self.baselines.back_to(&key, shown, &request.options).is_some();
                 let baseline = self.baselines.get(&key);
+                let note = |text: String, unchanged: bool, format: Format| match back {
+                    true => with_back_note(text, &shown.header, unchanged, format),
+                    false => text,
+                };
                 match self.auto(baseline, shown, request, &lead, rendered) {
                     Auto::Unchanged { since_seq } => {
                         if let Some(b) = self.baselines.get_mut(&key) {
                             b.last_used = now;
                         }
-                        let text = render_unchanged(since_seq, format);
+                        let text = match (back, format) {
+                            (true, Format::Text) => note(String::new(), true, format),
+                            _ => note(render_unchanged(since_seq, format), true, format),
+                        };
                         let size = measure(&text);
                         let json = match format {
                             Format::Json => Some(text.clone()),
                             Format::Text if request.also_json => {
-                                Some(render_unchanged(since_seq, Format::Json))
+                                Some(note(render_unchanged(since_seq, Format::Json), true, Format::Json))
                             }
                             Format::Text => None,
                         };
@@ -338,8 +342,8 @@ impl Session {
                     }
                     Auto::Diff { from_seq, text, full, json } => {
                         full_tokens = Some(full);
-                        diff_json = json;
-                        (Answer::Diff { from_seq }, text)
+                        diff_json = json.map(|j| note(j, false, Format::Json));
+                        (Answer::Diff { from_seq }, note(text, false, format))
                     }
                     Auto::Full { reason, text, full } => {
                         full_tokens = full;
@@ -439,19 +443,12 @@ impl Session {
 
     /// Drops baselines older than the policy's age.
     fn expire(&mut self, now: Instant) {
-        let max_age = self.policy.max_age;
-        self.baselines.retain(|_, b| now.saturating_duration_since(b.last_used) <= max_age);
+        self.baselines.expire(now, self.policy.max_age);
     }
 
     /// Drops least recently used baselines past the policy's count.
     fn evict(&mut self) {
-        while self.baselines.len() > self.policy.max_baselines {
-            let oldest = self.baselines.iter().min_by_key(|(_, b)| b.last_used).map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => self.baselines.remove(&k),
-                None => break,
-            };
-        }
+        self.baselines.evict(self.policy.max_baselines);
     }
 
     /// The native id a ref names on `target`.
@@ -466,12 +463,12 @@ impl Session {
 
     /// Drops a client's baselines (it disconnected).
     pub fn forget_client(&mut self, client: &ClientId) {
-        self.baselines.retain(|(c, _), _| c != client);
+        self.baselines.retain(|(c, _)| c != client);
     }
 
     /// Drops a target's baselines and refs (its tab closed).
     pub fn forget_target(&mut self, target: &TargetId) {
-        self.baselines.retain(|(_, t), _| t != target);
+        self.baselines.retain(|(_, t)| t != target);
         self.refs.forget_target(target);
     }
 
@@ -625,12 +622,8 @@ fn without_root_title(d: &crate::diff::Diff, next: &crate::tree::Tree) -> crate:
 fn with_header(text: String, header: &Header, format: Format) -> String {
     match format {
         Format::Text => {
-            let title = header.title.as_deref().map(|t| crate::caps::cap(t, crate::caps::TITLE_CHARS));
-            let url = header.url.as_deref().map(|u| crate::caps::cap(u, crate::caps::URL_CHARS));
-            let parts: Vec<&str> =
-                [title.as_deref(), url.as_deref()].into_iter().flatten().filter(|s| !s.is_empty()).collect();
-            let shown = if parts.is_empty() { "(no title or URL)".to_string() } else { parts.join(" — ") };
-            format!("# page: {}\n{text}", one_line(&shown))
+            let shown = page_words(header).unwrap_or_else(|| "(no title or URL)".to_string());
+            format!("# page: {shown}\n{text}")
         }
         Format::Json => {
             let capped = Header {
@@ -644,6 +637,33 @@ fn with_header(text: String, header: &Header, format: Format) -> String {
             json_lead(text, "header", &value)
         }
     }
+}
+
+/// An answer against the last snapshot of a document the client had left and is back on
+/// (module `baselines`), preceded by a line that says so: the agent's last answer was of
+/// another page. `unchanged`: the answer says nothing changed.
+fn with_back_note(text: String, header: &Header, unchanged: bool, format: Format) -> String {
+    match format {
+        Format::Text => {
+            let page = page_words(header).unwrap_or_else(|| "a page".to_string());
+            let what = if unchanged {
+                "unchanged since you last saw it"
+            } else {
+                "what changed since you last saw it:"
+            };
+            format!("# back on {page}, the same page as before: its refs work again; {what}\n{text}")
+        }
+        Format::Json => json_lead(text, "back", &serde_json::Value::Bool(true)),
+    }
+}
+
+/// `TITLE — URL` of a header, capped and on one line; `None` when it has neither.
+fn page_words(header: &Header) -> Option<String> {
+    let title = header.title.as_deref().map(|t| crate::caps::cap(t, crate::caps::TITLE_CHARS));
+    let url = header.url.as_deref().map(|u| crate::caps::cap(u, crate::caps::URL_CHARS));
+    let parts: Vec<&str> =
+        [title.as_deref(), url.as_deref()].into_iter().flatten().filter(|s| !s.is_empty()).collect();
+    (!parts.is_empty()).then(|| one_line(&parts.join(" — ")))
 }
 
 /// `s` on one line (newlines would break the text form's line structure).
