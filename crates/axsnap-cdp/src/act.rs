@@ -3,7 +3,8 @@
 //! - click / double click / hover: scroll into view, hit-test the centre (a covering element is
 //!   refused by name), then `Input.dispatchMouseEvent`;
 //! - type: focus, optionally clear (select all, then a real Backspace), `Input.insertText`,
-//!   optionally Enter;
+//!   optionally Enter; a field that looks things up as it is typed in (search, combobox,
+//!   autocomplete) is given [`LOOKUP_QUIET`] to show what it found;
 //! - press: focus, then key events per chord ([`crate::input`]);
 //! - select: options of a `<select>` by label or value, then `input` and `change` events;
 //! - check: clicks only when the state differs, then verifies the state;
@@ -42,12 +43,13 @@ pub async fn act_with(
     }
     let el = locate::locate(page, element).await?;
     let watcher = Watcher::start(page).await?;
-    let done = watcher.run(perform(page, &el, action)).await?;
-    if done.is_none() {
+    let Some(quiet) = watcher.run(perform(page, &el, action)).await? else {
         // A dialog opened mid-action; the page waits for the agent.
         return watcher.settle(opts, false).await;
-    }
-    let outcome = watcher.settle(opts, false).await?;
+    };
+    // An action may ask for a longer quiet period than the caller's (a search field's debounce).
+    let opts = SettleOptions { quiet: opts.quiet.max(quiet.unwrap_or_default()), ..*opts };
+    let outcome = watcher.settle(&opts, false).await?;
     if let ElementAction::Check { on } = action {
         if outcome.dialog.is_none() && !outcome.navigated {
             verify_checked(page, &el, *on).await?;
@@ -121,7 +123,26 @@ fn action_name(a: &ElementAction) -> &'static str {
     }
 }
 
-async fn perform(page: &PageHandle, el: &Element, action: &ElementAction) -> Result<(), CdpError> {
+/// How long a field that looks things up as it is typed in (a search box, an autocomplete
+/// combobox) is given after the text goes in: such fields commonly wait 150-500 ms after the
+/// last key before they search (rustdoc's waits 500 ms), and the answer should show what they
+/// found, not the page before it.
+pub const LOOKUP_QUIET: std::time::Duration = std::time::Duration::from_millis(650);
+
+/// Performs `action`; `Some(quiet)` when the page needs that long a quiet period after it.
+async fn perform(
+    page: &PageHandle,
+    el: &Element,
+    action: &ElementAction,
+) -> Result<Option<std::time::Duration>, CdpError> {
+    if let ElementAction::Type { text, clear, submit } = action {
+        let lookup = type_text(page, el, text, *clear, *submit).await?;
+        return Ok(lookup.then_some(LOOKUP_QUIET));
+    }
+    perform_other(page, el, action).await.map(|()| None)
+}
+
+async fn perform_other(page: &PageHandle, el: &Element, action: &ElementAction) -> Result<(), CdpError> {
     let name = action_name(action);
     match action {
         ElementAction::Click { count } => click(page, el, MouseButton::Left, (*count).max(1), name).await,
@@ -131,7 +152,9 @@ async fn perform(page: &PageHandle, el: &Element, action: &ElementAction) -> Res
             let (x, y) = clickable_point(page, el, name).await?;
             mouse(page, "mouseMoved", x, y, MouseButton::Left, 0).await
         }
-        ElementAction::Type { text, clear, submit } => type_text(page, el, text, *clear, *submit).await,
+        ElementAction::Type { text, clear, submit } => {
+            type_text(page, el, text, *clear, *submit).await.map(|_| ())
+        }
         ElementAction::Select { values } => select(page, el, values).await,
         ElementAction::Check { on } => check(page, el, *on).await,
         ElementAction::Scroll { dx, dy } => scroll(page, el, *dx, *dy).await,
@@ -231,18 +254,23 @@ const EDITABLE_JS: &str = "function(clear) {
   const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
   if (!field && !t.isContentEditable) return {editable: false};
   if (t.readOnly) return {editable: false, readonly: true};
+  // Whether it looks things up as it is typed in: a search field, a combobox, autocomplete.
+  const role = (t.getAttribute('role') || '').toLowerCase();
+  const auto = (t.getAttribute('aria-autocomplete') || 'none').toLowerCase();
+  const lookup = t.type === 'search' || role === 'searchbox' || role === 'combobox' ||
+    auto !== 'none' || !!t.list || !!(t.closest && t.closest('search, [role=search]'));
   if (clear) {
-    if (field) { t.select(); return {editable: true, hasText: t.value.length > 0}; }
+    if (field) { t.select(); return {editable: true, lookup, hasText: t.value.length > 0}; }
     const r = document.createRange(); r.selectNodeContents(t);
     const s = getSelection(); s.removeAllRanges(); s.addRange(r);
-    return {editable: true, hasText: (t.textContent || '').length > 0};
+    return {editable: true, lookup, hasText: (t.textContent || '').length > 0};
   }
   try {
     if (field) { const n = t.value.length; t.setSelectionRange(n, n); }
     else { const r = document.createRange(); r.selectNodeContents(t); r.collapse(false);
            const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
   } catch (_) { /* number and email inputs have no selection API; the caret stays */ }
-  return {editable: true, hasText: false};
+  return {editable: true, lookup, hasText: false};
 }";
 
 async fn type_text(
@@ -251,7 +279,7 @@ async fn type_text(
     text: &str,
     clear: bool,
     submit: bool,
-) -> Result<(), CdpError> {
+) -> Result<bool, CdpError> {
     let name = if clear { "fill" } else { "type into" };
     ensure_enabled(page, el, name, true).await?;
     focus(page, el, name).await?;
@@ -291,7 +319,7 @@ async fn type_text(
     if submit {
         input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
     }
-    Ok(())
+    Ok(v.get("lookup").and_then(Value::as_bool) == Some(true))
 }
 
 const SELECT_JS: &str = "function(values) {

@@ -55,7 +55,7 @@ mod skeleton;
 mod slow_ax;
 pub mod tabs;
 
-pub use act::{act, act_with};
+pub use act::{act, act_with, LOOKUP_QUIET};
 pub use backend::CdpBackend;
 pub use browser::{find_browser, Browser, LaunchOptions};
 pub use capture::{capture, capture_with, AxTree, CaptureOptions, CaptureOutput, CaptureStats};

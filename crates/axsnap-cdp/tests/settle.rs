@@ -75,6 +75,27 @@ fn quiet_and_busy_pages() {
 }
 
 #[test]
+fn a_search_field_is_given_its_debounce_to_show_what_it_found() {
+    let _serial = one_at_a_time();
+    run(async {
+        let srv = Server::pages();
+        let page = open(&srv).await;
+        let opts = SettleOptions::default();
+        let typed = |text: &str| ElementAction::Type { text: text.into(), clear: false, submit: false };
+        let search = native(&page, "document.getElementById('search')").await;
+        let out = act_with(&page, &search, &typed("Vec"), &opts).await.unwrap();
+        assert!(out.settled, "{out:?}");
+        // The results are in when the action answers (the answer's capture comes after it).
+        assert_eq!(
+            eval(&page, "[...document.querySelectorAll('#found li')].map(l => l.textContent)").await,
+            json!(["search found Vec"])
+        );
+        assert!(out.elapsed >= axsnap_cdp::LOOKUP_QUIET, "{out:?}");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
 fn never_settling_pages_stop_at_the_cap() {
     let _serial = one_at_a_time();
     run(async {
