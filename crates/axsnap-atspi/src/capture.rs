@@ -12,7 +12,7 @@ use futures::StreamExt;
 
 use crate::bus::Bus;
 use crate::error::AtspiError;
-use crate::fetch::{fetch, Children, RawObject};
+use crate::fetch::{fetch, fetch_cell, Children, RawObject};
 use crate::mapping::{bit, role_name};
 use crate::object::ObjectRef;
 
@@ -60,6 +60,8 @@ struct Job {
     parent: Option<usize>,
     position: usize,
     web: bool,
+    /// A grid's cell: the grid's first cell, read whole ([`fetch_cell`]).
+    template: Option<std::sync::Arc<RawObject>>,
 }
 
 /// Walks the subtree at `root`: each object is read as soon as its parent has been (up to
@@ -70,8 +72,13 @@ pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + limits.deadline;
     let mut out = Walk::default();
-    let mut queue =
-        std::collections::VecDeque::from([Job { obj: root.clone(), parent: None, position: 0, web: false }]);
+    let mut queue = std::collections::VecDeque::from([Job {
+        obj: root.clone(),
+        parent: None,
+        position: 0,
+        web: false,
+        template: None,
+    }]);
     let mut inflight = futures::stream::FuturesUnordered::new();
     let mut scheduled = 0usize;
     // Root children still being read, and those read whose children wait for the verdict.
@@ -93,7 +100,10 @@ pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<
             scheduled += 1;
             let children = if job.web { Children::Always } else { Children::IfVisible };
             inflight.push(async move {
-                let result = fetch(bus, &job.obj, children).await;
+                let result = match &job.template {
+                    Some(template) => fetch_cell(bus, &job.obj, template).await,
+                    None => fetch(bus, &job.obj, children).await,
+                };
                 (job, result)
             });
         }
@@ -176,11 +186,14 @@ fn shown(raw: &RawObject, web: bool, showing_reliable: bool) -> bool {
 }
 
 fn children_of(raw: &RawObject, index: usize, web: bool) -> impl Iterator<Item = Job> + '_ {
+    let last = raw.children.len().saturating_sub(1);
     raw.children.iter().enumerate().map(move |(position, c)| Job {
         obj: c.clone(),
         parent: Some(index),
         position,
         web,
+        // A grid's corner cells are read whole: the grid's note names them.
+        template: raw.cell_template.clone().filter(|_| position != 0 && position != last),
     })
 }
 
