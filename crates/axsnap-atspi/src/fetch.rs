@@ -65,8 +65,8 @@ pub struct RawObject {
     /// For a table that manages its descendants, the window on screen whose cells are its
     /// `children` (module `grid`).
     pub grid: Option<GridWindow>,
-    /// For such a table, its first cell on screen, read whole: what tells whether the other
-    /// cells can be read by [`fetch_cell`].
+    /// For such a table whose cells are a spreadsheet's ([`lite_cells`]), its first cell on
+    /// screen, read whole: the other cells are read by [`fetch_cell`] with it.
     pub cell_template: Option<Arc<RawObject>>,
 }
 
@@ -101,8 +101,7 @@ pub async fn fetch(bus: &Bus, obj: &ObjectRef, children: Children) -> Result<Raw
         name: string_prop(&props, "Name"),
         description: string_prop(&props, "Description"),
         accessible_id: string_prop(&props, "AccessibleId"),
-        states: u64::from(states.first().copied().unwrap_or(0))
-            | (u64::from(states.get(1).copied().unwrap_or(0)) << 32),
+        states: state_bits(&states),
         interfaces: interfaces?
             .into_iter()
             .map(|i| i.trim_start_matches("org.a11y.atspi.").to_string())
@@ -122,9 +121,10 @@ pub async fn fetch(bus: &Bus, obj: &ObjectRef, children: Children) -> Result<Raw
             match grid::visible_cells(bus, obj).await? {
                 Some((window, cells)) => {
                     let template = match cells.first() {
-                        Some(first) => Box::pin(fetch(bus, first, Children::Never)).await.ok().map(Arc::new),
+                        Some(first) => Box::pin(fetch(bus, first, Children::Never)).await.ok(),
                         None => None,
                     };
+                    let template = template.filter(lite_cells).map(Arc::new);
                     Ok((cells, Some(window), template))
                 }
                 None => children_by_index(bus, obj, raw.child_count.min(MANY_CHILDREN))
@@ -194,29 +194,28 @@ pub async fn fetch(bus: &Bus, obj: &ObjectRef, children: Children) -> Result<Raw
 /// a spreadsheet's (a table cell with Text and Value, holding no objects of its own), whose
 /// text says whether it holds anything. Other grids' cells (a tree view's, whose text may be
 /// their name) are read whole.
-pub fn lite_cells(template: &RawObject) -> bool {
+fn lite_cells(template: &RawObject) -> bool {
     crate::mapping::role_name(template.role) == Some("table cell")
         && template.has("Text")
         && template.has("Value")
         && template.child_count == 0
 }
 
-/// Reads a cell of a grid whose cells [`lite_cells`] can read: its states and the length of
-/// its text first, and when it is empty and neither focused nor selected (what a grid lists
-/// only as a count: most of a sheet's screen), nothing more; any other cell is read whole.
-/// Two calls instead of about ten for each empty cell, which is most of a spreadsheet's
-/// capture.
-pub async fn fetch_cell(bus: &Bus, obj: &ObjectRef, template: &RawObject) -> Result<RawObject, AtspiError> {
+/// Reads a cell of a grid whose first cell `template` is a spreadsheet's (a
+/// [`RawObject::cell_template`]): its states and the length of its text first, and when it is
+/// empty and neither focused nor selected (what a grid lists only as a count: most of a
+/// sheet's screen), nothing more; any other cell is read whole. Two calls instead of about ten
+/// for each empty cell, which is most of a spreadsheet's capture.
+pub(crate) async fn fetch_cell(
+    bus: &Bus,
+    obj: &ObjectRef,
+    template: &RawObject,
+) -> Result<RawObject, AtspiError> {
     use crate::mapping::bit;
-    if !lite_cells(template) {
-        return fetch(bus, obj, Children::IfVisible).await;
-    }
     let states = bus.call::<_, Vec<u32>>(obj, iface::ACCESSIBLE, "GetState", &());
     let count = bus.property::<i32>(obj, iface::TEXT, "CharacterCount");
     let (states, count) = futures::join!(states, count);
-    let states = states?;
-    let states = u64::from(states.first().copied().unwrap_or(0))
-        | (u64::from(states.get(1).copied().unwrap_or(0)) << 32);
+    let states = state_bits(&states?);
     let on = |b: u32| states & (1u64 << b) != 0;
     if count.ok() != Some(0) || on(bit::FOCUSED) || on(bit::SELECTED) {
         return fetch(bus, obj, Children::IfVisible).await;
@@ -259,6 +258,11 @@ pub(crate) fn objects_of(
         }
     }
     Ok(out)
+}
+
+/// AT-SPI's two 32-bit state words as one.
+fn state_bits(words: &[u32]) -> u64 {
+    u64::from(words.first().copied().unwrap_or(0)) | (u64::from(words.get(1).copied().unwrap_or(0)) << 32)
 }
 
 fn string_prop(props: &HashMap<String, OwnedValue>, key: &str) -> String {

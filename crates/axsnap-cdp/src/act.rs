@@ -135,14 +135,6 @@ async fn perform(
     el: &Element,
     action: &ElementAction,
 ) -> Result<Option<std::time::Duration>, CdpError> {
-    if let ElementAction::Type { text, clear, submit } = action {
-        let lookup = type_text(page, el, text, *clear, *submit).await?;
-        return Ok(lookup.then_some(LOOKUP_QUIET));
-    }
-    perform_other(page, el, action).await.map(|()| None)
-}
-
-async fn perform_other(page: &PageHandle, el: &Element, action: &ElementAction) -> Result<(), CdpError> {
     let name = action_name(action);
     match action {
         ElementAction::Click { count } => click(page, el, MouseButton::Left, (*count).max(1), name).await,
@@ -153,7 +145,8 @@ async fn perform_other(page: &PageHandle, el: &Element, action: &ElementAction) 
             mouse(page, "mouseMoved", x, y, MouseButton::Left, 0).await
         }
         ElementAction::Type { text, clear, submit } => {
-            type_text(page, el, text, *clear, *submit).await.map(|_| ())
+            let lookup = type_text(page, el, text, *clear, *submit).await?;
+            return Ok(lookup.then_some(LOOKUP_QUIET));
         }
         ElementAction::Select { values } => select(page, el, values).await,
         ElementAction::Check { on } => check(page, el, *on).await,
@@ -168,6 +161,7 @@ async fn perform_other(page: &PageHandle, el: &Element, action: &ElementAction) 
             Ok(())
         }
     }
+    .map(|()| None)
 }
 
 /// Refuses disabled controls (a click on one does nothing, which would look like success).
