@@ -23,12 +23,12 @@ ensure_chromium() {
 }
 
 # A private desktop session for the Linux desktop backend (scripts/desktop-session, and the
-# axsnap-atspi tests that start their own): Xvfb, a D-Bus session bus (dbus-x11 brings
+# axsnap-atspi tests that start their own): Xvfb, openbox (its window manager), a D-Bus session bus (dbus-x11 brings
 # dbus-daemon and dbus-send), the AT-SPI bus launcher and registry, GTK's bridge to it, the GTK 3
 # and GTK 4 widget factories to read, xdotool to drive input; for the tests, x11-utils (xmessage:
 # an X app that exposes no accessibility) and PyGObject with GTK 3 (tests/apps/big_list.py).
 ensure_desktop() {
-  local want=(xvfb dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples gtk-4-examples xdotool x11-utils python3-gi gir1.2-gtk-3.0)
+  local want=(xvfb openbox dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples gtk-4-examples xdotool x11-utils python3-gi gir1.2-gtk-3.0)
   local installed missing=() pkg
   installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
   for pkg in "${want[@]}"; do

@@ -1,6 +1,6 @@
 """`axsnap mcp --desktop` driven by the official Python SDK over stdio, on a real GTK app
-(gtk3-widget-factory) in a private desktop session (scripts/desktop-session: Xvfb, a D-Bus
-session bus, the AT-SPI bus). It lists the desktop's windows, takes a window's snapshot, and
+(gtk3-widget-factory) in a private desktop session (scripts/desktop-session: Xvfb, openbox, a
+D-Bus session bus, the AT-SPI bus). It lists the desktop's windows, takes a window's snapshot, and
 toggles a check button: the answer is a diff with exactly that checkbox's state change. Errors
 say what to do next (an unknown window, no accessibility bus), and without --desktop the tool
 list is the browser's alone.
@@ -274,19 +274,91 @@ async def test_desktop_launch_answers_with_the_new_window(desktop_client) -> Non
         await desktop_client.call_tool("desktop_launch", {"app": "true", "args": [1]})
 
 
+async def test_window_control_answers_with_what_changed(desktop_client) -> None:
+    """Under the session's window manager (openbox): move, resize, maximize (twice: the second
+    does nothing and says so), restore, minimize, focus and close a launched app's window, each
+    answered with the frame before and after; then the closed window is gone."""
+    text, s = await call(desktop_client, "desktop_launch", app="/usr/bin/python3", args=[str(LOGIN_APP)])
+    wid, pid = s["window"], s["pid"]
+    try:
+
+        async def act(action: str, **args) -> tuple[str, dict]:
+            said, c = await call(desktop_client, "desktop_windows", window=wid, action=action, **args)
+            assert c["window"] == wid and c["action"] == action, c
+            assert c["window_manager"] and "openbox" in c["window_manager"].lower(), c
+            return said, c
+
+        said, c = await act("move", x=120, y=80)
+        assert (c["after"]["x"], c["after"]["y"]) == (120, 80), c
+        assert f'{wid} "Log in" moved from {c["before"]["x"]},{c["before"]["y"]} to 120,80' in said, said
+        said, c = await act("resize", width=420, height=260)
+        assert (c["after"]["width"], c["after"]["height"]) == (420, 260), c
+        assert "resized from" in said and "to 420×260" in said, said
+        said, c = await act("maximize")
+        assert c["after"]["maximized"] and not c["already"], c
+        assert c["after"]["width"] > 420 and c["after"]["height"] > 260, c
+        said, c = await act("maximize")
+        assert c["already"] and "is already maximized, so nothing was done" in said, said
+        said, c = await act("restore")
+        assert not c["after"]["maximized"], c
+        assert (c["after"]["width"], c["after"]["height"]) == (420, 260), c
+        said, c = await act("minimize")
+        assert c["after"]["minimized"] and "minimized" in said, said
+        said, c = await act("focus")
+        assert c["after"]["active"] and not c["after"]["minimized"], c
+        assert "is now the active window" in said, said
+        # Below the app's minimum size: the window shrinks as far as it may, and says so; asked
+        # again, nothing changes, and the error names the limit.
+        said, c = await act("resize", width=50, height=40)
+        assert c["after"]["width"] > 50 and c["after"]["height"] > 40, c
+        assert "(asked 50×40; the app or window manager chose this)" in said, said
+        msg = await call_error(desktop_client, "desktop_windows", "not_applied", window=wid, action="resize", width=50, height=40)
+        assert "the app allows no size below" in msg, msg
+        # The window is still what the windowed tools read.
+        snap, _ = await call(desktop_client, "snapshot", window=wid, mode="full")
+        assert 'button "Cancel"' in snap, snap
+        said, c = await act("close")
+        assert c["closed"] and c["after"] is None and said == f'{wid} "Log in" closed', (said, c)
+        _, w = await call(desktop_client, "desktop_windows")
+        assert wid not in {x["id"] for x in w["windows"]}, w
+        await call_error(desktop_client, "snapshot", "window_gone", window=wid)
+    finally:
+        try:
+            os.kill(pid, 15)
+        except ProcessLookupError:
+            pass
+
+
+async def test_window_control_refuses_what_it_cannot_do(desktop_client) -> None:
+    """An action needs a window and a window an action; coordinates go with move and sizes with
+    resize; an unknown window is named."""
+    w = await app_window(desktop_client)
+    for args, field in [
+        ({"action": "focus"}, "window"),
+        ({"window": w["id"]}, "action"),
+        ({"window": w["id"], "action": "focus", "x": 3}, "x"),
+        ({"window": w["id"], "action": "move", "x": 3}, "y"),
+        ({"window": w["id"], "action": "resize", "width": 0, "height": 10}, "width"),
+        ({"window": w["id"], "action": "spin"}, "action"),
+    ]:
+        with pytest.raises(MCPError, match=f"`{field}`"):
+            await desktop_client.call_tool("desktop_windows", args)
+    await call_error(desktop_client, "desktop_windows", "no_window", window="w999", action="focus")
+
+
 async def test_the_clipboard_round_trip_with_a_gtk_app(desktop_client) -> None:
     """Text set through the tool is what a GTK entry pastes; text the entry copies is what the
     tool reads."""
     text, s = await call(desktop_client, "desktop_launch", app="/usr/bin/python3", args=[str(LOGIN_APP)])
     try:
         wid = s["window"]
-        m = re.search(r"^\s*textbox \[(e\d+)\]: alice$", text, re.M)
+        m = re.search(r"^\s*textbox \[(e\d+)\]( \[focused\])?: alice$", text, re.M)
         assert m, text
         user = m.group(1)
         said, c = await call(desktop_client, "clipboard", text="pasted by axsnap")
         assert c["chars"] == 16 and '"pasted by axsnap"' in said, said
-        # Xvfb has no window manager: keys go to the window under the pointer, so the pointer
-        # goes over the entry first (the widget factory's window is on the same screen).
+        # The pointer goes over the entry first: on a display with no window manager
+        # (AXSNAP_DESKTOP_WM=none) keys go to the window under the pointer.
         await call(desktop_client, "hover", window=wid, ref=user)
         await call(desktop_client, "click", window=wid, ref=user)
         diff, _ = await call(desktop_client, "press", window=wid, keys="Control+a Control+v")
@@ -333,5 +405,6 @@ async def test_tool_list_grows_only_with_desktop(axsnap_bin: Path) -> None:
     assert [t.name for t in desktop_tools] == [t.name for t in tools] + added
     for t in desktop_tools:
         has_window = "window" in t.input_schema.get("properties", {})
-        assert has_window == (t.name in WINDOWED), t.name
+        # desktop_windows takes the window it changes.
+        assert has_window == (t.name in WINDOWED | {"desktop_windows"}), t.name
 

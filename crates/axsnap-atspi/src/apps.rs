@@ -72,15 +72,17 @@ async fn app(bus: &Bus, root: ObjectRef) -> Option<AppInfo> {
 /// The program behind a connection of the accessibility bus (its process's first argument),
 /// asked of the bus daemon, which answers for a hung app.
 async fn program_name(bus: &Bus, unique_name: &str) -> Option<String> {
-    let daemon = ObjectRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
-    let pid: u32 = bus
-        .call(&daemon, "org.freedesktop.DBus", "GetConnectionUnixProcessID", &(unique_name,))
-        .await
-        .ok()?;
+    let pid = process_id(bus, unique_name).await?;
     let cmdline = tokio::fs::read(format!("/proc/{pid}/cmdline")).await.ok()?;
     let argv0 = cmdline.split(|b| *b == 0).next()?;
     let name = String::from_utf8_lossy(argv0).rsplit('/').next()?.to_string();
     (!name.is_empty()).then_some(name)
+}
+
+/// The process behind a connection of the accessibility bus, asked of the bus daemon.
+pub(crate) async fn process_id(bus: &Bus, unique_name: &str) -> Option<u32> {
+    let daemon = ObjectRef::new("org.freedesktop.DBus", "/org/freedesktop/DBus");
+    bus.call(&daemon, "org.freedesktop.DBus", "GetConnectionUnixProcessID", &(unique_name,)).await.ok()
 }
 
 async fn window(bus: &Bus, obj: ObjectRef) -> Option<WindowInfo> {

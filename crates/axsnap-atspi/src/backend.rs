@@ -61,6 +61,8 @@ pub struct AtspiBackend {
     /// Per target, its app's event mark when its last capture began.
     marks: HashMap<String, Mark>,
     limits: CaptureLimits,
+    /// The X display window requests go to; `None`: the one in `DISPLAY`.
+    display: Option<String>,
 }
 
 impl AtspiBackend {
@@ -103,7 +105,19 @@ impl AtspiBackend {
             next_id: 1,
             marks: HashMap::new(),
             limits: CaptureLimits::default(),
+            display: None,
         })
+    }
+
+    /// Sends window requests ([`AtspiBackend::manage`]) to X display `display` (`:99`) instead
+    /// of the one in `DISPLAY`: for a bus reached by address, whose apps show elsewhere.
+    pub fn set_display(&mut self, display: &str) {
+        self.display = Some(display.to_string());
+    }
+
+    /// The X display window requests go to, when set (else `DISPLAY`'s).
+    pub(crate) fn display(&self) -> Option<&str> {
+        self.display.as_deref()
     }
 
     /// The connection.
@@ -168,6 +182,16 @@ impl AtspiBackend {
 
     fn obj(&self, target: &TargetId) -> Result<ObjectRef, AtspiError> {
         self.ids.get(&target.0).cloned().ok_or_else(|| AtspiError::NoSuchTarget(target.0.clone()))
+    }
+
+    /// The window object an id names.
+    pub(crate) fn object_of(&self, target: &TargetId) -> Result<ObjectRef, AtspiError> {
+        self.obj(target)
+    }
+
+    /// The id of a window object, given one now if it has none.
+    pub(crate) fn target_of(&mut self, obj: &ObjectRef) -> TargetId {
+        TargetId(self.id_of(obj))
     }
 
     /// The windows (top-level children) of `window`'s app.
@@ -339,6 +363,6 @@ fn header(app: &str, title: &str) -> Header {
 }
 
 /// The app root of the app `obj` belongs to.
-fn app_of(obj: &ObjectRef) -> ObjectRef {
+pub(crate) fn app_of(obj: &ObjectRef) -> ObjectRef {
     ObjectRef::new(obj.bus.clone(), crate::object::ROOT_PATH)
 }

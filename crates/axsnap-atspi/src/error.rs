@@ -92,6 +92,12 @@ pub enum AtspiError {
     /// The window or the backend cannot do what was asked (a desktop window has no URL).
     #[error("{0}")]
     Unsupported(String),
+    /// The X display could not be reached or asked (window management).
+    #[error("the X display: {0}")]
+    Display(String),
+    /// A window request that only a window manager can carry out, with none running.
+    #[error("{0}")]
+    NoWindowManager(String),
     /// The action ran but its effect could not be seen.
     #[error("{0}")]
     NotApplied(String),

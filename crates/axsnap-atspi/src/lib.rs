@@ -13,7 +13,8 @@
 //!   through the registry's device event controller.
 //! - [`events`]: the change signal; [`backend`]: all of it behind the core's `Backend`;
 //!   [`launch`]: starting an app and finding its first window; [`clipboard`]: the session's
-//!   clipboard as text.
+//!   clipboard as text; [`wm`]: a window's place, size and state, changed through the X
+//!   display's window manager (focus, close, move, resize, minimize, maximize).
 //!
 //! # Native identity
 //!
@@ -41,6 +42,8 @@ pub mod launch;
 pub mod mapping;
 pub mod object;
 pub mod twins;
+mod window_ops;
+pub mod wm;
 
 pub use apps::{AppInfo, WindowInfo};
 pub use backend::{AtspiBackend, DesktopWindow, Listing};
@@ -48,3 +51,4 @@ pub use bus::Bus;
 pub use capture::{CaptureLimits, Walk};
 pub use error::AtspiError;
 pub use object::ObjectRef;
+pub use window_ops::WindowChange;

@@ -108,7 +108,13 @@ impl<'a> Args<'a> {
         self.map.and_then(|m| m.get(field)).filter(|v| !v.is_null())
     }
 
-    fn invalid(&self, field: &str, expected: impl Into<String>, got: &Value) -> ArgError {
+    /// `field` is missing: it must be `expected` (for arguments required only with others).
+    pub fn missing(&self, field: &'static str, expected: &str) -> ArgError {
+        ArgError::Missing { tool: self.tool, field, expected: expected.to_string() }
+    }
+
+    /// `field`'s value `got` is not `expected`.
+    pub fn invalid(&self, field: &str, expected: impl Into<String>, got: &Value) -> ArgError {
         ArgError::Invalid {
             tool: self.tool,
             field: field.to_string(),

@@ -12,9 +12,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use axsnap_atspi::clipboard::Clipboard;
+use axsnap_atspi::wm::WindowOp;
 #[cfg(test)]
 use axsnap_atspi::DesktopWindow;
-use axsnap_atspi::{AtspiBackend, Listing};
+use axsnap_atspi::{AtspiBackend, AtspiError, Listing, WindowChange};
 use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
@@ -86,9 +87,11 @@ impl Desktop {
     ) -> Result<Reply, Failure> {
         match route {
             Route::Windows => {
-                Args::new(DESKTOP_WINDOWS, args, &[])?;
-                let listing = self.windows().await?;
-                Ok(window_list(&listing))
+                let a = Args::new(DESKTOP_WINDOWS, args, &[WINDOW, "action", "x", "y", "width", "height"])?;
+                match window_op(&a)? {
+                    None => Ok(window_list(&self.windows().await?)),
+                    Some((window, op)) => self.manage(&window, op).await,
+                }
             }
             Route::Launch => self.launch(args).await,
             Route::Clipboard => self.clipboard(args),
@@ -151,6 +154,45 @@ impl Desktop {
         Ok(reply)
     }
 
+    /// `desktop_windows` with an action: asks for it, and answers with what changed.
+    async fn manage(&mut self, window: &str, op: WindowOp) -> Result<Reply, Failure> {
+        self.check_known(window).await?;
+        let target = TargetId(window.to_string());
+        let change = self.agent().await?.backend().manage(&target, op).await.map_err(|e| match e {
+            AtspiError::Gone(_) => failure::window_gone(window),
+            e => Failure::from(e),
+        })?;
+        let opened: Vec<String> = change.opened.iter().map(|t| t.0.clone()).collect();
+        self.known.extend(opened.iter().cloned());
+        let titles = if opened.is_empty() { None } else { Some(self.windows().await?) };
+        let mut reply = Reply::message(DESKTOP_WINDOWS, change_text(window, op, &change, titles.as_ref()));
+        reply.structured.remove("message");
+        let s = &mut reply.structured;
+        s.insert(WINDOW.into(), json!(window));
+        s.insert("action".into(), json!(change.action));
+        s.insert("before".into(), json!(change.before));
+        s.insert("after".into(), json!(change.after));
+        s.insert("closed".into(), json!(change.closed));
+        s.insert("already".into(), json!(change.already));
+        s.insert("window_manager".into(), json!(change.window_manager));
+        if !opened.is_empty() {
+            s.insert("opened_windows".into(), json!(opened));
+        }
+        Ok(reply)
+    }
+
+    /// Fails unless `window` is an id this session was given (the windows are listed, which
+    /// numbers them, before it counts as unknown).
+    async fn check_known(&mut self, window: &str) -> Result<(), Failure> {
+        if !self.known.contains(window) {
+            self.windows().await?;
+            if !self.known.contains(window) {
+                return Err(failure::no_window(window));
+            }
+        }
+        Ok(())
+    }
+
     /// The agent, connected on first use.
     async fn agent(&mut self) -> Result<&mut Agent<AtspiBackend>, Failure> {
         if self.agent.is_none() {
@@ -178,14 +220,7 @@ impl Desktop {
         let Some(call) = Call::read(tool, args, &[WINDOW], &self.options)? else {
             return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool))));
         };
-        if !self.known.contains(window) {
-            // An id this session was not given yet: the windows are listed (which numbers
-            // them) before it counts as unknown.
-            self.windows().await?;
-            if !self.known.contains(window) {
-                return Err(failure::no_window(window));
-            }
-        }
+        self.check_known(window).await?;
         let options = self.options.clone();
         let agent = self.agent().await?;
         agent.set_target(TargetId(window.to_string()));
@@ -221,6 +256,134 @@ impl Desktop {
             reply.structured.insert("opened_windows".into(), json!(opened));
         }
         reply
+    }
+}
+
+/// The window actions `desktop_windows` takes.
+const ACTIONS: &[&str] = &["focus", "close", "move", "resize", "minimize", "maximize", "restore"];
+
+/// The largest coordinate or size X takes.
+const X_MAX: i64 = 32_767;
+
+/// `desktop_windows`'s window and action, when it is asked to change a window; `None`: a
+/// listing. Coordinates go with move, sizes with resize, and nothing else takes them.
+fn window_op(a: &Args) -> Result<Option<(String, WindowOp)>, ArgError> {
+    let window = a.opt_str(WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
+    let action = a.opt_choice("action", ACTIONS)?;
+    let (window, action) = match (window, action) {
+        (None, None) => {
+            for field in ["x", "y", "width", "height"] {
+                if a.opt_int(field, i64::MIN, i64::MAX)?.is_some() {
+                    return Err(a.missing("action", "move or resize, with which the coordinates go"));
+                }
+            }
+            return Ok(None);
+        }
+        (Some(_), None) => {
+            return Err(a.missing(
+                "action",
+                "what to do to the window: focus, close, move, resize, minimize, maximize or restore",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(a.missing(WINDOW, "the window to change, an id from desktop_windows (w3)"))
+        }
+        (Some(w), Some(action)) => (w.to_string(), action),
+    };
+    let x = a.opt_int("x", -X_MAX, X_MAX)?;
+    let y = a.opt_int("y", -X_MAX, X_MAX)?;
+    let width = a.opt_int("width", 1, X_MAX)?;
+    let height = a.opt_int("height", 1, X_MAX)?;
+    let want = |v: Option<i64>, field: &'static str, what: &str| {
+        v.ok_or_else(|| a.missing(field, &format!("{what} (pixels) for {action}")))
+    };
+    let op = match action {
+        "move" => WindowOp::Move {
+            x: want(x, "x", "the left edge")? as i32,
+            y: want(y, "y", "the top edge")? as i32,
+        },
+        "resize" => WindowOp::Resize {
+            width: want(width, "width", "the width")? as u32,
+            height: want(height, "height", "the height")? as u32,
+        },
+        "focus" => WindowOp::Focus,
+        "close" => WindowOp::Close,
+        "minimize" => WindowOp::Minimize,
+        "maximize" => WindowOp::Maximize,
+        _ => WindowOp::Restore,
+    };
+    let takes: &[&str] = match op {
+        WindowOp::Move { .. } => &["x", "y"],
+        WindowOp::Resize { .. } => &["width", "height"],
+        _ => &[],
+    };
+    for (field, v) in [("x", x), ("y", y), ("width", width), ("height", height)] {
+        if let (Some(v), false) = (v, takes.contains(&field)) {
+            let goes = if field == "x" || field == "y" { "move" } else { "resize" };
+            return Err(a.invalid(field, format!("given only with action {goes}, not {action}"), &json!(v)));
+        }
+    }
+    Ok(Some((window, op)))
+}
+
+/// What a window request changed, in words.
+fn change_text(window: &str, op: WindowOp, c: &WindowChange, listing: Option<&Listing>) -> String {
+    let who = format!("{window} {:?}", clip(&c.title));
+    let after = c.after.unwrap_or(c.before);
+    if c.already {
+        let state = match op {
+            WindowOp::Focus => "the active window".to_string(),
+            WindowOp::Move { .. } | WindowOp::Resize { .. } => "there".to_string(),
+            WindowOp::Minimize => "minimized".to_string(),
+            WindowOp::Maximize => "maximized".to_string(),
+            _ => "neither minimized nor maximized".to_string(),
+        };
+        return format!("{who} is already {state}, so nothing was done: {}", c.before);
+    }
+    if !c.opened.is_empty() {
+        let named: Vec<String> = c
+            .opened
+            .iter()
+            .map(|t| {
+                let w = listing.and_then(|l| l.windows.iter().find(|w| w.id == t.0));
+                match w {
+                    Some(w) => format!("{} {} {:?}", t.0, w.role, clip(&w.title)),
+                    None => t.0.clone(),
+                }
+            })
+            .collect();
+        let first = &c.opened[0].0;
+        let verb = if c.closed {
+            "closed, and its app opened"
+        } else if op == WindowOp::Close {
+            "is still open: its app opened"
+        } else {
+            "changed, and its app opened"
+        };
+        return format!("{who} {verb} {}; pass window {first} to work in it", named.join(", "));
+    }
+    match op {
+        WindowOp::Close => format!("{who} closed"),
+        WindowOp::Focus => format!("{who} is now the active window ({after})"),
+        WindowOp::Move { x, y } => {
+            let asked =
+                if (after.x, after.y) == (x, y) { String::new() } else { format!(" (asked {x},{y})") };
+            format!("{who} moved from {},{} to {},{}{asked}", c.before.x, c.before.y, after.x, after.y)
+        }
+        WindowOp::Resize { width, height } => {
+            let asked = if (after.width, after.height) == (width, height) {
+                String::new()
+            } else {
+                format!(" (asked {width}×{height}; the app or window manager chose this)")
+            };
+            format!(
+                "{who} resized from {}×{} to {}×{}{asked}",
+                c.before.width, c.before.height, after.width, after.height
+            )
+        }
+        WindowOp::Minimize => format!("{who} minimized (was {})", c.before),
+        WindowOp::Maximize => format!("{who} maximized: {after}"),
+        WindowOp::Restore => format!("{who} restored: {after}"),
     }
 }
 

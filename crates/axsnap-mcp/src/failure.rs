@@ -246,7 +246,7 @@ pub(crate) fn no_window(window: &str) -> Failure {
 }
 
 /// The window closed, or its app exited.
-fn window_gone(window: &str) -> Failure {
+pub(crate) fn window_gone(window: &str) -> Failure {
     Failure::tool(
         "window_gone",
         format!(
@@ -278,6 +278,8 @@ fn from_atspi(e: AtspiError) -> Failure {
         AtspiError::LaunchFailed { .. } => Failure::tool("launch_failed", text),
         AtspiError::Clipboard(_) => Failure::tool("clipboard_error", text),
         AtspiError::NotApplied(_) => Failure::tool("not_applied", text),
+        AtspiError::Display(_) => Failure::tool("display_error", text),
+        AtspiError::NoWindowManager(_) => Failure::tool("no_window_manager", text),
         _ => Failure::tool("desktop_error", text),
     }
 }

@@ -64,8 +64,13 @@ pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
         }
         tools.push(tool(
             DESKTOP_WINDOWS,
-            "List desktop app windows. Pass a window id (w3) as window to snapshot, find, wait_for and actions to work in it.",
-            json!({}),
+            "List desktop app windows; pass an id (w3) as window to snapshot, find, wait_for and actions. With window and action, change that window.",
+            json!({
+                "window": {"type": "string"},
+                "action": {"enum": ["focus", "close", "move", "resize", "minimize", "maximize", "restore"]},
+                "x": {"type": "integer"}, "y": {"type": "integer"},
+                "width": {"type": "integer"}, "height": {"type": "integer"}
+            }),
             &[],
         ));
         tools.push(tool(
