@@ -39,6 +39,9 @@ const VALUED: &[&str] = &[
     "meter",
     "scrollbar",
     "listbox",
+    // A desktop document's paragraph (LibreOffice Writer's): its text is its value, and it
+    // has no name, as a diff of it says (`paragraph: value "" -> "…"`).
+    "paragraph",
 ];
 
 /// How many lines after an element's own count as beside it.

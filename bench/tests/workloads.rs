@@ -131,7 +131,8 @@ fn chromium_over_atspi_workload_through_axsnap() {
 
 /// LibreOffice Calc over AT-SPI: the sheet's cells on screen are read through its Table
 /// interface (not the first 500 of the 2,147,483,647 children it reports), the Name Box takes
-/// the agent to B3, a formula typed there is read back as its result, the cell Calc
+/// the agent to B3 and back to A1, a number typed there and a formula under it are read back
+/// (the formula as its result), the cell Calc
 /// re-creates on every change keeps its ref, and the menu bar it exposes twice is shown once.
 #[test]
 fn calc_workload_through_axsnap() {
@@ -145,7 +146,10 @@ fn calc_workload_through_axsnap() {
         .lines()
         .find_map(|l| l.trim().strip_prefix("cell \"B3\" [").and_then(|r| r.split(']').next()))
         .unwrap_or_else(|| panic!("B3 never shown:\n{transcript}"));
-    assert!(transcript.contains(&format!("~ {shown} cell \"B3\": value none -> \"5\"")), "{transcript}");
+    assert!(transcript.contains(&format!("~ {shown} cell \"B3\": value none -> \"12\"")), "{transcript}");
+    // The formula under it, read back as its result; the label typed after going back to A1.
+    assert!(transcript.contains("cell \"B4\": value none -> \"20\""), "{transcript}");
+    assert!(transcript.contains("cell \"A1\"") && transcript.contains("\"Total\""), "{transcript}");
     // The menu bar once (Calc shows GTK's and VCL's, item for item), and no ref of what the
     // steps left alone (the toolbars, the sidebar, the other cells) handed out again.
     assert_eq!(transcript.matches("menubar [").count(), 1, "{transcript}");
@@ -153,7 +157,7 @@ fn calc_workload_through_axsnap() {
 }
 
 /// LibreOffice Writer over AT-SPI: typing a paragraph is a one-line diff of exactly that
-/// text, a paragraph style applied through the style box is the paragraph's role changing,
+/// text, Bold the button's pressed state, a paragraph style applied through the style box is the paragraph's role changing,
 /// the menu bar it exposes twice is shown once, and no ref of what the steps left alone is
 /// handed out again.
 #[test]
@@ -169,6 +173,14 @@ fn writer_workload_through_axsnap() {
     let changes: Vec<&str> = typed.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
     assert_eq!(changes.len(), 1, "{typed}");
     assert!(changes[0].ends_with("paragraph: value \"\" -> \"A quiet morning by the sea\""), "{typed}");
+    // Bold is the button's state, and what is typed after it joins the paragraph.
+    assert!(
+        transcript
+            .lines()
+            .any(|l| l.starts_with("~ ") && l.contains("button \"Bold\"") && l.contains("+pressed")),
+        "{transcript}"
+    );
+    assert!(transcript.contains("-> \"A quiet morning by the sea, and a bold wind\""), "{transcript}");
     assert!(transcript.contains("paragraph: role paragraph -> heading"), "{transcript}");
     assert_eq!(transcript.matches("menubar [").count(), 1, "{transcript}");
     assert!(!transcript.contains(" is now e"), "{transcript}");

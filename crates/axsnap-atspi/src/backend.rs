@@ -1,6 +1,7 @@
 //! [`AtspiBackend`]: the core's [`Backend`] over the desktop's windows.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction, TargetSummary};
@@ -10,10 +11,11 @@ use zbus::zvariant::OwnedObjectPath;
 
 use crate::apps::{self, AppInfo};
 use crate::bus::{iface, Bus};
-use crate::capture::{self, CaptureLimits};
+use crate::capture::{self, CaptureLimits, Walk};
 use crate::error::AtspiError;
 use crate::events::{Events, Mark};
 use crate::object::ObjectRef;
+use crate::reuse::Reuse;
 use crate::{act, build, keys};
 
 /// An app is settled after an action once it has sent no event for this long.
@@ -60,6 +62,8 @@ pub struct AtspiBackend {
     next_id: u32,
     /// Per target, its app's event mark when its last capture began.
     marks: HashMap<String, Mark>,
+    /// Per target, its last walk, for the next capture to take what did not change from.
+    walks: HashMap<String, Arc<Walk>>,
     limits: CaptureLimits,
     /// The X display window requests go to; `None`: the one in `DISPLAY`.
     display: Option<String>,
@@ -104,6 +108,7 @@ impl AtspiBackend {
             by_obj: HashMap::new(),
             next_id: 1,
             marks: HashMap::new(),
+            walks: HashMap::new(),
             limits: CaptureLimits::default(),
             display: None,
         })
@@ -118,6 +123,26 @@ impl AtspiBackend {
     /// The X display window requests go to, when set (else `DISPLAY`'s).
     pub(crate) fn display(&self) -> Option<&str> {
         self.display.as_deref()
+    }
+
+    /// What a capture of `target` may take from its last walk: `None` when it reads the
+    /// window whole (the first capture, no event stream, incremental capture off, or
+    /// [`Reuse::plan`] cannot tell).
+    async fn reuse(&self, target: &TargetId, obj: &ObjectRef) -> Option<Reuse> {
+        if !self.limits.incremental {
+            return None;
+        }
+        let (events, mark, prev) =
+            (self.events.as_ref()?, self.marks.get(&target.0)?, self.walks.get(&target.0)?);
+        let sources = events.sources_since(&self.bus, &obj.bus, obj, *mark).await?;
+        Reuse::plan(&self.bus, prev.clone(), &sources).await
+    }
+
+    /// How many objects the last capture of `target` took from the one before instead of
+    /// reading them, and how many it holds; `None` before a first capture (or without an
+    /// event stream). A window read whole took none.
+    pub fn last_reused(&self, target: &TargetId) -> Option<(usize, usize)> {
+        self.walks.get(&target.0).map(|w| (w.reused, w.objects.len()))
     }
 
     /// The connection.
@@ -262,22 +287,35 @@ impl Backend for AtspiBackend {
         // Events that came during the walk may tell a change the walk read before it
         // happened, so the mark is the one from before; reading objects makes some toolkits
         // create them, with events, so a first capture is often followed by a second.
-        self.marks.remove(&target.0);
+        // The new mark is taken before the last one is compared: an event in between is then
+        // both read now (if the walk gets there) and seen by the next capture.
         let before = self.events.as_ref().map(|e| e.mark(&obj.bus));
+        let reuse = self.reuse(target, &obj).await;
+        self.marks.remove(&target.0);
+        self.walks.remove(&target.0);
         let limits = CaptureLimits { deadline, ..self.limits };
-        let walk = capture::walk(&self.bus, &obj, limits).await.map_err(|e| match e {
+        let walk = capture::walk(&self.bus, &obj, limits, reuse.as_ref()).await.map_err(|e| match e {
             AtspiError::Gone(why) => AtspiError::Gone(format!("window {target} is closed ({why})")),
             e => e,
         })?;
+        tracing::debug!(
+            objects = walk.objects.len(),
+            reused = walk.reused,
+            marked = reuse.as_ref().map(Reuse::marked),
+            elapsed = ?walk.elapsed,
+            "captured {target}"
+        );
+        let walk = Arc::new(walk);
         if let Some(before) = before {
             self.marks.insert(target.0.clone(), before);
+            self.walks.insert(target.0.clone(), walk.clone());
         }
         let tree = build::build(&walk);
         let app =
             self.bus.property::<String>(&app_of(&obj), iface::ACCESSIBLE, "Name").await.unwrap_or_default();
         let title = walk.objects.first().map(|r| r.name.clone()).unwrap_or_default();
         // The constructor redacts what the mapping marked protected (password entries).
-        Ok(Capture::new(target.clone(), header(&app, &title), tree, walk.partial))
+        Ok(Capture::new(target.clone(), header(&app, &title), tree, walk.partial.clone()))
     }
 
     async fn act(

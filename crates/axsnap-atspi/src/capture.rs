@@ -15,6 +15,7 @@ use crate::error::AtspiError;
 use crate::fetch::{fetch, fetch_cell, Children, RawObject};
 use crate::mapping::{bit, role_name};
 use crate::object::ObjectRef;
+use crate::reuse::{Lookup, Reuse};
 
 /// Limits of one capture.
 #[derive(Clone, Copy, Debug)]
@@ -25,11 +26,19 @@ pub struct CaptureLimits {
     pub max_nodes: usize,
     /// How many objects are read at the same time.
     pub concurrency: usize,
+    /// Whether a window's next capture reads again only what its app's events came from
+    /// ([`crate::reuse`]); off, every capture reads the window whole.
+    pub incremental: bool,
 }
 
 impl Default for CaptureLimits {
     fn default() -> Self {
-        CaptureLimits { deadline: Duration::from_secs(10), max_nodes: 20_000, concurrency: 64 }
+        CaptureLimits {
+            deadline: Duration::from_secs(10),
+            max_nodes: 20_000,
+            concurrency: 64,
+            incremental: true,
+        }
     }
 }
 
@@ -52,6 +61,8 @@ pub struct Walk {
     pub partial: Option<String>,
     /// How long it took.
     pub elapsed: Duration,
+    /// How many objects were taken from the last walk instead of read.
+    pub reused: usize,
 }
 
 /// One object to read: where it sits and whether it is inside web content.
@@ -62,13 +73,21 @@ struct Job {
     web: bool,
     /// A grid's cell: the grid's first cell, read whole ([`fetch_cell`]).
     template: Option<std::sync::Arc<RawObject>>,
+    /// Read, with everything under it, whatever the last walk read (it is new since).
+    fresh: bool,
 }
 
 /// Walks the subtree at `root`: each object is read as soon as its parent has been (up to
 /// `concurrency` at a time), so a deep tree costs no round trip per level. The root's
 /// children are the exception: whether `SHOWING` can be trusted is known once they are all
-/// in, and until then their own children wait.
-pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<Walk, AtspiError> {
+/// in, and until then their own children wait. With `reuse`, what the last walk read and no
+/// event touched is taken from it instead of read.
+pub async fn walk(
+    bus: &Bus,
+    root: &ObjectRef,
+    limits: CaptureLimits,
+    reuse: Option<&Reuse>,
+) -> Result<Walk, AtspiError> {
     let start = Instant::now();
     let deadline = tokio::time::Instant::now() + limits.deadline;
     let mut out = Walk::default();
@@ -78,16 +97,17 @@ pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<
         position: 0,
         web: false,
         template: None,
+        fresh: false,
     }]);
     let mut inflight = futures::stream::FuturesUnordered::new();
     let mut scheduled = 0usize;
     // Root children still being read, and those read whose children wait for the verdict.
     let mut first_level_left: Option<usize> = None;
-    let mut held: Vec<(usize, bool)> = Vec::new();
+    let mut held: Vec<(usize, bool, bool)> = Vec::new();
     let (mut hung, mut vanished, mut cut) = (0usize, 0usize, Vec::new());
     loop {
         while inflight.len() < limits.concurrency.max(1) {
-            let Some(job) = queue.pop_front() else { break };
+            let Some(mut job) = queue.pop_front() else { break };
             if scheduled >= limits.max_nodes {
                 cut.push(format!(
                     "the capture stopped at {} objects; {} more were not read",
@@ -99,10 +119,28 @@ pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<
             }
             scheduled += 1;
             let children = if job.web { Children::Always } else { Children::IfVisible };
+            let kept = match reuse {
+                None => {
+                    job.fresh = true;
+                    None
+                }
+                Some(_) if job.fresh => None,
+                Some(r) => match r.lookup(&job.obj) {
+                    Lookup::Keep(raw) => Some(raw.clone()),
+                    Lookup::Reread => None,
+                    // New since the last walk: all it holds is new too.
+                    Lookup::New => {
+                        job.fresh = true;
+                        None
+                    }
+                },
+            };
+            out.reused += usize::from(kept.is_some());
             inflight.push(async move {
-                let result = match &job.template {
-                    Some(template) => fetch_cell(bus, &job.obj, template).await,
-                    None => fetch(bus, &job.obj, children).await,
+                let result = match (kept, &job.template) {
+                    (Some(raw), _) => Ok(raw),
+                    (None, Some(template)) => fetch_cell(bus, &job.obj, template).await,
+                    (None, None) => fetch(bus, &job.obj, children).await,
                 };
                 (job, result)
             });
@@ -143,12 +181,12 @@ pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<
             out.positions.push(job.position);
             if job.parent.is_none() {
                 first_level_left = Some(raw.children.len());
-                queue.extend(children_of(&raw, index, web));
+                queue.extend(children_of(&raw, index, web, job.fresh));
             } else if first_level {
                 out.showing_reliable |= raw.state(bit::SHOWING);
-                held.push((index, web));
+                held.push((index, web, job.fresh));
             } else if shown(&raw, web, out.showing_reliable) {
-                queue.extend(children_of(&raw, index, web));
+                queue.extend(children_of(&raw, index, web, job.fresh));
             }
             out.objects.push(raw);
         }
@@ -156,10 +194,10 @@ pub async fn walk(bus: &Bus, root: &ObjectRef, limits: CaptureLimits) -> Result<
             let left = first_level_left.map_or(0, |n| n.saturating_sub(1));
             first_level_left = Some(left);
             if left == 0 {
-                for (index, web) in held.drain(..) {
+                for (index, web, fresh) in held.drain(..) {
                     let raw = &out.objects[index];
                     if shown(raw, web, out.showing_reliable) {
-                        queue.extend(children_of(raw, index, web));
+                        queue.extend(children_of(raw, index, web, fresh));
                     }
                 }
             }
@@ -185,7 +223,7 @@ fn shown(raw: &RawObject, web: bool, showing_reliable: bool) -> bool {
     web || if showing_reliable { raw.state(bit::SHOWING) } else { raw.state(bit::VISIBLE) }
 }
 
-fn children_of(raw: &RawObject, index: usize, web: bool) -> impl Iterator<Item = Job> + '_ {
+fn children_of(raw: &RawObject, index: usize, web: bool, fresh: bool) -> impl Iterator<Item = Job> + '_ {
     let last = raw.children.len().saturating_sub(1);
     raw.children.iter().enumerate().map(move |(position, c)| Job {
         obj: c.clone(),
@@ -194,6 +232,7 @@ fn children_of(raw: &RawObject, index: usize, web: bool) -> impl Iterator<Item =
         web,
         // A grid's corner cells are read whole: the grid's note names them.
         template: raw.cell_template.clone().filter(|_| position != 0 && position != last),
+        fresh,
     })
 }
 

@@ -7,8 +7,11 @@
 //! app's count still equals the mark. Events and replies from one app arrive in order, so a
 //! round trip to the app before comparing (see [`Events::changed_since`]) sees every event
 //! the app sent before it.
+//!
+//! Each app's latest events also keep the object each came from ([`LOG`] of them), so a
+//! capture can read again only what changed ([`Events::sources_since`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use std::time::{Duration, Instant};
@@ -31,7 +34,20 @@ const IGNORED: &[&str] = &["BoundsChanged"];
 /// Events queued before the counting task reads them.
 const QUEUE: usize = 4096;
 
-type Counts = Arc<Mutex<HashMap<String, (u64, Instant)>>>;
+/// How many of an app's latest events keep the object they came from. An app that sends
+/// more between two captures is read whole.
+const LOG: usize = 20_000;
+
+/// One app's events: how many, when the last came, and where the latest came from.
+#[derive(Debug)]
+struct AppEvents {
+    count: u64,
+    last: Instant,
+    /// The object paths of the latest events, oldest first (at most [`LOG`]).
+    sources: VecDeque<String>,
+}
+
+type Counts = Arc<Mutex<HashMap<String, AppEvents>>>;
 
 /// Event counts per app, kept by a task that reads the bus while this lives. (The bus stops
 /// delivering anything, replies included, while an event queue is full, so events are read
@@ -75,7 +91,32 @@ impl Events {
 
     /// The current mark of `app`'s events.
     pub fn mark(&self, app: &str) -> Mark {
-        Mark(self.counts.lock().unwrap_or_else(|p| p.into_inner()).get(app).map_or(0, |(n, _)| *n))
+        Mark(self.counts.lock().unwrap_or_else(|p| p.into_inner()).get(app).map_or(0, |e| e.count))
+    }
+
+    /// The paths of the objects `app`'s events since `mark` came from, after the same round
+    /// trip as [`Events::changed_since`]. `None` when that is not known: the log no longer
+    /// reaches back to `mark`, or the event stream is not working.
+    pub async fn sources_since(
+        &self,
+        bus: &Bus,
+        app: &str,
+        root: &ObjectRef,
+        mark: Mark,
+    ) -> Option<HashSet<String>> {
+        let ping = bus.call::<_, u32>(root, crate::bus::iface::ACCESSIBLE, "GetRole", &()).await;
+        if ping.is_err() || !self.flushed().await {
+            return None;
+        }
+        let counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(e) = counts.get(app) else { return Some(HashSet::new()) };
+        // The log holds the events numbered count - len + 1 ..= count.
+        let logged_from = e.count - e.sources.len() as u64;
+        if logged_from > mark.0 {
+            return None;
+        }
+        let new = (e.count.saturating_sub(mark.0) as usize).min(e.sources.len());
+        Some(e.sources.iter().skip(e.sources.len() - new).cloned().collect())
     }
 
     /// Whether `app` sent an event after `mark`. Makes a round trip to the app first: the bus
@@ -93,7 +134,7 @@ impl Events {
     /// How long since `app`'s last event (`None` if it sent none).
     pub async fn quiet_for(&self, app: &str) -> Option<Duration> {
         self.flushed().await;
-        self.counts.lock().unwrap_or_else(|p| p.into_inner()).get(app).map(|(_, at)| at.elapsed())
+        self.counts.lock().unwrap_or_else(|p| p.into_inner()).get(app).map(|e| e.last.elapsed())
     }
 
     /// Waits until the task has counted every event queued so far; `false` if it is gone.
@@ -130,9 +171,17 @@ async fn count(
                 }
                 if let Some(app) = header.sender() {
                     let mut c = counts.lock().unwrap_or_else(|p| p.into_inner());
-                    let e = c.entry(app.to_string()).or_insert((0, Instant::now()));
-                    e.0 += 1;
-                    e.1 = Instant::now();
+                    let e = c.entry(app.to_string()).or_insert_with(|| AppEvents {
+                        count: 0,
+                        last: Instant::now(),
+                        sources: VecDeque::new(),
+                    });
+                    e.count += 1;
+                    e.last = Instant::now();
+                    if e.sources.len() == LOG {
+                        e.sources.pop_front();
+                    }
+                    e.sources.push_back(header.path().map(|p| p.as_str().to_string()).unwrap_or_default());
                 }
             }
             req = flushes.recv() => {

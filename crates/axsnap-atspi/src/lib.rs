@@ -41,6 +41,7 @@ pub mod keys;
 pub mod launch;
 pub mod mapping;
 pub mod object;
+pub mod reuse;
 pub mod twins;
 mod window_ops;
 pub mod wm;

@@ -7,25 +7,12 @@ use axsnap_core::backend::{Backend, ElementAction};
 use axsnap_core::session::Response;
 use axsnap_core::State;
 use common::desktop::Desktop;
-use common::driver::{is_diff, Driver};
+use common::driver::{is_diff, pick, Driver};
 
 /// The diff's lines after its header.
 fn body(r: &Response) -> String {
     assert!(is_diff(r), "not a diff:\n{}", r.text);
     r.text.lines().skip(1).collect::<Vec<_>>().join("\n")
-}
-
-/// The ref of the first enabled node of `role` matching `pick`.
-fn pick(r: &Response, role: &str, pick: impl Fn(&axsnap_core::Node) -> bool) -> String {
-    let tree = &r.snapshot.tree;
-    tree.preorder()
-        .map(|(id, _)| tree.node(id))
-        .find(|n| {
-            n.role.as_str() == role && n.ref_id.is_some() && !n.states.contains(State::Disabled) && pick(n)
-        })
-        .and_then(|n| n.ref_id)
-        .map(|r| r.to_string())
-        .unwrap_or_else(|| panic!("no such {role} in:\n{}", r.text))
 }
 
 /// The tests of this file run one at a time: each starts a desktop and an app, and three at

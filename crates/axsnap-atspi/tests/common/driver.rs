@@ -89,3 +89,19 @@ impl Driver {
 pub fn is_diff(response: &Response) -> bool {
     matches!(response.answer, Answer::Diff { .. })
 }
+
+/// The ref of the first enabled node of `role` in `r`'s snapshot that `pick` takes.
+pub fn pick(r: &Response, role: &str, pick: impl Fn(&axsnap_core::Node) -> bool) -> String {
+    let tree = &r.snapshot.tree;
+    tree.preorder()
+        .map(|(id, _)| tree.node(id))
+        .find(|n| {
+            n.role.as_str() == role
+                && n.ref_id.is_some()
+                && !n.states.contains(axsnap_core::State::Disabled)
+                && pick(n)
+        })
+        .and_then(|n| n.ref_id)
+        .map(|r| r.to_string())
+        .unwrap_or_else(|| panic!("no such {role} in:\n{}", r.text))
+}

@@ -1,0 +1,156 @@
+//! Reading again only what changed: a window's next capture takes the objects of its last
+//! walk that no event touched, and reads again the subtrees events came from.
+//!
+//! The change signal ([`crate::events`]) keeps the object each of an app's latest events came
+//! from. [`Reuse::plan`] turns those into the subtrees to read again:
+//!
+//! - an event from an object the last walk read marks it and its **parent** (it may be gone,
+//!   which only the parent's children list tells);
+//! - an event from an object it did not read (new since, or inside something hidden) is
+//!   placed by following its `Parent` up to an object it read, which is marked; one that is
+//!   gone when asked was never shown (shown objects were read) and changes nothing; one
+//!   whose chain leaves the window belongs to another window;
+//! - a marked object is read again, children list included; a child the last walk read is
+//!   taken unless marked itself, and one it did not read is read with everything under it.
+//!
+//! Ranges (scroll bars, sliders, spin buttons, progress and level bars) are read every time:
+//! LibreOffice moves its scroll bars' values without an event.
+//!
+//! When that cannot be known the window is read whole: the log no longer reaches back to the
+//! last capture, the last walk was partial, more than [`MAX_UNPLACED`] events came from
+//! objects it did not read, or a chain could not be followed. Bounds changes are not events here (see [`crate::events`]): a reused object keeps
+//! the extents it was read with, as an unchanged window already does.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use zbus::zvariant::OwnedObjectPath;
+
+use crate::bus::{iface, Bus};
+use crate::capture::Walk;
+use crate::fetch::RawObject;
+use crate::mapping::role_name;
+use crate::object::{ObjectRef, ROOT_PATH};
+
+/// Above this many events from objects the last walk did not read (an app rebuilding a
+/// panel), placing each costs more than reading the window whole.
+pub const MAX_UNPLACED: usize = 64;
+
+/// How far up an unread object's parents are followed.
+const MAX_DEPTH: usize = 24;
+
+/// What a capture may take from the window's last walk.
+#[derive(Debug)]
+pub struct Reuse {
+    prev: Arc<Walk>,
+    /// The last walk's objects by address, to their index.
+    index: HashMap<ObjectRef, usize>,
+    /// The last walk's objects read again (each alone: its children decide for themselves).
+    marked: HashSet<usize>,
+}
+
+/// What a walk does with an object, given the last walk.
+pub enum Lookup<'a> {
+    /// Takes the last walk's reading.
+    Keep(&'a RawObject),
+    /// Reads it again; its children decide for themselves.
+    Reread,
+    /// Reads it and everything under it: the last walk did not read it.
+    New,
+}
+
+/// Where an object the last walk did not read sits.
+enum Placed {
+    /// Under this object of the last walk.
+    Under(usize),
+    /// Nowhere that matters: gone, or in another window.
+    Outside,
+    /// Not known.
+    Unknown,
+}
+
+impl Reuse {
+    /// What the next capture of `prev`'s window may reuse, given the paths of the objects
+    /// its app's events came from since `prev` began; `None`: read the window whole.
+    pub async fn plan(bus: &Bus, prev: Arc<Walk>, sources: &HashSet<String>) -> Option<Reuse> {
+        let root = prev.objects.first()?.obj.clone();
+        if prev.partial.is_some() {
+            return None;
+        }
+        let index: HashMap<ObjectRef, usize> =
+            prev.objects.iter().enumerate().map(|(i, raw)| (raw.obj.clone(), i)).collect();
+        let mut marked: HashSet<usize> =
+            prev.objects.iter().enumerate().filter(|(_, raw)| is_range(raw)).map(|(i, _)| i).collect();
+        let mut unplaced = Vec::new();
+        for path in sources {
+            let obj = ObjectRef::new(root.bus.clone(), path.clone());
+            match index.get(&obj) {
+                Some(&i) => {
+                    marked.insert(i);
+                    marked.extend(prev.parents[i]);
+                }
+                None => unplaced.push(obj),
+            }
+        }
+        if unplaced.len() > MAX_UNPLACED {
+            return None;
+        }
+        let placed = futures::future::join_all(unplaced.iter().map(|o| place(bus, o, &index))).await;
+        for p in placed {
+            match p {
+                Placed::Under(i) => {
+                    marked.insert(i);
+                }
+                Placed::Outside => {}
+                Placed::Unknown => return None,
+            }
+        }
+        Some(Reuse { prev, index, marked })
+    }
+
+    /// What to do with `obj`, met where the last walk's reading of its parent put it (or a
+    /// new reading of it).
+    pub fn lookup(&self, obj: &ObjectRef) -> Lookup<'_> {
+        match self.index.get(obj) {
+            Some(i) if self.marked.contains(i) => Lookup::Reread,
+            Some(&i) => Lookup::Keep(&self.prev.objects[i]),
+            None => Lookup::New,
+        }
+    }
+
+    /// How many objects are read again for events.
+    pub fn marked(&self) -> usize {
+        self.marked.len()
+    }
+}
+
+/// A control whose value is a number in a range, which apps move without telling.
+fn is_range(raw: &RawObject) -> bool {
+    matches!(
+        role_name(raw.role),
+        Some("scroll bar" | "slider" | "spin button" | "progress bar" | "level bar")
+    )
+}
+
+/// Follows `obj`'s parents up to an object the last walk read.
+async fn place(bus: &Bus, obj: &ObjectRef, index: &HashMap<ObjectRef, usize>) -> Placed {
+    let mut at = obj.clone();
+    for step in 0..MAX_DEPTH {
+        let parent: ObjectRef =
+            match bus.property::<(String, OwnedObjectPath)>(&at, iface::ACCESSIBLE, "Parent").await {
+                Ok(p) => p.into(),
+                // Gone before it could be asked: it was never shown, or is no longer.
+                Err(e) if step == 0 && e.is_gone() => return Placed::Outside,
+                Err(_) => return Placed::Unknown,
+            };
+        if let Some(&i) = index.get(&parent) {
+            return Placed::Under(i);
+        }
+        // Up to its app without passing the window (or detached): another window's.
+        if parent.is_null() || parent.path == ROOT_PATH || parent.bus != obj.bus {
+            return Placed::Outside;
+        }
+        at = parent;
+    }
+    Placed::Unknown
+}
