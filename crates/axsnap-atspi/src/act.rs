@@ -229,7 +229,15 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
     if takes_keys {
         // No text interface (a spreadsheet cell, a terminal, a canvas): type it as keystrokes.
         focus(bus, raw).await?;
-        if clear {
+        if role_name(raw.role) == Some("table cell") {
+            // A spreadsheet's cell: typing over it replaces what it holds (Control+a would
+            // select the whole sheet, and BackSpace on that opens Calc's Delete Contents);
+            // F2 edits it in place with the caret at its end, to add to it.
+            let holds = raw.text.as_deref().is_some_and(|t| !t.is_empty());
+            if !clear && holds {
+                keys::press(bus, &keys::parse("F2")?).await?;
+            }
+        } else if clear {
             keys::press(bus, &keys::parse("Control+a BackSpace")?).await?;
         }
         return keys::type_string(bus, text).await;

@@ -225,6 +225,8 @@ fn shown(raw: &RawObject, web: bool, showing_reliable: bool) -> bool {
 
 fn children_of(raw: &RawObject, index: usize, web: bool, fresh: bool) -> impl Iterator<Item = Job> + '_ {
     let last = raw.children.len().saturating_sub(1);
+    // A container's transient descendants are read again with it (see `crate::reuse`).
+    let fresh = fresh || raw.state(bit::MANAGES_DESCENDANTS);
     raw.children.iter().enumerate().map(move |(position, c)| Job {
         obj: c.clone(),
         parent: Some(index),

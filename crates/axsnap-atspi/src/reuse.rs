@@ -13,8 +13,11 @@
 //! - a marked object is read again, children list included; a child the last walk read is
 //!   taken unless marked itself, and one it did not read is read with everything under it.
 //!
-//! Ranges (scroll bars, sliders, spin buttons, progress and level bars) are read every time:
-//! LibreOffice moves its scroll bars' values without an event.
+//! Some things are read every time the window changed at all: ranges (scroll bars, sliders,
+//! spin buttons, progress and level bars: LibreOffice moves its scroll bars' values without an
+//! event), and a container that manages its descendants (a spreadsheet's sheet) with all it
+//! holds: AT-SPI calls those descendants transient, and Calc moves the focus off a cell
+//! without an event from it.
 //!
 //! When that cannot be known the window is read whole: the log no longer reaches back to the
 //! last capture, the last walk was partial, more than [`MAX_UNPLACED`] events came from
@@ -29,7 +32,7 @@ use zbus::zvariant::OwnedObjectPath;
 use crate::bus::{iface, Bus};
 use crate::capture::Walk;
 use crate::fetch::RawObject;
-use crate::mapping::role_name;
+use crate::mapping::{bit, role_name};
 use crate::object::{ObjectRef, ROOT_PATH};
 
 /// Above this many events from objects the last walk did not read (an app rebuilding a
@@ -80,7 +83,7 @@ impl Reuse {
         let index: HashMap<ObjectRef, usize> =
             prev.objects.iter().enumerate().map(|(i, raw)| (raw.obj.clone(), i)).collect();
         let mut marked: HashSet<usize> =
-            prev.objects.iter().enumerate().filter(|(_, raw)| is_range(raw)).map(|(i, _)| i).collect();
+            prev.objects.iter().enumerate().filter(|(_, raw)| always_read(raw)).map(|(i, _)| i).collect();
         let mut unplaced = Vec::new();
         for path in sources {
             let obj = ObjectRef::new(root.bus.clone(), path.clone());
@@ -124,12 +127,14 @@ impl Reuse {
     }
 }
 
-/// A control whose value is a number in a range, which apps move without telling.
-fn is_range(raw: &RawObject) -> bool {
-    matches!(
-        role_name(raw.role),
-        Some("scroll bar" | "slider" | "spin button" | "progress bar" | "level bar")
-    )
+/// What is read whenever the window changed: a control whose value is a number in a range,
+/// which apps move without telling, and a container of transient descendants.
+fn always_read(raw: &RawObject) -> bool {
+    raw.state(bit::MANAGES_DESCENDANTS)
+        || matches!(
+            role_name(raw.role),
+            Some("scroll bar" | "slider" | "spin button" | "progress bar" | "level bar")
+        )
 }
 
 /// Follows `obj`'s parents up to an object the last walk read.

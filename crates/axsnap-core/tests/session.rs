@@ -9,7 +9,7 @@ use axsnap_core::project::ProjectOptions;
 use axsnap_core::refs::RefError;
 use axsnap_core::render::{render_unchanged, Format};
 use axsnap_core::session::{Answer, ClientId, FullReason, Mode, Policy, Request, Session, SessionError};
-use axsnap_core::{Header, NativeId, Node, Ref, Role, TargetId, Tree};
+use axsnap_core::{Action, Header, NativeId, Node, Ref, Role, TargetId, Tree};
 
 fn node(role: Role, name: &str, scope: &str, id: &str) -> Node {
     Node::new(role, name, NativeId::new(scope, id))
@@ -510,4 +510,38 @@ fn back_is_per_client_and_a_full_request_moves_nothing() {
     let ra = s.snapshot(&a, &capture("t", shop("d1", 10, plain)), &auto(), now).unwrap();
     assert!(matches!(ra.answer, Answer::Unchanged { .. }), "{}", ra.text);
     assert!(ra.text.starts_with("# back on"));
+}
+
+/// A grid whose app re-creates every cell object on each read (LibreOffice Calc's sheet): the
+/// cells keep their refs under new native ids, and a look with nothing else new says
+/// unchanged, not a diff of no change.
+#[test]
+fn objects_re_created_as_they_were_are_no_change() {
+    let grid = |generation: u32, value: &str| {
+        let mut t = Tree::with_root(Node::new(Role::Window, "Sheet", NativeId::new("app", "root")));
+        let root = t.root().unwrap();
+        let table = t.append(root, Node::new(Role::Table, "Sheet1", NativeId::new("app", "table")));
+        for (name, v) in [("A1", "Total"), ("B3", value)] {
+            let mut cell =
+                Node::new(Role::Cell, name, NativeId::new("app", format!("cell-{generation}-{name}")));
+            cell.value = Some(v.into());
+            cell.actions.set(Action::Click, true);
+            t.append(table, cell);
+        }
+        Capture::new(TargetId("t1".into()), Header::default(), t, None)
+    };
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let first = s.snapshot(&client("a"), &grid(1, "12"), &auto(), now).unwrap();
+    let b3 = |text: &str| text.lines().find(|l| l.contains("cell \"B3\"")).map(str::to_string);
+    let again = s.snapshot(&client("a"), &grid(2, "12"), &auto(), now).unwrap();
+    assert_eq!(again.answer, Answer::Unchanged { since_seq: 1 }, "{}", again.text);
+    assert_eq!(again.text, render_unchanged(1, Format::Text));
+    // The ref now names the new object.
+    let r: Ref = b3(&first.text).and_then(|l| l.split('[').nth(1)?.split(']').next()?.parse().ok()).unwrap();
+    assert_eq!(s.resolve(&TargetId("t1".into()), r).unwrap(), &NativeId::new("app", "cell-2-B3"));
+    // A real change on a third generation is a diff under the same ref.
+    let changed = s.snapshot(&client("a"), &grid(3, "5"), &auto(), now).unwrap();
+    assert!(matches!(changed.answer, Answer::Diff { .. }), "{}", changed.text);
+    assert!(changed.text.contains(&format!("~ {r} cell \"B3\": value \"12\" -> \"5\"")), "{}", changed.text);
 }
