@@ -213,6 +213,13 @@ pub async fn walk(
             "{vanished} objects vanished while the window was read (it changed or closed); take a new snapshot"
         ));
     }
+    // An app that dies while it is read can answer its last calls from a half torn down
+    // tree (no children) before it stops answering; with the rest taken from the last walk,
+    // nothing would fail. It must still answer once all is read.
+    let after = bus.call::<_, u32>(root, crate::bus::iface::ACCESSIBLE, "GetRole", &()).await;
+    if after.is_err_and(|e| e.is_gone()) {
+        cut.push("the window closed while it was read; take a new snapshot".to_string());
+    }
     out.partial = (!cut.is_empty()).then(|| cut.join("; "));
     out.elapsed = start.elapsed();
     Ok(out)
