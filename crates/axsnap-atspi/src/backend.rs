@@ -1,6 +1,6 @@
 //! [`AtspiBackend`]: the core's [`Backend`] over the desktop's windows.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -183,6 +183,14 @@ impl AtspiBackend {
                 });
             }
         }
+        // A window no longer listed (its app answered) is closed: its last walk goes.
+        let listed: HashSet<&str> = out.iter().map(|w| w.id.as_str()).collect();
+        let silent: HashSet<&str> =
+            apps.iter().filter(|a| !a.answering).map(|a| a.root.bus.as_str()).collect();
+        let ids = &self.ids;
+        self.walks.retain(|id, _| {
+            listed.contains(id.as_str()) || ids.get(id).is_some_and(|o| silent.contains(o.bus.as_str()))
+        });
         Ok(Listing { windows: out, not_answering })
     }
 

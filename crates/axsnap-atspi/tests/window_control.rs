@@ -68,7 +68,10 @@ async fn window_requests_without_and_then_with_a_window_manager() {
     let c = d.backend.manage(&d.target, WindowOp::Focus).await.expect("a focus");
     assert!(c.after.is_some_and(|f| f.active && !f.minimized), "{c:?}");
 
-    // Close: the window goes, and the app with it (login.py quits when its window is destroyed).
+    // Close: the window goes, and the app with it (login.py quits when its window is destroyed);
+    // the backend forgets its last walk once a listing no longer shows it.
+    d.snapshot().await;
+    assert!(d.backend.last_reused(&d.target).is_some(), "a walk is kept for the next capture");
     let c = d.backend.manage(&d.target, WindowOp::Close).await.expect("a close");
     assert!(c.closed && c.after.is_none(), "{c:?}");
     let start = Instant::now();
@@ -76,6 +79,9 @@ async fn window_requests_without_and_then_with_a_window_manager() {
         assert!(start.elapsed() < Duration::from_secs(10), "login.py still runs after its window closed");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let listed = d.backend.windows().await.expect("a listing");
+    assert!(listed.iter().all(|w| w.id != d.target.0), "{listed:?}");
+    assert_eq!(d.backend.last_reused(&d.target), None, "the closed window's walk is kept");
     let e = d.backend.manage(&d.target, WindowOp::Focus).await.expect_err("the window is gone");
     assert!(matches!(e, AtspiError::Gone(_)), "{e:?}");
 }
