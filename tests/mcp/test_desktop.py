@@ -11,6 +11,7 @@ them): a missing one fails these tests, it does not skip them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -53,16 +54,10 @@ def parse_env(script: str) -> tuple[dict[str, str], list[str]]:
     return exports, unsets
 
 
-@pytest.fixture(scope="module")
-def desktop_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """A private desktop session with gtk3-widget-factory running in it: the environment of a
-    process in that session."""
-    for tool in ("Xvfb", "dbus-daemon", APP):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
-    if not os.access(SESSION_SCRIPT, os.X_OK):
-        pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
-    logs = tmp_path_factory.mktemp("desktop")
+@contextlib.contextmanager
+def desktop_session() -> Iterator[dict[str, str]]:
+    """A private desktop session (scripts/desktop-session --print): the environment of a process
+    in it; stopped, with everything it started, on the way out."""
     started = subprocess.run(
         [str(SESSION_SCRIPT), "--print"], capture_output=True, text=True, timeout=180, check=False
     )
@@ -74,6 +69,23 @@ def desktop_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         assert exports.get("DISPLAY") and exports.get("DBUS_SESSION_BUS_ADDRESS"), started.stdout
         env = {k: v for k, v in os.environ.items() if k not in unsets}
         env.update(exports)
+        yield env
+    finally:
+        if session_dir:
+            subprocess.run([str(SESSION_SCRIPT), "--stop", session_dir], capture_output=True, timeout=60, check=False)
+
+
+@pytest.fixture(scope="module")
+def desktop_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """A private desktop session with gtk3-widget-factory running in it: the environment of a
+    process in that session."""
+    for tool in ("Xvfb", "dbus-daemon", APP):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
+    if not os.access(SESSION_SCRIPT, os.X_OK):
+        pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
+    logs = tmp_path_factory.mktemp("desktop")
+    with desktop_session() as env:
         with open(logs / "app.log", "wb") as log:
             app = subprocess.Popen(
                 [APP], env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -86,9 +98,6 @@ def desktop_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
             yield env
         finally:
             stop_group(app)
-    finally:
-        if session_dir:
-            subprocess.run([str(SESSION_SCRIPT), "--stop", session_dir], capture_output=True, timeout=60, check=False)
 
 
 def server_params(axsnap_bin: Path, env: dict[str, str], *extra: str) -> StdioServerParameters:

@@ -37,7 +37,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import connect, stop_group
-from test_desktop import SESSION_SCRIPT, call, change_lines, parse_env, server_params
+from test_desktop import SESSION_SCRIPT, call, change_lines, desktop_session, server_params
 
 pytestmark = pytest.mark.anyio
 
@@ -103,15 +103,7 @@ def office(axsnap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     if not os.access(SESSION_SCRIPT, os.X_OK):
         pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
     logs = tmp_path_factory.mktemp("office")
-    started = subprocess.run([str(SESSION_SCRIPT), "--print"], capture_output=True, text=True, timeout=180, check=False)
-    if started.returncode != 0:
-        pytest.fail(f"desktop-session --print failed ({started.returncode}):\n{started.stderr}")
-    exports, unsets = parse_env(started.stdout)
-    session_dir = exports.get("AXSNAP_DESKTOP_SESSION", "")
-    try:
-        assert exports.get("DISPLAY") and exports.get("DBUS_SESSION_BUS_ADDRESS"), started.stdout
-        env = {k: v for k, v in os.environ.items() if k not in unsets}
-        env.update(exports)
+    with desktop_session() as env:
         installation = f"-env:UserInstallation={(logs / 'profile').as_uri()}"
         log = logs / "soffice.log"
         with open(log, "wb") as out:
@@ -125,9 +117,6 @@ def office(axsnap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             yield Office(env, installation)
         finally:
             stop_group(app)
-    finally:
-        if session_dir:
-            subprocess.run([str(SESSION_SCRIPT), "--stop", session_dir], capture_output=True, timeout=60, check=False)
 
 
 @pytest.fixture
