@@ -298,6 +298,7 @@ mod tests {
             tokens_cl100k: steps.iter().sum(),
             tokens_o200k: steps.iter().sum(),
             step_latency_ms: steps.len() as f64 * 40.0,
+            call_latency_ms: 40.0,
             step_tokens: steps.to_vec(),
         }
     }

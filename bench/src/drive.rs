@@ -39,6 +39,8 @@ pub struct StepRecord {
     pub tokens_o200k: usize,
     /// Tool time, summed over the step's calls, in milliseconds.
     pub latency_ms: f64,
+    /// Each call's tool time, in milliseconds (a fill and its Enter are two).
+    pub calls_ms: Vec<f64>,
     /// The answer's kind where the server says it (axsnap: full, diff, unchanged, outline).
     pub kind: String,
 }
@@ -309,12 +311,11 @@ async fn find_window(server: &Session<'_>, program: &str) -> Result<((String, St
 
 fn record(label: String, answers: &[Answer]) -> StepRecord {
     let mut size = Size::default();
-    let mut ms = 0.0;
+    let calls_ms: Vec<f64> = answers.iter().map(|a| a.elapsed.as_secs_f64() * 1000.0).collect();
     for a in answers {
         size.bytes += a.size.bytes;
         size.tokens_cl100k += a.size.tokens_cl100k;
         size.tokens_o200k += a.size.tokens_o200k;
-        ms += a.elapsed.as_secs_f64() * 1000.0;
     }
     let kind = answers.iter().rev().find_map(|a| a.kind.clone()).unwrap_or_default();
     StepRecord {
@@ -322,7 +323,8 @@ fn record(label: String, answers: &[Answer]) -> StepRecord {
         bytes: size.bytes,
         tokens_cl100k: size.tokens_cl100k,
         tokens_o200k: size.tokens_o200k,
-        latency_ms: ms,
+        latency_ms: calls_ms.iter().sum(),
+        calls_ms,
         kind,
     }
 }

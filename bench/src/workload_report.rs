@@ -40,6 +40,9 @@ pub struct Summary {
     pub tokens_o200k: f64,
     /// Median tool latency per step, over all steps of all runs (ms).
     pub step_latency_ms: f64,
+    /// Median tool latency per call of the steps after the opening (one action and its
+    /// answer each), over all runs (ms).
+    pub call_latency_ms: f64,
     /// Per step: the median cl100k tokens over runs.
     pub step_tokens: Vec<f64>,
 }
@@ -73,6 +76,11 @@ pub fn summarize(runs: &[RunRecord], arms: &[&str]) -> Vec<Summary> {
                 step_latency_ms: median(
                     rs.iter().flat_map(|r| r.steps.iter().map(|s| s.latency_ms)).collect(),
                 ),
+                call_latency_ms: median(
+                    rs.iter()
+                        .flat_map(|r| r.steps.iter().skip(1).flat_map(|s| s.calls_ms.iter().copied()))
+                        .collect(),
+                ),
                 step_tokens,
             }
         })
@@ -85,20 +93,30 @@ pub fn markdown(runs: &[RunRecord], summaries: &[Summary], command: &str) -> Str
     let _ = writeln!(out, "# Workloads over MCP\n\n`{command}`\n");
     let _ = writeln!(
         out,
-        "Tokens are the text content of every tool answer the step took (for Playwright MCP the action's answer and the `browser_snapshot` after it; for `axsnap-full` the full snapshot after the action), medians over runs. Latency is the tool time per step, median over all steps.\n"
+        "Tokens are the text content of every tool answer the step took (for Playwright MCP the action's answer and the `browser_snapshot` after it; for `axsnap-full` the full snapshot after the action), medians over runs. Latency is the tool time per step, median over all steps, and per call (one action and its answer; a fill and its Enter are two), median over the calls after the opening.\n"
     );
     let mut workloads: Vec<&str> = summaries.iter().map(|s| s.workload.as_str()).collect();
     workloads.dedup();
     for w in workloads {
         let rows: Vec<&Summary> = summaries.iter().filter(|s| s.workload == w).collect();
         let _ = writeln!(out, "## {w}\n");
-        let _ = writeln!(out, "| arm | server | success | tokens cl100k | tokens o200k | step latency ms |");
-        let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |");
+        let _ = writeln!(
+            out,
+            "| arm | server | success | tokens cl100k | tokens o200k | step latency ms | call latency ms |"
+        );
+        let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
         for s in &rows {
             let _ = writeln!(
                 out,
-                "| {} | {} | {}/{} | {:.0} | {:.0} | {:.0} |",
-                s.arm, s.server, s.succeeded, s.runs, s.tokens_cl100k, s.tokens_o200k, s.step_latency_ms
+                "| {} | {} | {}/{} | {:.0} | {:.0} | {:.0} | {:.0} |",
+                s.arm,
+                s.server,
+                s.succeeded,
+                s.runs,
+                s.tokens_cl100k,
+                s.tokens_o200k,
+                s.step_latency_ms,
+                s.call_latency_ms
             );
         }
         let labels: Vec<String> = runs
@@ -182,6 +200,7 @@ mod tests {
                     tokens_cl100k: t,
                     tokens_o200k: t,
                     latency_ms: 10.0,
+                    calls_ms: vec![t as f64],
                     kind: String::new(),
                 })
                 .collect(),
@@ -203,6 +222,8 @@ mod tests {
         let s = summarize(&runs, &["axsnap-auto", "axsnap-full"]);
         assert_eq!((s[0].arm.as_str(), s[0].tokens_cl100k, s[0].succeeded), ("axsnap-auto", 140.0, 2));
         assert_eq!(s[0].step_tokens, vec![100.0, 20.0, 20.0]);
+        // Calls after the opening only: 10, 20, 30, 20.
+        assert_eq!(s[0].call_latency_ms, 20.0);
         assert_eq!(auto_to_full(&runs, "w"), Some(0.2));
         let md = markdown(&runs, &s, "bench");
         assert!(md.contains("| axsnap-full | s 1 | 1/2 |"), "{md}");

@@ -20,6 +20,10 @@ use crate::{act, build, keys};
 
 /// An app is settled after an action once it has sent no event for this long.
 const QUIET: Duration = Duration::from_millis(150);
+/// ... but the capture that follows an action may begin once it has been quiet this long: the
+/// rest of [`QUIET`] is waited for while (and after) the window is read, and a window that
+/// changed meanwhile is read again (see [`AtspiBackend::capture`]).
+const FIRST_QUIET: Duration = Duration::from_millis(50);
 /// ... or once this much time has passed.
 const SETTLE_CAP: Duration = Duration::from_secs(3);
 
@@ -67,6 +71,9 @@ pub struct AtspiBackend {
     limits: CaptureLimits,
     /// The X display window requests go to; `None`: the one in `DISPLAY`.
     display: Option<String>,
+    /// Apps acted on whose settle is not yet over (they have been quiet for [`FIRST_QUIET`],
+    /// not yet for [`QUIET`]), with when the action began.
+    settling: HashMap<String, Instant>,
 }
 
 impl AtspiBackend {
@@ -111,6 +118,7 @@ impl AtspiBackend {
             walks: HashMap::new(),
             limits: CaptureLimits::default(),
             display: None,
+            settling: HashMap::new(),
         })
     }
 
@@ -128,14 +136,14 @@ impl AtspiBackend {
     /// What a capture of `target` may take from its last walk: `None` when it reads the
     /// window whole (the first capture, no event stream, incremental capture off, or
     /// [`Reuse::plan`] cannot tell).
-    async fn reuse(&self, target: &TargetId, obj: &ObjectRef) -> Option<Reuse> {
+    async fn reuse(&self, target: &TargetId, obj: &ObjectRef, grids: bool) -> Option<Reuse> {
         if !self.limits.incremental {
             return None;
         }
         let (events, mark, prev) =
             (self.events.as_ref()?, self.marks.get(&target.0)?, self.walks.get(&target.0)?);
         let sources = events.sources_since(&self.bus, &obj.bus, obj, *mark).await?;
-        Reuse::plan(&self.bus, prev.clone(), &sources).await
+        Reuse::plan(&self.bus, prev.clone(), &sources, grids).await
     }
 
     /// How many objects the last capture of `target` took from the one before instead of
@@ -246,26 +254,79 @@ impl AtspiBackend {
         }
     }
 
-    /// Waits until the window's app has been quiet for [`QUIET`] (or [`SETTLE_CAP`] passed).
-    async fn settle(&self, app: &str, start: Instant) -> bool {
+    /// Waits until `app` has been quiet for `quiet` and that long has passed since `start` (or
+    /// [`SETTLE_CAP`] passed since `start`: then `false`).
+    async fn settle(&self, app: &str, start: Instant, quiet: Duration) -> bool {
         let Some(events) = &self.events else {
-            tokio::time::sleep(QUIET).await;
+            tokio::time::sleep(quiet.saturating_sub(start.elapsed())).await;
             return true;
         };
         loop {
-            let quiet = events.quiet_for(app).await.unwrap_or(Duration::MAX);
-            if quiet >= QUIET && start.elapsed() >= QUIET {
+            let since = events.quiet_for(app).await.unwrap_or(Duration::MAX);
+            if since >= quiet && start.elapsed() >= quiet {
                 return true;
             }
             if start.elapsed() >= SETTLE_CAP {
                 return false;
             }
-            tokio::time::sleep(Duration::from_millis(20)).await;
+            let wait = quiet.saturating_sub(since.min(start.elapsed()));
+            tokio::time::sleep(wait.clamp(Duration::from_millis(5), Duration::from_millis(20))).await;
         }
     }
 
+    /// Ends the settle of `app` that an action began, if one is pending: waits out the rest
+    /// of [`QUIET`]. `None` when none was pending.
+    async fn finish_settle(&mut self, app: &str) -> Option<bool> {
+        let start = self.settling.remove(app)?;
+        Some(self.settle(app, start, QUIET).await)
+    }
+
+    /// Reads window `obj` (as `target`), taking from its last walk what no event touched, and
+    /// keeps the walk and the event mark from before it for the next capture. `grids`: see
+    /// [`Reuse::plan`].
+    async fn walk(
+        &mut self,
+        target: &TargetId,
+        obj: &ObjectRef,
+        deadline: Duration,
+        grids: bool,
+    ) -> Result<Arc<Walk>, AtspiError> {
+        // Events that came during the walk may tell a change the walk read before it
+        // happened, so the mark is the one from before; reading objects makes some toolkits
+        // create them, with events, so a first capture is often followed by a second.
+        // The new mark is taken before the last one is compared: an event in between is then
+        // both read now (if the walk gets there) and seen by the next capture.
+        let before = self.events.as_ref().map(|e| e.mark(&obj.bus));
+        let reuse = self.reuse(target, obj, grids).await;
+        self.marks.remove(&target.0);
+        self.walks.remove(&target.0);
+        let limits = CaptureLimits { deadline, ..self.limits };
+        let walk = capture::walk(&self.bus, obj, limits, reuse.as_ref()).await.map_err(|e| match e {
+            AtspiError::Gone(why) => AtspiError::Gone(format!("window {target} is closed ({why})")),
+            e => e,
+        })?;
+        tracing::debug!(
+            objects = walk.objects.len(),
+            reused = walk.reused,
+            marked = reuse.as_ref().map(Reuse::marked),
+            elapsed = ?walk.elapsed,
+            "captured {target}"
+        );
+        let walk = Arc::new(walk);
+        if let Some(before) = before {
+            self.marks.insert(target.0.clone(), before);
+            self.walks.insert(target.0.clone(), walk.clone());
+        }
+        Ok(walk)
+    }
+
     async fn after(&mut self, window: &ObjectRef, before: Vec<ObjectRef>, start: Instant) -> Outcome {
-        let settled = self.settle(&window.bus, start).await;
+        let acted = start.elapsed();
+        let settled = self.settle(&window.bus, start, FIRST_QUIET).await;
+        if settled && self.events.is_some() {
+            self.settling.insert(window.bus.clone(), start);
+        }
+        tracing::debug!(acted = ?acted, quiet_after = ?start.elapsed(), "acted on {window}");
         let now = self.app_windows(window).await.unwrap_or_default();
         let opened = now.iter().filter(|w| !before.contains(w)).map(|w| TargetId(self.id_of(w))).collect();
         Outcome {
@@ -292,31 +353,21 @@ impl Backend for AtspiBackend {
 
     async fn capture(&mut self, target: &TargetId, deadline: Duration) -> Result<Capture, AtspiError> {
         let obj = self.obj(target)?;
-        // Events that came during the walk may tell a change the walk read before it
-        // happened, so the mark is the one from before; reading objects makes some toolkits
-        // create them, with events, so a first capture is often followed by a second.
-        // The new mark is taken before the last one is compared: an event in between is then
-        // both read now (if the walk gets there) and seen by the next capture.
-        let before = self.events.as_ref().map(|e| e.mark(&obj.bus));
-        let reuse = self.reuse(target, &obj).await;
-        self.marks.remove(&target.0);
-        self.walks.remove(&target.0);
-        let limits = CaptureLimits { deadline, ..self.limits };
-        let walk = capture::walk(&self.bus, &obj, limits, reuse.as_ref()).await.map_err(|e| match e {
-            AtspiError::Gone(why) => AtspiError::Gone(format!("window {target} is closed ({why})")),
-            e => e,
-        })?;
-        tracing::debug!(
-            objects = walk.objects.len(),
-            reused = walk.reused,
-            marked = reuse.as_ref().map(Reuse::marked),
-            elapsed = ?walk.elapsed,
-            "captured {target}"
-        );
-        let walk = Arc::new(walk);
-        if let Some(before) = before {
-            self.marks.insert(target.0.clone(), before);
-            self.walks.insert(target.0.clone(), walk.clone());
+        let began = Instant::now();
+        let mut walk = self.walk(target, &obj, deadline, true).await?;
+        // Right after an action the window was read once its app had been quiet for
+        // FIRST_QUIET; the rest of the settle runs now. A window that changed meanwhile (the
+        // app was not done) is read again, from this walk, once: an app that keeps sending
+        // events is then captured as it stands, as without the head start. The grids this
+        // walk just read are read again only if events came from them, or if the focus left
+        // one of their cells (which Calc does without an event from the cell).
+        if self.finish_settle(&obj.bus).await.is_some() && self.changed(target).await? {
+            tracing::debug!("{target} changed while it was read after an action: read again");
+            walk = self.walk(target, &obj, deadline.saturating_sub(began.elapsed()), false).await?;
+            if walk.focus_conflict() {
+                tracing::debug!("{target}: the focus left a grid's cell: its cells are read again");
+                walk = self.walk(target, &obj, deadline.saturating_sub(began.elapsed()), true).await?;
+            }
         }
         let tree = build::build(&walk);
         let app =
@@ -395,7 +446,16 @@ impl Backend for AtspiBackend {
     async fn changed(&mut self, target: &TargetId) -> Result<bool, AtspiError> {
         let obj = self.obj(target)?;
         let (Some(events), Some(mark)) = (&self.events, self.marks.get(&target.0)) else { return Ok(true) };
-        Ok(events.changed_since(&self.bus, &obj.bus, &obj, *mark).await)
+        let mark = *mark;
+        if events.changed_since(&self.bus, &obj.bus, &obj, mark).await {
+            return Ok(true);
+        }
+        // Not yet settled after an action: what it did may still be on its way.
+        if self.finish_settle(&obj.bus).await.is_none() {
+            return Ok(false);
+        }
+        let Some(events) = &self.events else { return Ok(true) };
+        Ok(events.changed_since(&self.bus, &obj.bus, &obj, mark).await)
     }
 }
 

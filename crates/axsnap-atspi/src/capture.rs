@@ -77,6 +77,25 @@ struct Job {
     fresh: bool,
 }
 
+impl Walk {
+    /// Whether a cell of a grid (a container that manages its descendants) says it has the
+    /// focus while an object outside it and its ancestors says so too: the focus moved, and
+    /// a cell taken from the last walk still says it has it (Calc's cells lose the focus
+    /// without an event).
+    pub fn focus_conflict(&self) -> bool {
+        let focused = |i: usize| self.objects[i].state(bit::FOCUSED);
+        let in_grid =
+            |i: usize| self.parents[i].is_some_and(|p| self.objects[p].state(bit::MANAGES_DESCENDANTS));
+        let Some(cell) = (0..self.objects.len()).find(|&i| focused(i) && in_grid(i)) else { return false };
+        let (mut line, mut at) = (vec![cell], cell);
+        while let Some(p) = self.parents[at] {
+            line.push(p);
+            at = p;
+        }
+        (0..self.objects.len()).any(|i| focused(i) && !line.contains(&i))
+    }
+}
+
 /// Walks the subtree at `root`: each object is read as soon as its parent has been (up to
 /// `concurrency` at a time), so a deep tree costs no round trip per level. The root's
 /// children are the exception: whether `SHOWING` can be trusted is known once they are all
@@ -247,4 +266,42 @@ fn children_of(raw: &RawObject, index: usize, web: bool, fresh: bool) -> impl It
 
 fn is_web_document(raw: &RawObject) -> bool {
     matches!(role_name(raw.role), Some("document web" | "document frame"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(states: &[u32]) -> RawObject {
+        RawObject { states: states.iter().fold(0u64, |s, b| s | (1u64 << b)), ..RawObject::default() }
+    }
+
+    /// window > document (focused, as LibreOffice marks it) > sheet (manages descendants) >
+    /// cells, and a text box beside the document.
+    fn sheet(cell: &[u32], text_box: &[u32]) -> Walk {
+        Walk {
+            objects: vec![
+                object(&[]),
+                object(&[bit::FOCUSED]),
+                object(&[bit::MANAGES_DESCENDANTS]),
+                object(cell),
+                object(&[]),
+                object(text_box),
+            ],
+            parents: vec![None, Some(0), Some(1), Some(2), Some(2), Some(0)],
+            positions: vec![0, 0, 0, 0, 1, 1],
+            ..Walk::default()
+        }
+    }
+
+    #[test]
+    fn a_focused_cell_and_its_focused_ancestors_are_no_conflict() {
+        assert!(!sheet(&[bit::FOCUSED], &[]).focus_conflict());
+        assert!(!sheet(&[], &[bit::FOCUSED]).focus_conflict());
+    }
+
+    #[test]
+    fn a_cell_still_focused_beside_another_focused_object_is_a_conflict() {
+        assert!(sheet(&[bit::FOCUSED], &[bit::FOCUSED]).focus_conflict());
+    }
 }

@@ -170,6 +170,7 @@ async fn count(
                     continue;
                 }
                 if let Some(app) = header.sender() {
+                    tracing::trace!(member = ?header.member(), path = ?header.path(), "event from {app}");
                     let mut c = counts.lock().unwrap_or_else(|p| p.into_inner());
                     let e = c.entry(app.to_string()).or_insert_with(|| AppEvents {
                         count: 0,

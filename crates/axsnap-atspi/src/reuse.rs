@@ -21,8 +21,9 @@
 //!
 //! When that cannot be known the window is read whole: the log no longer reaches back to the
 //! last capture, the last walk was partial, more than [`MAX_UNPLACED`] events came from
-//! objects it did not read, or a chain could not be followed. Bounds changes are not events here (see [`crate::events`]): a reused object keeps
-//! the extents it was read with, as an unchanged window already does.
+//! objects it did not read, or a chain could not be followed. Bounds changes are not events
+//! here (see [`crate::events`]): a reused object keeps the extents it was read with, as an
+//! unchanged window already does.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -35,9 +36,14 @@ use crate::fetch::RawObject;
 use crate::mapping::{bit, role_name};
 use crate::object::{ObjectRef, ROOT_PATH};
 
-/// Above this many events from objects the last walk did not read (an app rebuilding a
-/// panel), placing each costs more than reading the window whole.
-pub const MAX_UNPLACED: usize = 64;
+/// Above this many objects the last walk did not read that events came from, placing them
+/// costs more than reading the window whole. (Calc rebuilds its hidden sidebar panels on the
+/// first value typed into a sheet: a few hundred objects with a few ancestors in common.)
+pub const MAX_UNPLACED: usize = 2_000;
+
+/// At most this many `Parent` calls are spent placing them (each round asks every object of
+/// the round at once, and an ancestor they share once).
+const MAX_PLACE_CALLS: usize = 4_000;
 
 /// How far up an unread object's parents are followed.
 const MAX_DEPTH: usize = 24;
@@ -62,28 +68,28 @@ pub enum Lookup<'a> {
     New,
 }
 
-/// Where an object the last walk did not read sits.
-enum Placed {
-    /// Under this object of the last walk.
-    Under(usize),
-    /// Nowhere that matters: gone, or in another window.
-    Outside,
-    /// Not known.
-    Unknown,
-}
-
 impl Reuse {
     /// What the next capture of `prev`'s window may reuse, given the paths of the objects
     /// its app's events came from since `prev` began; `None`: read the window whole.
-    pub async fn plan(bus: &Bus, prev: Arc<Walk>, sources: &HashSet<String>) -> Option<Reuse> {
+    ///
+    /// With `grids` false, a container that manages its descendants is read again only when an
+    /// event came from it or from under it: for the read that follows another by a moment
+    /// (see [`crate::AtspiBackend`]'s settle), where the focus leaving a cell is caught after
+    /// the walk instead ([`Walk::focus_conflict`]).
+    pub async fn plan(bus: &Bus, prev: Arc<Walk>, sources: &HashSet<String>, grids: bool) -> Option<Reuse> {
         let root = prev.objects.first()?.obj.clone();
         if prev.partial.is_some() {
             return None;
         }
         let index: HashMap<ObjectRef, usize> =
             prev.objects.iter().enumerate().map(|(i, raw)| (raw.obj.clone(), i)).collect();
-        let mut marked: HashSet<usize> =
-            prev.objects.iter().enumerate().filter(|(_, raw)| always_read(raw)).map(|(i, _)| i).collect();
+        let mut marked: HashSet<usize> = prev
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, raw)| always_read(raw, grids))
+            .map(|(i, _)| i)
+            .collect();
         let mut unplaced = Vec::new();
         for path in sources {
             let obj = ObjectRef::new(root.bus.clone(), path.clone());
@@ -98,16 +104,7 @@ impl Reuse {
         if unplaced.len() > MAX_UNPLACED {
             return None;
         }
-        let placed = futures::future::join_all(unplaced.iter().map(|o| place(bus, o, &index))).await;
-        for p in placed {
-            match p {
-                Placed::Under(i) => {
-                    marked.insert(i);
-                }
-                Placed::Outside => {}
-                Placed::Unknown => return None,
-            }
-        }
+        marked.extend(place(bus, unplaced, &index).await?);
         Some(Reuse { prev, index, marked })
     }
 
@@ -129,33 +126,52 @@ impl Reuse {
 
 /// What is read whenever the window changed: a control whose value is a number in a range,
 /// which apps move without telling, and a container of transient descendants.
-fn always_read(raw: &RawObject) -> bool {
-    raw.state(bit::MANAGES_DESCENDANTS)
+fn always_read(raw: &RawObject, grids: bool) -> bool {
+    (grids && raw.state(bit::MANAGES_DESCENDANTS))
         || matches!(
             role_name(raw.role),
             Some("scroll bar" | "slider" | "spin button" | "progress bar" | "level bar")
         )
 }
 
-/// Follows `obj`'s parents up to an object the last walk read.
-async fn place(bus: &Bus, obj: &ObjectRef, index: &HashMap<ObjectRef, usize>) -> Placed {
-    let mut at = obj.clone();
-    for step in 0..MAX_DEPTH {
-        let parent: ObjectRef =
-            match bus.property::<(String, OwnedObjectPath)>(&at, iface::ACCESSIBLE, "Parent").await {
+/// The objects of the last walk under which objects it did not read (`unread`) sit, found by
+/// following their parents a round at a time: `None` when that cannot be told (a call failed,
+/// a chain ran past [`MAX_DEPTH`], or [`MAX_PLACE_CALLS`] ran out). An object gone before it
+/// could be asked was never shown (shown objects were read) and changes nothing; one whose
+/// chain leaves the window belongs to another window.
+async fn place(bus: &Bus, unread: Vec<ObjectRef>, index: &HashMap<ObjectRef, usize>) -> Option<Vec<usize>> {
+    let mut under = Vec::new();
+    let mut seen: HashSet<ObjectRef> = unread.iter().cloned().collect();
+    let mut round: Vec<ObjectRef> = seen.iter().cloned().collect();
+    let mut calls = 0;
+    for depth in 0..MAX_DEPTH {
+        if round.is_empty() {
+            return Some(under);
+        }
+        calls += round.len();
+        if calls > MAX_PLACE_CALLS {
+            return None;
+        }
+        let parents = futures::future::join_all(
+            round.iter().map(|o| bus.property::<(String, OwnedObjectPath)>(o, iface::ACCESSIBLE, "Parent")),
+        )
+        .await;
+        let mut next = Vec::new();
+        for (obj, parent) in round.iter().zip(parents) {
+            let parent: ObjectRef = match parent {
                 Ok(p) => p.into(),
-                // Gone before it could be asked: it was never shown, or is no longer.
-                Err(e) if step == 0 && e.is_gone() => return Placed::Outside,
-                Err(_) => return Placed::Unknown,
+                Err(e) if depth == 0 && e.is_gone() => continue,
+                Err(_) => return None,
             };
-        if let Some(&i) = index.get(&parent) {
-            return Placed::Under(i);
+            if let Some(&i) = index.get(&parent) {
+                under.push(i);
+            } else if parent.is_null() || parent.path == ROOT_PATH || parent.bus != obj.bus {
+                // Up to its app without passing the window (or detached): another window's.
+            } else if seen.insert(parent.clone()) {
+                next.push(parent);
+            }
         }
-        // Up to its app without passing the window (or detached): another window's.
-        if parent.is_null() || parent.path == ROOT_PATH || parent.bus != obj.bus {
-            return Placed::Outside;
-        }
-        at = parent;
+        round = next;
     }
-    Placed::Unknown
+    round.is_empty().then_some(under)
 }
