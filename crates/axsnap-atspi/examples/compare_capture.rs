@@ -9,7 +9,8 @@
 //!
 //! Arguments: the app, a part of the window's title ("" for any), then the steps. Each step
 //! runs, the app gets 1.5 s to settle, then the window is captured incrementally and at once
-//! read whole, and both are shown as a fresh session's full snapshot.
+//! read whole, and both are shown as a fresh session's full snapshot. `CONCURRENCY=N` sets how
+//! many objects a walk reads at once.
 
 use std::time::{Duration, Instant};
 
@@ -19,7 +20,11 @@ use axsnap_core::session::{ClientId, Mode, Policy, Request, Session};
 use axsnap_core::TargetId;
 
 async fn shown(backend: &mut AtspiBackend, target: &TargetId, incremental: bool) -> String {
-    backend.set_limits(CaptureLimits { incremental, ..CaptureLimits::default() });
+    let concurrency = std::env::var("CONCURRENCY")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(CaptureLimits::default().concurrency);
+    backend.set_limits(CaptureLimits { incremental, concurrency, ..CaptureLimits::default() });
     let capture = backend.capture(target, Duration::from_secs(10)).await.expect("a capture");
     let request = Request { mode: Mode::Full, max_tokens: None, ..Request::default() };
     let mut session = Session::new(Policy::default());

@@ -50,6 +50,22 @@ pub fn count_cl100k(text: &str) -> usize {
     count_text(Encoding::Cl100k, text)
 }
 
+/// Builds both tokenizers on a thread of its own, so that the first answer of a server that
+/// has just started does not wait for them (about 150 ms together on a 2-core machine).
+///
+/// ```
+/// axsnap_core::tokens::warm_in_background();
+/// assert_eq!(axsnap_core::tokens::count_o200k("hello world"), 2);
+/// ```
+pub fn warm_in_background() {
+    let spawned = std::thread::Builder::new().name("tokenizers".into()).spawn(|| {
+        count_o200k("warm up");
+        count_cl100k("warm up");
+    });
+    // Without a thread they are built on first use, as before.
+    drop(spawned);
+}
+
 /// Tokens under o200k_base only.
 pub fn count_o200k(text: &str) -> usize {
     count_text(Encoding::O200k, text)

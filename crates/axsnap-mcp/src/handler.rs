@@ -48,6 +48,7 @@ pub struct Shared {
 impl Shared {
     /// Shared state for a server with `options`; starts the idle reaper on the current runtime.
     pub fn new(options: ServerOptions) -> Shared {
+        axsnap_core::tokens::warm_in_background();
         let browsers = Browsers::new(options.browser.clone());
         let tools = Arc::new(tools::list(options.allow_eval, options.desktop));
         let shared = Shared {
