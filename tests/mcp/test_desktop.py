@@ -56,8 +56,13 @@ def parse_env(script: str) -> tuple[dict[str, str], list[str]]:
 
 @contextlib.contextmanager
 def desktop_session() -> Iterator[dict[str, str]]:
-    """A private desktop session (scripts/desktop-session --print): the environment of a process
-    in it; stopped, with everything it started, on the way out."""
+    """A private desktop session (scripts/desktop-session --print, with openbox): the environment
+    of a process in it; stopped, with everything it started, on the way out."""
+    for tool in ("Xvfb", "dbus-daemon", "openbox"):
+        if shutil.which(tool) is None:
+            pytest.fail(f"{tool} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
+    if not os.access(SESSION_SCRIPT, os.X_OK):
+        pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
     started = subprocess.run(
         [str(SESSION_SCRIPT), "--print"], capture_output=True, text=True, timeout=180, check=False
     )
@@ -79,11 +84,8 @@ def desktop_session() -> Iterator[dict[str, str]]:
 def desktop_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """A private desktop session with gtk3-widget-factory running in it: the environment of a
     process in that session."""
-    for tool in ("Xvfb", "dbus-daemon", APP):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
-    if not os.access(SESSION_SCRIPT, os.X_OK):
-        pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
+    if shutil.which(APP) is None:
+        pytest.fail(f"{APP} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
     logs = tmp_path_factory.mktemp("desktop")
     with desktop_session() as env:
         with open(logs / "app.log", "wb") as log:

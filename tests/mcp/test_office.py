@@ -37,7 +37,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import connect, stop_group
-from test_desktop import SESSION_SCRIPT, call, change_lines, desktop_session, server_params
+from test_desktop import call, change_lines, desktop_session, server_params
 
 pytestmark = pytest.mark.anyio
 
@@ -97,11 +97,6 @@ def office(axsnap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             f"soffice is not installed: these tests need LibreOffice Writer and Calc with the GTK 3 "
             f"plugin (Debian: apt-get install {PACKAGES}; scripts/test installs them)"
         )
-    for tool in ("Xvfb", "dbus-daemon", "openbox"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is not installed (Debian: scripts/setup.sh ensure_desktop installs it)")
-    if not os.access(SESSION_SCRIPT, os.X_OK):
-        pytest.fail(f"{SESSION_SCRIPT} is missing or not executable")
     logs = tmp_path_factory.mktemp("office")
     with desktop_session() as env:
         installation = f"-env:UserInstallation={(logs / 'profile').as_uri()}"

@@ -275,10 +275,12 @@ impl AtspiBackend {
     }
 
     /// Ends the settle of `app` that an action began, if one is pending: waits out the rest
-    /// of [`QUIET`]. `None` when none was pending.
-    async fn finish_settle(&mut self, app: &str) -> Option<bool> {
-        let start = self.settling.remove(app)?;
-        Some(self.settle(app, start, QUIET).await)
+    /// of [`QUIET`] (the action's outcome already said whether the app settled). Whether one
+    /// was pending.
+    async fn finish_settle(&mut self, app: &str) -> bool {
+        let Some(start) = self.settling.remove(app) else { return false };
+        self.settle(app, start, QUIET).await;
+        true
     }
 
     /// Reads window `obj` (as `target`), taking from its last walk what no event touched, and
@@ -322,7 +324,10 @@ impl AtspiBackend {
 
     async fn after(&mut self, window: &ObjectRef, before: Vec<ObjectRef>, start: Instant) -> Outcome {
         let acted = start.elapsed();
-        let settled = self.settle(&window.bus, start, FIRST_QUIET).await;
+        // Without events nothing tells a capture that the app changed meanwhile: it waits
+        // the whole settle here.
+        let first = if self.events.is_some() { FIRST_QUIET } else { QUIET };
+        let settled = self.settle(&window.bus, start, first).await;
         if settled && self.events.is_some() {
             self.settling.insert(window.bus.clone(), start);
         }
@@ -361,7 +366,7 @@ impl Backend for AtspiBackend {
         // events is then captured as it stands, as without the head start. The grids this
         // walk just read are read again only if events came from them, or if the focus left
         // one of their cells (which Calc does without an event from the cell).
-        if self.finish_settle(&obj.bus).await.is_some() && self.changed(target).await? {
+        if self.finish_settle(&obj.bus).await && self.changed(target).await? {
             tracing::debug!("{target} changed while it was read after an action: read again");
             walk = self.walk(target, &obj, deadline.saturating_sub(began.elapsed()), false).await?;
             if walk.focus_conflict() {
@@ -451,7 +456,7 @@ impl Backend for AtspiBackend {
             return Ok(true);
         }
         // Not yet settled after an action: what it did may still be on its way.
-        if self.finish_settle(&obj.bus).await.is_none() {
+        if !self.finish_settle(&obj.bus).await {
             return Ok(false);
         }
         let Some(events) = &self.events else { return Ok(true) };

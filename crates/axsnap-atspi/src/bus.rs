@@ -25,7 +25,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// At most this many calls wait for their replies at once; the rest queue for a turn. zbus
 /// hands every reply to each pending call to match, so a wide burst (a walk's 64 objects with
 /// five calls each, a grid's 700 cells) costs more CPU per reply than the app takes to answer:
-/// on a 2-core machine reading Calc whole took 670-740 ms with 320 pending, 450-480 with 16.
+/// on a 2-core machine reading Calc whole took 670-740 ms with ~320 pending, 390-405 with 24
+/// (8: 470-500, 48: 430-470).
 pub const MAX_PENDING: usize = 24;
 
 /// The accessibility bus's interfaces.

@@ -29,14 +29,7 @@ async fn each_capture_after_an_action_reads_only_what_changed_and_shows_the_whol
     let desktop = Desktop::start().expect("a desktop session");
     let _app = desktop.spawn("gtk3-widget-factory", &[]).expect("gtk3-widget-factory");
     let mut d = Driver::start(&desktop, "gtk3-widget-factory").await;
-    let first = d.snapshot().await;
-    // Reading a window makes GTK create its accessible objects, with events; let that settle.
-    for _ in 0..3 {
-        if !d.backend.changed(&d.target).await.expect("the change signal") {
-            break;
-        }
-        d.snapshot().await;
-    }
+    let first = d.first_snapshot().await;
 
     let checkbox = pick(&first, "checkbox", |n| {
         n.name == "checkbutton" && !n.states.contains(State::Checked) && !n.states.contains(State::Mixed)

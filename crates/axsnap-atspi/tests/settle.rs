@@ -15,14 +15,7 @@ async fn what_an_app_finishes_shortly_after_an_action_is_in_its_answer() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/apps/late.py");
     let _app = desktop.spawn("/usr/bin/python3", &[script]).expect("the late app");
     let mut d = Driver::start(&desktop, "late.py").await;
-    let first = d.snapshot().await;
-    // Reading a window makes GTK create its accessible objects, with events; let that settle.
-    for _ in 0..3 {
-        if !d.backend.changed(&d.target).await.expect("the change signal") {
-            break;
-        }
-        d.snapshot().await;
-    }
+    let first = d.first_snapshot().await;
     assert!(first.text.contains("Status: idle"), "{}", first.text);
     let start = d.find(&first, "button", "Start");
 

@@ -58,6 +58,20 @@ impl Driver {
         response
     }
 
+    /// The first answer on the window, once the events its reading caused have stopped:
+    /// reading a window makes GTK create its accessible objects, with events, so a later look
+    /// would capture again (up to three more captures, answered in the same session).
+    pub async fn first_snapshot(&mut self) -> Response {
+        let first = self.snapshot().await;
+        for _ in 0..3 {
+            if !self.backend.changed(&self.target).await.expect("the change signal") {
+                break;
+            }
+            self.snapshot().await;
+        }
+        first
+    }
+
     /// The ref of the first enabled node of `role` named `name` in the last answer's snapshot.
     pub fn find(&self, response: &Response, role: &str, name: &str) -> String {
         let tree = &response.snapshot.tree;
