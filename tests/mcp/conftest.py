@@ -8,8 +8,10 @@ Run with the venv that scripts/setup.sh (ensure_mcp_clients) makes:
 
 Clients connect with the Python SDK's default negotiation (`mode="auto"`: a `server/discover`
 probe at 2026-07-28, then the `initialize` handshake at 2025-11-25 when the server refuses
-the probe), the way a real agent built on the SDK connects. A server that means to keep a
-session (an `Mcp-Session-Id`) must refuse that probe; `connect(..., mode="legacy")` skips it.
+the probe), the way a real agent built on the SDK connects. axsnap answers the probe, so over
+HTTP its sessions are named by the handle each first answer gives, which `SessionClient`
+passes back; `connect(..., mode="legacy")` speaks 2025-11-25 (a session per `Mcp-Session-Id`).
+Playwright MCP refuses the probe and gets the handshake.
 
 Environment:
     AXSNAP_BIN      the axsnap binary (default: target/debug/axsnap)
@@ -212,10 +214,32 @@ def stdio_params(argv: list[str], cwd: Path | None = None) -> StdioServerParamet
     )
 
 
-def connect(server: str | StdioServerParameters, mode: str = "auto") -> Client:
+class SessionClient(Client):
+    """The Python SDK's client, passing back the session handle a stateless server gives
+    (MCP 2026-07-28 over HTTP: the `session` of an answer's structuredContent) on every later
+    call, as an agent does. `session_handle` is the handle in use (None: none yet, or the
+    transport needs none); a call that names its own `session` keeps it."""
+
+    session_handle: str | None = None
+
+    async def call_tool(self, name: str, arguments: dict | None = None, *args, **kwargs):
+        arguments = dict(arguments or {})
+        if self.session_handle and "session" not in arguments:
+            arguments["session"] = self.session_handle
+        result = await super().call_tool(name, arguments, *args, **kwargs)
+        handle = (result.structured_content or {}).get("session")
+        if name == "close" and not result.is_error:
+            self.session_handle = None
+        elif handle:
+            self.session_handle = handle
+        return result
+
+
+def connect(server: str | StdioServerParameters, mode: str = "auto") -> SessionClient:
     """A Python SDK client for a URL (streamable HTTP) or a command (stdio); use it as
-    `async with connect(...) as client:`. `mode` as the SDK's Client takes it."""
-    return Client(server, mode=mode, read_timeout_seconds=60)
+    `async with connect(...) as client:`. `mode` as the SDK's Client takes it: "auto" (the
+    SDK's default) speaks 2026-07-28 to axsnap, "legacy" 2025-11-25."""
+    return SessionClient(server, mode=mode, read_timeout_seconds=60)
 
 
 @pytest.fixture
@@ -247,9 +271,16 @@ async def playwright_http(playwright_http_server: HttpServer) -> AsyncIterator[C
         yield client
 
 
+SESSION_LINE = "session: "
+
+
 def text_of(result) -> str:
-    """The text content of a tool result, joined."""
-    return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+    """The text content of a tool result, joined; without the line a stateless session's first
+    answer opens with (`session: HANDLE (...)`), which tests of the session read themselves."""
+    text = "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+    if text.startswith(SESSION_LINE):
+        text = text.partition("\n")[2]
+    return text
 
 
 # -- the MCP Inspector's CLI ----------------------------------------------------------------

@@ -1,18 +1,23 @@
-//! [`AxsnapServer`]: the MCP handler of one session. It lists the tools, runs calls on the
-//! session's [`Browsing`] (one at a time per session), or with `--desktop` the desktop's
-//! calls on its [`Desktop`], and turns replies and failures into MCP results.
+//! [`AxsnapServer`]: the MCP handler. It lists the tools, finds the session a call belongs
+//! to, runs the call on that session's [`Browsing`] (one at a time per session), or with
+//! `--desktop` the desktop's calls on its [`Desktop`], and turns replies and failures into MCP
+//! results.
 //!
-//! axsnap keeps a browser context, refs and baselines per MCP session, so it speaks protocol
-//! revisions up to 2025-11-25, the last with sessions; a client that speaks 2026-07-28
-//! (sessionless) negotiates down.
+//! Where a session lives depends on the protocol revision:
+//!
+//! - stdio: the process is one session, whatever the revision;
+//! - HTTP at 2025-11-25 and before: one session per protocol session (`Mcp-Session-Id`);
+//! - HTTP at 2026-07-28 (stateless): a session per handle ([`crate::sessions`]) that the
+//!   client passes back as the `session` argument.
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -24,38 +29,52 @@ use crate::desktop::{self, Desktop};
 use crate::failure::Failure;
 use crate::options::ServerOptions;
 use crate::reply::Reply;
+use crate::sessions::{Handles, Slot, SESSION_ARG};
 use crate::tools;
 
-/// What the server tells a client about itself on `initialize`.
+/// What the server tells a client about itself on `initialize` and `server/discover`.
 const INSTRUCTIONS: &str =
     "Browse with navigate, then act on elements by their refs (e12) from the answers. \
 Every action answers with what changed since your last view (a diff), so you rarely need snapshot. \
-Use find to locate elements on big pages.";
+Use find to locate elements on big pages. \
+If an answer gives a session, pass it as session on every later call.";
 
 /// What the instructions add with `--desktop`.
 const DESKTOP_INSTRUCTIONS: &str = " Desktop apps: desktop_windows lists windows, desktop_launch starts an \
 app; pass window (w3) to snapshot, find and actions to work in one, and use its refs with the same window.";
 
-/// What every session of one server shares: options, the browser, the idle reaper's list.
+/// How long a client may cache `tools/list` and `server/discover` (2026-07-28): both are fixed
+/// for a server's life and the same for every client (public).
+const LIST_TTL_MS: u64 = 60 * 60 * 1000;
+
+/// The first protocol revision without protocol sessions.
+const STATELESS: ProtocolVersion = ProtocolVersion::V_2026_07_28;
+
+/// What every session of one server shares: options, the browser, the sessions.
 #[derive(Clone)]
 pub struct Shared {
     options: Arc<ServerOptions>,
     browsers: Browsers,
     tools: Arc<Vec<Tool>>,
-    sessions: Arc<Mutex<Vec<Weak<tokio::sync::Mutex<Browsing>>>>>,
+    /// Sessions tied to a protocol session (or the process), for the idle reaper.
+    sessions: Arc<Mutex<Vec<Weak<Slot>>>>,
+    /// Sessions named by a handle (2026-07-28 over HTTP).
+    handles: Handles,
 }
 
 impl Shared {
     /// Shared state for a server with `options`; starts the idle reaper on the current runtime.
-    pub fn new(options: ServerOptions) -> Shared {
+    /// `http`: served over HTTP, where a stateless client names its session by a handle.
+    pub fn new(options: ServerOptions, http: bool) -> Shared {
         axsnap_core::tokens::warm_in_background();
         let browsers = Browsers::new(options.browser.clone());
-        let tools = Arc::new(tools::list(options.allow_eval, options.desktop));
+        let tools = Arc::new(tools::list(options.allow_eval, options.desktop, http));
         let shared = Shared {
             options: Arc::new(options),
             browsers,
             tools,
             sessions: Arc::new(Mutex::new(Vec::new())),
+            handles: Handles::default(),
         };
         let reaper = shared.clone();
         tokio::spawn(async move { reaper.reap_idle().await });
@@ -67,41 +86,59 @@ impl Shared {
         &self.browsers
     }
 
-    /// A handler for a new session. `isolated`: a browser context of its own.
-    pub fn session(&self, isolated: bool) -> AxsnapServer {
-        let browsing = Arc::new(tokio::sync::Mutex::new(Browsing::new(
-            self.options.clone(),
-            self.browsers.clone(),
-            isolated,
-        )));
-        let mut list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-        list.retain(|w| w.strong_count() > 0);
-        list.push(Arc::downgrade(&browsing));
-        let desktop = self
-            .options
-            .desktop
-            .then(|| Arc::new(tokio::sync::Mutex::new(Desktop::new(self.options.clone()))));
-        AxsnapServer { shared: self.clone(), browsing, desktop }
+    /// A handler for a new connection. `http`: sessions get a browser context of their own,
+    /// and a 2026-07-28 call is routed by its `session` handle.
+    pub fn session(&self, http: bool) -> AxsnapServer {
+        AxsnapServer { shared: self.clone(), http, own: Arc::new(OnceLock::new()) }
     }
 
-    /// Every so often, releases the browser context of sessions idle past the timeout. A busy
-    /// session (a call running) is never idle.
+    /// A new session's state; nothing starts yet.
+    fn slot(&self, isolated: bool) -> Slot {
+        let browsing = Browsing::new(self.options.clone(), self.browsers.clone(), isolated);
+        let desktop = self.options.desktop.then(|| Desktop::new(self.options.clone()));
+        Slot::new(browsing, desktop)
+    }
+
+    /// Releases every session's browser context (the server is stopping), waiting at most
+    /// `within` for calls still running.
+    pub async fn release_all(&self, within: Duration) {
+        let mut slots: Vec<Arc<Slot>> = {
+            let list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+            list.iter().filter_map(Weak::upgrade).collect()
+        };
+        slots.extend(self.handles.take_all());
+        let release = futures::future::join_all(
+            slots.iter().map(|s| async move { s.browsing.lock().await.release("the server stopped").await }),
+        );
+        if tokio::time::timeout(within, release).await.is_err() {
+            tracing::warn!(
+                "some sessions were still busy when the server stopped; their contexts go with the browser"
+            );
+        }
+    }
+
+    /// Every so often, releases the browser context of sessions idle past the timeout, and
+    /// ends idle handle sessions. A busy session (a call running) is never idle.
     async fn reap_idle(self) {
         let timeout = self.options.idle_timeout;
         let every = (timeout / 4).clamp(Duration::from_millis(200), Duration::from_secs(30));
+        let mins = timeout.as_secs_f64() / 60.0;
         loop {
             tokio::time::sleep(every).await;
-            let live: Vec<Arc<tokio::sync::Mutex<Browsing>>> = {
+            for (handle, slot) in self.handles.take_idle(timeout) {
+                tracing::debug!("session {handle} idle for over {mins:.0} min: ended");
+                slot.browsing.lock().await.release("the session ended").await;
+            }
+            let live: Vec<Arc<Slot>> = {
                 let mut list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
                 list.retain(|w| w.strong_count() > 0);
                 list.iter().filter_map(Weak::upgrade).collect()
             };
-            for b in live {
-                let Ok(mut browsing) = b.try_lock() else { continue };
+            for slot in live {
+                let Ok(mut browsing) = slot.browsing.try_lock() else { continue };
                 if browsing.is_open()
                     && Instant::now().saturating_duration_since(browsing.last_used()) >= timeout
                 {
-                    let mins = timeout.as_secs_f64() / 60.0;
                     browsing
                         .release(format!(
                             "this session was idle for over {mins:.0} min, so its browser context was released \
@@ -114,38 +151,147 @@ impl Shared {
     }
 }
 
-/// The MCP handler of one session.
+/// The MCP handler of one connection: a protocol session, the stdio process, or (2026-07-28
+/// over HTTP) one request.
 #[derive(Clone)]
 pub struct AxsnapServer {
     shared: Shared,
-    browsing: Arc<tokio::sync::Mutex<Browsing>>,
-    /// The session's desktop (`--desktop`): its own lock, so a slow app holds up no page.
-    desktop: Option<Arc<tokio::sync::Mutex<Desktop>>>,
+    /// Served over HTTP: contexts of their own, and handles for stateless calls.
+    http: bool,
+    /// The connection's own session, made on its first call.
+    own: Arc<OnceLock<Arc<Slot>>>,
+}
+
+/// Which session a call runs in.
+enum Target {
+    /// The connection's own session.
+    Own(Arc<Slot>),
+    /// A handle session; `opened`: this call opened it.
+    Handle { handle: String, slot: Arc<Slot>, opened: bool },
 }
 
 impl AxsnapServer {
-    /// Releases the session's browser context now (stdio end, server shutdown).
+    /// Releases the connection's own session's browser context now (stdio end, server
+    /// shutdown).
     pub async fn release(&self) {
-        self.browsing.lock().await.release("the session ended").await;
+        if let Some(slot) = self.own.get() {
+            slot.browsing.lock().await.release("the session ended").await;
+        }
     }
 
-    /// Runs one call outside MCP (tests, the CLI's demo): the same path `tools/call` takes.
-    pub async fn call(
+    /// Runs one call outside MCP (tests, the CLI's demo) in the connection's own session: the
+    /// same path `tools/call` takes.
+    pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
+        to_result(self.run(&self.own_slot(), name, arguments.as_ref()).await)
+    }
+
+    /// The connection's own session, made on first use.
+    fn own_slot(&self) -> Arc<Slot> {
+        self.own
+            .get_or_init(|| {
+                let slot = Arc::new(self.shared.slot(self.http));
+                let mut list = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
+                list.retain(|w| w.strong_count() > 0);
+                list.push(Arc::downgrade(&slot));
+                slot
+            })
+            .clone()
+    }
+
+    /// The session a call belongs to. `stateless`: the request came at 2026-07-28 or later.
+    fn target(&self, stateless: bool, handle: Option<&Value>) -> Result<Target, Failure> {
+        if !(self.http && stateless) {
+            // stdio is one session, and a protocol session is its own: a handle is not needed,
+            // and one a client sends anyway changes nothing.
+            return Ok(Target::Own(self.own_slot()));
+        }
+        match handle {
+            None | Some(Value::Null) => {
+                let slot = Arc::new(self.shared.slot(true));
+                let handle = self.shared.handles.open(slot.clone())?;
+                Ok(Target::Handle { handle, slot, opened: true })
+            }
+            Some(Value::String(h)) => {
+                let slot = self.shared.handles.get(h, self.shared.options.idle_timeout)?;
+                Ok(Target::Handle { handle: h.clone(), slot, opened: false })
+            }
+            Some(_) => Err(Failure::tool(
+                "bad_argument",
+                "session must be the string an earlier answer gave (structuredContent.session)",
+            )),
+        }
+    }
+
+    /// Runs one call in its session: the session's desktop or its browser.
+    async fn run(&self, slot: &Slot, name: &str, arguments: Option<&JsonObject>) -> Result<Reply, Failure> {
+        slot.touch();
+        let result = async {
+            if let Some(desktop) = &slot.desktop {
+                if let Some(route) = desktop::route(name, arguments)? {
+                    return desktop.lock().await.call(route, name, arguments).await;
+                }
+            }
+            slot.browsing.lock().await.call(name, arguments).await
+        }
+        .await;
+        slot.touch();
+        result
+    }
+
+    /// Runs a call in its target session, and ends a handle session that `close` closed.
+    async fn run_in(
         &self,
+        target: &Target,
         name: &str,
-        arguments: Option<rmcp::model::JsonObject>,
-    ) -> Result<CallToolResult, ErrorData> {
-        to_result(self.run(name, arguments.as_ref()).await)
-    }
-
-    /// Runs one call where it goes: the session's desktop or its browser.
-    async fn run(&self, name: &str, arguments: Option<&rmcp::model::JsonObject>) -> Result<Reply, Failure> {
-        if let Some(desktop) = &self.desktop {
-            if let Some(route) = desktop::route(name, arguments)? {
-                return desktop.lock().await.call(route, name, arguments).await;
+        arguments: Option<&JsonObject>,
+    ) -> Result<Reply, Failure> {
+        match target {
+            Target::Own(slot) => self.run(slot, name, arguments).await,
+            Target::Handle { handle, slot, opened } => {
+                let mut result = self.run(slot, name, arguments).await;
+                // A failed close keeps the session; a failed first call ends the session it
+                // opened, so a bad first call leaves nothing behind.
+                if (name == "close" && result.is_ok()) || (*opened && result.is_err()) {
+                    if let Some(slot) = self.shared.handles.remove(handle) {
+                        slot.browsing.lock().await.release("the session ended").await;
+                    }
+                }
+                match &mut result {
+                    Ok(reply) => {
+                        reply.structured.insert(SESSION_ARG.into(), json!(handle));
+                        if name == "close" {
+                            reply.text = format!("{}; session {handle} ended", reply.text);
+                        } else if *opened {
+                            reply.text = format!(
+                                "session: {handle} (opened by this call; pass it as session on every later call)\n{}",
+                                reply.text
+                            );
+                        }
+                    }
+                    // A call that needed an earlier call's page or refs most likely lost its
+                    // handle: say so.
+                    Err(Failure::Tool { code, message })
+                        if *opened
+                            && matches!(
+                                *code,
+                                "no_page"
+                                    | "unknown_ref"
+                                    | "stale_ref"
+                                    | "bad_ref"
+                                    | "no_dialog"
+                                    | "no_history"
+                            ) =>
+                    {
+                        *message = format!(
+                            "{message} (this call passed no session, so it ran in a new, empty one; pass the \
+                             session an earlier answer gave to work in that one)"
+                        );
+                    }
+                    Err(_) => {}
+                }
+                result
             }
         }
-        self.browsing.lock().await.call(name, arguments).await
     }
 }
 
@@ -156,8 +302,8 @@ impl ServerHandler for AxsnapServer {
                 Implementation::new("axsnap", env!("CARGO_PKG_VERSION"))
                     .with_title("axsnap: compact, diffable accessibility snapshots"),
             )
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
-            .with_instructions(if self.desktop.is_some() {
+            .with_protocol_version(STATELESS)
+            .with_instructions(if self.shared.options.desktop {
                 format!("{INSTRUCTIONS}{DESKTOP_INSTRUCTIONS}")
             } else {
                 INSTRUCTIONS.to_string()
@@ -165,7 +311,7 @@ impl ServerHandler for AxsnapServer {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        Cow::Borrowed(ProtocolVersion::known_up_to(&STATELESS))
     }
 
     async fn list_tools(
@@ -173,7 +319,15 @@ impl ServerHandler for AxsnapServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.shared.tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(self.shared.tools.as_ref().clone())
+            .with_ttl_ms(LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
+    }
+
+    async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+        Ok(DiscoverResult::from_server_info(self.supported_protocol_versions().into_owned(), self.get_info())
+            .with_ttl_ms(LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
     }
 
     async fn call_tool(
@@ -181,7 +335,14 @@ impl ServerHandler for AxsnapServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let work = self.run(&request.name, request.arguments.as_ref());
+        let stateless = context.protocol_version().is_some_and(|v| v.as_str() >= STATELESS.as_str());
+        let mut arguments = request.arguments;
+        let handle = arguments.as_mut().and_then(|a| a.remove(SESSION_ARG));
+        let target = match self.target(stateless, handle.as_ref()) {
+            Ok(t) => t,
+            Err(f) => return to_result(Err(f)).map(CallToolResponse::from),
+        };
+        let work = self.run_in(&target, &request.name, arguments.as_ref());
         // A client that gives up (cancels, disconnects) stops the call; the session's lock is
         // released with the dropped future, so its next call runs.
         let result = tokio::select! {

@@ -13,7 +13,7 @@
 //! ```no_run
 //! # async fn run() -> Result<(), axsnap_mcp::ServeError> {
 //! let options = axsnap_mcp::ServerOptions::default();
-//! axsnap_mcp::serve_stdio(options).await
+//! axsnap_mcp::serve_stdio(options, std::future::pending()).await
 //! # }
 //! ```
 
@@ -30,6 +30,7 @@ mod failure;
 mod handler;
 mod options;
 mod reply;
+mod sessions;
 mod surface;
 mod tools;
 mod transport;

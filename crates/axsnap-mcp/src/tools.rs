@@ -10,6 +10,8 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool};
 use serde_json::{json, Value};
 
+use crate::sessions::SESSION_ARG;
+
 /// Tool names, in the order they are listed.
 pub const NAMES: &[&str] = &[
     "navigate",
@@ -49,11 +51,13 @@ pub const CLIPBOARD: &str = "clipboard";
 pub const WINDOWED: &[&str] =
     &["snapshot", "find", "wait_for", "click", "hover", "type", "fill", "press", "select", "check", "scroll"];
 
-/// The tools offered, `evaluate` included when `allow_eval`; with `desktop`, the
+/// The tools offered, `evaluate` included when `allow_eval`; with `handles` (an HTTP server),
+/// each takes an optional `session` (the handle of a stateless client's session: over stdio
+/// the process is the session, and the list stays as small as it was); with `desktop`, the
 /// [`DESKTOP_WINDOWS`], [`DESKTOP_LAUNCH`] and [`CLIPBOARD`] tools and a `window` argument on
 /// the [`WINDOWED`] tools. Without
 /// `desktop` the list is exactly the browser's.
-pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
+pub fn list(allow_eval: bool, desktop: bool, handles: bool) -> Vec<Tool> {
     let mut tools = browser_tools(allow_eval);
     if desktop {
         for t in tools.iter_mut().filter(|t| WINDOWED.contains(&t.name.as_ref())) {
@@ -85,6 +89,14 @@ pub fn list(allow_eval: bool, desktop: bool) -> Vec<Tool> {
             json!({"text": {"type": "string"}}),
             &[],
         ));
+    }
+    // Over HTTP every tool takes the session handle a stateless (2026-07-28) client passes
+    // back; the server's instructions say when to.
+    for t in tools.iter_mut().filter(|_| handles) {
+        let schema = Arc::make_mut(&mut t.input_schema);
+        if let Some(Value::Object(props)) = schema.get_mut("properties") {
+            props.insert(SESSION_ARG.into(), json!({"type": "string"}));
+        }
     }
     tools
 }
@@ -210,16 +222,16 @@ mod tests {
 
     #[test]
     fn names_match_the_list() {
-        let listed: Vec<String> = list(false, false).iter().map(|t| t.name.to_string()).collect();
+        let listed: Vec<String> = list(false, false, false).iter().map(|t| t.name.to_string()).collect();
         assert_eq!(listed, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert!(list(true, false).iter().any(|t| t.name == EVALUATE));
-        assert!(!list(true, false).iter().any(|t| t.name == DESKTOP_WINDOWS));
+        assert!(list(true, false, false).iter().any(|t| t.name == EVALUATE));
+        assert!(!list(true, false, false).iter().any(|t| t.name == DESKTOP_WINDOWS));
     }
 
     #[test]
     fn desktop_adds_three_tools_and_a_window_argument() {
-        let browser = list(false, false);
-        let desktop = list(false, true);
+        let browser = list(false, false, false);
+        let desktop = list(false, true, false);
         assert_eq!(desktop.len(), browser.len() + 3);
         let added: Vec<&str> = desktop[browser.len()..].iter().map(|t| t.name.as_ref()).collect();
         assert_eq!(added, [DESKTOP_WINDOWS, DESKTOP_LAUNCH, CLIPBOARD]);
@@ -231,8 +243,19 @@ mod tests {
     }
 
     #[test]
+    fn http_adds_a_session_argument_to_every_tool() {
+        let stdio = list(true, true, false);
+        let http = list(true, true, true);
+        assert_eq!(stdio.len(), http.len());
+        for (s, h) in stdio.iter().zip(&http) {
+            let has = |t: &Tool| t.input_schema.get("properties").and_then(|p| p.get(SESSION_ARG)).is_some();
+            assert!(!has(s) && has(h), "{}", h.name);
+        }
+    }
+
+    #[test]
     fn required_fields_are_properties() {
-        for t in list(true, true) {
+        for t in list(true, true, false) {
             let props =
                 t.input_schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
             let required =

@@ -6,9 +6,10 @@
 //!   one, must be that same address;
 //! - with a token, every request carries `Authorization: Bearer <token>`.
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -53,16 +54,45 @@ pub enum ServeError {
     Http(#[source] std::io::Error),
 }
 
-/// Serves one MCP session over stdin and stdout until the client closes them.
-pub async fn serve_stdio(options: ServerOptions) -> Result<(), ServeError> {
-    let shared = Shared::new(options);
+/// How long a stopping HTTP server lets calls in flight finish before it closes the browsers
+/// anyway (systemd and Kubernetes send SIGKILL 10 s after SIGTERM by default: the browsers
+/// must be closed well before).
+const GRACE: Duration = Duration::from_secs(3);
+
+/// Serves one MCP session over stdin and stdout until the client closes them or `shutdown`
+/// completes (a signal); either way the session's browser context and a launched browser are
+/// closed before it returns.
+pub async fn serve_stdio(
+    options: ServerOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let shared = Shared::new(options, false);
     let server = shared.session(false);
-    let running =
-        server.clone().serve(rmcp::transport::stdio()).await.map_err(|e| ServeError::Stdio(e.to_string()))?;
-    let ended = running.waiting().await;
-    server.release().await;
+    tokio::pin!(shutdown);
+    let started = tokio::select! {
+        s = server.clone().serve(rmcp::transport::stdio()) => Some(s),
+        () = &mut shutdown => None,
+    };
+    let ended = match started {
+        None => Ok(()),
+        Some(Err(e)) => Err(ServeError::Stdio(e.to_string())),
+        Some(Ok(running)) => {
+            let cancel = running.cancellation_token();
+            let waiting = running.waiting();
+            tokio::pin!(waiting);
+            tokio::select! {
+                ended = &mut waiting => ended.map(|_| ()).map_err(|e| ServeError::Stdio(e.to_string())),
+                () = &mut shutdown => {
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(GRACE, waiting).await;
+                    Ok(())
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(GRACE, server.release()).await;
     shared.browsers().shutdown().await;
-    ended.map(|_| ()).map_err(|e| ServeError::Stdio(e.to_string()))
+    ended
 }
 
 /// How the HTTP transport listens.
@@ -90,7 +120,7 @@ pub async fn serve_http(
         .await
         .map_err(|source| ServeError::Bind { addr: http.bind, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: http.bind, source })?;
-    let shared = Shared::new(options);
+    let shared = Shared::new(options, true);
     let gate = Arc::new(Gate::new(addr, http.auth_token.clone()));
     let cancel = CancellationToken::new();
     let mut sessions = LocalSessionManager::default();
@@ -106,13 +136,25 @@ pub async fn serve_http(
         .layer(axum::middleware::from_fn_with_state(gate, check_request));
     on_bound(addr);
     let stop = cancel.clone();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            stop.cancel();
-        })
-        .await;
+    let served = axum::serve(listener, app).with_graceful_shutdown(async move {
+        shutdown.await;
+        stop.cancel();
+    });
+    // A graceful stop waits for calls in flight, but not for long: a stuck page must not keep
+    // the browsers alive until a supervisor's SIGKILL, which would leave them behind.
+    let stopping = cancel.clone();
+    let served = tokio::select! {
+        served = served.into_future() => served,
+        () = async move {
+            stopping.cancelled().await;
+            tokio::time::sleep(GRACE).await;
+        } => {
+            tracing::warn!("calls still running {GRACE:?} after the stop signal; closing the browsers anyway");
+            Ok(())
+        }
+    };
     cancel.cancel();
+    shared.release_all(GRACE).await;
     shared.browsers().shutdown().await;
     served.map_err(ServeError::Http)
 }

@@ -40,19 +40,71 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         ..ServerOptions::default()
     };
     let rt = crate::live::runtime()?;
-    rt.block_on(async {
-        match a.http {
-            None => axsnap_mcp::serve_stdio(options).await.context("axsnap mcp (stdio)"),
-            Some(bind) => {
-                let http = HttpOptions { bind, auth_token: a.auth_token.clone() };
-                let on_bound = |addr| eprintln!("axsnap mcp: serving http://{addr}{}", axsnap_mcp::MCP_PATH);
-                let shutdown = async {
-                    let _ = tokio::signal::ctrl_c().await;
-                };
-                axsnap_mcp::serve_http(options, http, on_bound, shutdown).await.context("axsnap mcp (http)")
+    let served = rt.block_on(async {
+        let shutdown = async {
+            let signal = stop_signal().await;
+            eprintln!("axsnap mcp: {signal}: stopping, closing the browsers it launched");
+        };
+        let serve = async {
+            match a.http {
+                None => axsnap_mcp::serve_stdio(options, shutdown).await.context("axsnap mcp (stdio)"),
+                Some(bind) => {
+                    let http = HttpOptions { bind, auth_token: a.auth_token.clone() };
+                    let on_bound =
+                        |addr| eprintln!("axsnap mcp: serving http://{addr}{}", axsnap_mcp::MCP_PATH);
+                    axsnap_mcp::serve_http(options, http, on_bound, shutdown)
+                        .await
+                        .context("axsnap mcp (http)")
+                }
             }
+        };
+        tokio::select! {
+            served = serve => served,
+            () = panic_on_request() => unreachable!("panic_on_request never returns"),
         }
-    })
+    });
+    // The stdio transport reads stdin on a blocking thread that only a line or EOF ends; a
+    // server stopped by a signal must not wait for either (the browsers are closed by now).
+    rt.shutdown_timeout(Duration::from_millis(500));
+    served
+}
+
+/// The first of the signals that ask a server to stop: SIGINT (Ctrl-C), SIGTERM (what
+/// systemd, `docker stop` and Kubernetes send) and SIGHUP (the terminal went away).
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let term = signal(SignalKind::terminate());
+        let hup = signal(SignalKind::hangup());
+        if let (Ok(mut term), Ok(mut hup)) = (term, hup) {
+            return tokio::select! {
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+                _ = term.recv() => "SIGTERM",
+                _ = hup.recv() => "SIGHUP",
+            };
+        }
+        eprintln!("axsnap mcp: cannot watch SIGTERM and SIGHUP; only Ctrl-C stops the server cleanly");
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "SIGINT"
+}
+
+/// A fault the tests inject: with `AXSNAP_TEST_PANIC_ON=PATH`, the server panics on its main
+/// task once PATH exists, so that the tests can check that a panic, too, closes the browsers
+/// (the runtime's tasks are dropped as the panic unwinds). Without the variable it waits
+/// forever.
+async fn panic_on_request() {
+    let Some(path) = std::env::var_os("AXSNAP_TEST_PANIC_ON") else {
+        return std::future::pending().await;
+    };
+    let path = std::path::PathBuf::from(path);
+    loop {
+        if path.exists() {
+            panic!("AXSNAP_TEST_PANIC_ON: {} exists", path.display());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Whether a browser window could open here.

@@ -1,0 +1,214 @@
+//! Browsing sessions named by a handle, for MCP 2026-07-28 over HTTP.
+//!
+//! That revision has no protocol session: every request stands alone. A server that keeps
+//! state (axsnap's browser context, refs and baselines) hands the client an explicit handle
+//! and the client passes it back. A call without one opens a [`Slot`] and answers with its
+//! new handle; later calls name it as `session`; the `close` tool and the idle timeout end it.
+//!
+//! Handles are 12 characters drawn from the OS's random source (60 bits): a client cannot
+//! reach another client's session by guessing.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::browsing::Browsing;
+use crate::desktop::Desktop;
+use crate::failure::Failure;
+
+/// The argument that carries a session handle.
+pub const SESSION_ARG: &str = "session";
+
+/// Most handle sessions open at once: a client that never passes its handle back opens one
+/// per call, and each may hold a browser context until it idles out.
+pub const MAX_SESSIONS: usize = 512;
+
+/// The letters a handle is made of: 32 of them, so a random byte maps to one without bias;
+/// no 0/o, 1/l.
+const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
+
+/// How long a handle is.
+const HANDLE_LEN: usize = 12;
+
+/// One session's state: its browser, its desktop (`--desktop`) and when it was last used.
+pub struct Slot {
+    /// The session's browser calls, one at a time.
+    pub browsing: Arc<tokio::sync::Mutex<Browsing>>,
+    /// The session's desktop: its own lock, so a slow app holds up no page.
+    pub desktop: Option<Arc<tokio::sync::Mutex<Desktop>>>,
+    last_used: Mutex<Instant>,
+}
+
+impl Slot {
+    /// A slot over `browsing` and `desktop`, used now.
+    pub fn new(browsing: Browsing, desktop: Option<Desktop>) -> Slot {
+        Slot {
+            browsing: Arc::new(tokio::sync::Mutex::new(browsing)),
+            desktop: desktop.map(|d| Arc::new(tokio::sync::Mutex::new(d))),
+            last_used: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Marks the slot used now (a call started or ended).
+    pub fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    /// How long since the slot was last used.
+    pub fn idle(&self) -> Duration {
+        lock(&self.last_used).elapsed()
+    }
+
+    /// Whether a call is running on it (its browser or desktop lock is held).
+    fn busy(&self) -> bool {
+        self.browsing.try_lock().is_err() || self.desktop.as_ref().is_some_and(|d| d.try_lock().is_err())
+    }
+}
+
+/// The open handle sessions of one server.
+#[derive(Clone, Default)]
+pub struct Handles {
+    map: Arc<Mutex<HashMap<String, Arc<Slot>>>>,
+}
+
+impl Handles {
+    /// The session `handle` names, or a failure that says what to do.
+    pub fn get(&self, handle: &str, idle_timeout: Duration) -> Result<Arc<Slot>, Failure> {
+        lock(&self.map).get(handle).cloned().ok_or_else(|| {
+            let mins = idle_timeout.as_secs_f64() / 60.0;
+            Failure::tool(
+                "unknown_session",
+                format!(
+                    "no session {:?} on this server: it was closed, idle for over {mins:.0} min, or the server \
+                     restarted. Call without session to open a new one (its refs start over; navigate first)",
+                    clip(handle)
+                ),
+            )
+        })
+    }
+
+    /// Opens a session with `slot` and returns its new handle.
+    pub fn open(&self, slot: Arc<Slot>) -> Result<String, Failure> {
+        let mut map = lock(&self.map);
+        if map.len() >= MAX_SESSIONS {
+            return Err(Failure::tool(
+                "too_many_sessions",
+                format!(
+                    "this server has {MAX_SESSIONS} sessions open; pass the session handle your first answer \
+                     gave to keep using one, or close sessions you are done with"
+                ),
+            ));
+        }
+        loop {
+            let handle = new_handle()?;
+            if let std::collections::hash_map::Entry::Vacant(v) = map.entry(handle.clone()) {
+                v.insert(slot);
+                return Ok(handle);
+            }
+        }
+    }
+
+    /// Ends the session `handle` names; its slot is returned for the caller to release.
+    pub fn remove(&self, handle: &str) -> Option<Arc<Slot>> {
+        lock(&self.map).remove(handle)
+    }
+
+    /// Takes out the sessions idle for `timeout` or more with no call running.
+    pub fn take_idle(&self, timeout: Duration) -> Vec<(String, Arc<Slot>)> {
+        let mut map = lock(&self.map);
+        let idle: Vec<String> =
+            map.iter().filter(|(_, s)| s.idle() >= timeout && !s.busy()).map(|(h, _)| h.clone()).collect();
+        idle.into_iter().filter_map(|h| map.remove(&h).map(|s| (h, s))).collect()
+    }
+
+    /// Takes out every session (the server is stopping).
+    pub fn take_all(&self) -> Vec<Arc<Slot>> {
+        lock(&self.map).drain().map(|(_, s)| s).collect()
+    }
+}
+
+/// A fresh handle from the OS's random source.
+fn new_handle() -> Result<String, Failure> {
+    let mut bytes = [0u8; HANDLE_LEN];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        Failure::tool("internal", format!("no random source for a session handle ({e}); try again"))
+    })?;
+    Ok(bytes.iter().map(|b| char::from(ALPHABET[usize::from(b % 32)])).collect())
+}
+
+/// A handle as an error may quote it: short, whatever the client sent.
+fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Plain data: a panic elsewhere while holding the lock leaves nothing half-done.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::browsers::Browsers;
+    use crate::options::ServerOptions;
+
+    fn slot() -> Arc<Slot> {
+        let options = ServerOptions::default();
+        let browsers = Browsers::new(options.browser.clone());
+        Arc::new(Slot::new(Browsing::new(Arc::new(options), browsers, true), None))
+    }
+
+    fn code(f: Failure) -> &'static str {
+        match f {
+            Failure::Tool { code, .. } => code,
+            Failure::Protocol(_) => "protocol",
+        }
+    }
+
+    #[test]
+    fn open_get_remove() {
+        let handles = Handles::default();
+        let a = handles.open(slot()).unwrap_or_default();
+        let b = handles.open(slot()).unwrap_or_default();
+        assert_ne!(a, b);
+        let minute = Duration::from_secs(60);
+        assert!(handles.get(&a, minute).is_ok());
+        assert!(handles.remove(&a).is_some());
+        assert_eq!(handles.get(&a, minute).err().map(code), Some("unknown_session"));
+        assert!(handles.get(&b, minute).is_ok(), "the other session stays");
+    }
+
+    #[test]
+    fn idle_sessions_are_taken_busy_ones_kept() {
+        let handles = Handles::default();
+        let idle = handles.open(slot()).unwrap_or_default();
+        let busy_slot = slot();
+        let busy = handles.open(busy_slot.clone()).unwrap_or_default();
+        let _call = busy_slot.browsing.try_lock();
+        std::thread::sleep(Duration::from_millis(20));
+        let taken: Vec<String> = handles.take_idle(Duration::from_millis(10)).into_iter().map(|(h, _)| h).collect();
+        assert_eq!(taken, [idle]);
+        assert!(handles.get(&busy, Duration::ZERO).is_ok());
+        assert!(handles.take_idle(Duration::from_secs(60)).is_empty(), "nothing idle that long");
+    }
+
+    #[test]
+    fn at_most_max_sessions() {
+        let handles = Handles::default();
+        for _ in 0..MAX_SESSIONS {
+            assert!(handles.open(slot()).is_ok());
+        }
+        assert_eq!(handles.open(slot()).err().map(code), Some("too_many_sessions"));
+        assert_eq!(handles.take_all().len(), MAX_SESSIONS);
+        assert!(handles.open(slot()).is_ok());
+    }
+
+    #[test]
+    fn handles_are_short_distinct_and_from_the_alphabet() {
+        let a = new_handle().unwrap_or_default();
+        let b = new_handle().unwrap_or_default();
+        assert_eq!(a.len(), HANDLE_LEN);
+        assert_ne!(a, b);
+        assert!(a.bytes().all(|c| ALPHABET.contains(&c)), "{a}");
+    }
+}
