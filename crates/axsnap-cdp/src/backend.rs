@@ -88,8 +88,8 @@ impl CdpBackend {
 
     /// Connects to a running browser now (`ws://...` or `http://host:port`) and returns a
     /// backend alone on it, in its default context.
-    pub async fn connect(endpoint: &str) -> Result<CdpBackend, CdpError> {
-        let host = BrowserHost::new(BrowserSource::Connect(endpoint.to_string()));
+    pub async fn connect(endpoint: impl Into<crate::Endpoint>) -> Result<CdpBackend, CdpError> {
+        let host = BrowserHost::new(BrowserSource::Connect(endpoint.into()));
         host.browser().await?;
         Ok(host.backend(Isolation::Shared))
     }

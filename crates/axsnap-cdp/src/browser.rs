@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::conn::{str_field, RawCdp};
+use crate::endpoint::Endpoint;
 use crate::error::CdpError;
 use crate::page::PageHandle;
 
@@ -185,10 +186,14 @@ impl Drop for TempProfile {
 
 /// A browser this process launched or connected to.
 pub struct Browser {
-    inner: chromiumoxide::Browser,
-    handler: tokio::task::JoinHandle<()>,
+    /// chromiumoxide's handle on a launched browser (its process); `None` when connected to,
+    /// where ours is the only connection (a pool gives each connection a browser of its own).
+    inner: Option<chromiumoxide::Browser>,
+    handler: Option<tokio::task::JoinHandle<()>>,
     raw: RawCdp,
     ws_url: String,
+    /// The endpoint a connected browser was reached at (what a reconnection needs).
+    endpoint: Option<Endpoint>,
     launched: bool,
     /// The process id of a launched browser.
     pid: Option<u32>,
@@ -236,33 +241,64 @@ impl Browser {
         let handler = spawn_handler(handler);
         quiet_oxide(&inner).await;
         let raw = RawCdp::connect(&ws_url).await?;
-        let browser =
-            Browser { inner, handler, raw, ws_url, launched: true, pid, options, profile: Some(profile) };
+        let browser = Browser {
+            inner: Some(inner),
+            handler: Some(handler),
+            raw,
+            ws_url,
+            endpoint: None,
+            launched: true,
+            pid,
+            options,
+            profile: Some(profile),
+        };
         // Downloads never land on disk; a navigation to one fails instead.
         let _ = browser.raw.call(None, "Browser.setDownloadBehavior", json!({"behavior": "deny"})).await;
         Ok(browser)
     }
 
-    /// Connects to a running browser: `ws://...` (the browser's WebSocket endpoint) or
-    /// `http://host:port` (resolved through `/json/version`). It is left running on close.
-    pub async fn connect(endpoint: &str) -> Result<Browser, CdpError> {
-        let ws_url = if endpoint.starts_with("ws://") || endpoint.starts_with("wss://") {
-            endpoint.to_string()
-        } else if let Some(rest) = endpoint.strip_prefix("http://") {
-            resolve_ws_url(endpoint, rest).await?
+    /// Connects to a running browser: `ws://...` (the browser's WebSocket endpoint, or a pool's,
+    /// which hands each connection a browser) or `http://host:port` (resolved through
+    /// `/json/version`), sending the endpoint's headers. It is left running on close.
+    pub async fn connect(endpoint: impl Into<Endpoint>) -> Result<Browser, CdpError> {
+        let endpoint = endpoint.into();
+        let url = endpoint.url();
+        let ws_url = if url.starts_with("ws://") || url.starts_with("wss://") {
+            url.to_string()
+        } else if let Some(rest) = url.strip_prefix("http://") {
+            resolve_ws_url(&endpoint, rest).await?
         } else {
             return Err(CdpError::ConnectFailed {
-                endpoint: endpoint.to_string(),
+                endpoint: endpoint.redacted(),
                 reason: "the endpoint must start with ws://, wss:// or http://".into(),
             });
         };
-        let (inner, handler) = chromiumoxide::Browser::connect(ws_url.clone())
-            .await
-            .map_err(|e| CdpError::ConnectFailed { endpoint: endpoint.to_string(), reason: e.to_string() })?;
-        let handler = spawn_handler(handler);
-        quiet_oxide(&inner).await;
-        let raw = RawCdp::connect(&ws_url).await?;
-        Ok(Browser { inner, handler, raw, ws_url, launched: false, pid: None, options: None, profile: None })
+        if ws_url.starts_with("wss://") {
+            return Err(CdpError::ConnectFailed {
+                endpoint: endpoint.redacted(),
+                reason:
+                    "wss:// (TLS) is not supported yet; reach the browser over ws:// (an SSH tunnel or a \
+                         TLS-terminating proxy in front of it)"
+                        .into(),
+            });
+        }
+        let raw = RawCdp::connect_with(&ws_url, endpoint.headers()).await?;
+        Ok(Browser {
+            inner: None,
+            handler: None,
+            raw,
+            ws_url,
+            endpoint: Some(endpoint),
+            launched: false,
+            pid: None,
+            options: None,
+            profile: None,
+        })
+    }
+
+    /// The endpoint a connected browser was reached at (`None` for a launched one).
+    pub fn endpoint(&self) -> Option<&Endpoint> {
+        self.endpoint.as_ref()
     }
 
     /// The browser's DevTools WebSocket URL.
@@ -304,11 +340,6 @@ impl Browser {
     /// The raw CDP connection.
     pub fn raw(&self) -> &RawCdp {
         &self.raw
-    }
-
-    /// The chromiumoxide browser.
-    pub fn oxide(&self) -> &chromiumoxide::Browser {
-        &self.inner
     }
 
     /// Opens a new tab at `url` (use `about:blank` for an empty one) in the default context.
@@ -375,14 +406,16 @@ impl Browser {
     /// Closes the browser if this process launched it (and deletes its profile); only
     /// disconnects from a browser it connected to.
     pub async fn close(mut self) -> Result<(), CdpError> {
-        if self.launched {
-            let _ = tokio::time::timeout(Duration::from_secs(5), self.inner.close()).await;
-            let exited = tokio::time::timeout(Duration::from_secs(5), self.inner.wait()).await;
+        if let Some(inner) = self.inner.as_mut() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), inner.close()).await;
+            let exited = tokio::time::timeout(Duration::from_secs(5), inner.wait()).await;
             if !matches!(exited, Ok(Ok(_))) {
-                let _ = self.inner.kill().await;
+                let _ = inner.kill().await;
             }
         }
-        self.handler.abort();
+        if let Some(handler) = &self.handler {
+            handler.abort();
+        }
         // Tab handles share the raw connection; close it for them too.
         self.raw.close();
         Ok(())
@@ -391,13 +424,13 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        self.handler.abort();
+        if let Some(handler) = &self.handler {
+            handler.abort();
+        }
         self.raw.close();
-        if self.launched {
-            // chromiumoxide's child is killed on drop; make it certain before the profile goes.
-            if let Some(child) = self.inner.get_mut_child() {
-                let _ = child.as_mut_inner().start_kill();
-            }
+        // chromiumoxide's child is killed on drop; make it certain before the profile goes.
+        if let Some(child) = self.inner.as_mut().and_then(|i| i.get_mut_child()) {
+            let _ = child.as_mut_inner().start_kill();
         }
     }
 }
@@ -439,15 +472,19 @@ fn running_as_root() -> bool {
 }
 
 /// GETs `http://host:port/json/version` and returns its `webSocketDebuggerUrl`.
-async fn resolve_ws_url(endpoint: &str, rest: &str) -> Result<String, CdpError> {
-    let fail = |reason: String| CdpError::ConnectFailed { endpoint: endpoint.to_string(), reason };
+async fn resolve_ws_url(endpoint: &Endpoint, rest: &str) -> Result<String, CdpError> {
+    let fail = |reason: String| CdpError::ConnectFailed { endpoint: endpoint.redacted(), reason };
     let host_port = rest.split('/').next().unwrap_or_default();
     if host_port.is_empty() {
         return Err(fail("no host:port in the endpoint".into()));
     }
     let io = async {
         let mut stream = tokio::net::TcpStream::connect(host_port).await?;
-        let req = format!("GET /json/version HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n\r\n");
+        let mut req = format!("GET /json/version HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n");
+        for (name, value) in endpoint.headers() {
+            req.push_str(&format!("{name}: {value}\r\n"));
+        }
+        req.push_str("\r\n");
         stream.write_all(req.as_bytes()).await?;
         // Read until the body is complete: the browser may keep the connection open.
         let mut buf = Vec::new();

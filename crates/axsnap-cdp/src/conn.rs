@@ -2,26 +2,31 @@
 //!
 //! chromiumoxide's typed API fails on enum values it does not know (browsers add roles and
 //! properties), and its `Page` can only address its own session, not the sessions of
-//! out-of-process iframes. So every call the capture path makes goes through this client: a
-//! second connection (chromiumoxide's [`Connection`] with untyped events) pumped by one tokio task, which routes answers to callers by call id and broadcasts
-//! events. Any session id can be addressed, and nothing is parsed beyond JSON.
+//! out-of-process iframes. So every call the capture path makes goes through this client: one
+//! WebSocket (async-tungstenite, with the headers a pool may ask for on the upgrade) pumped by
+//! one tokio task, which routes answers to callers by call id and broadcasts events. Any
+//! session id can be addressed, and nothing is parsed beyond JSON.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::target::SessionId;
-use chromiumoxide::conn::Connection;
-use chromiumoxide::types::{CallId, EventMessage, Message, Method, MethodId};
+use async_tungstenite::tungstenite::client::IntoClientRequest;
+use async_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
+use async_tungstenite::tungstenite::protocol::WebSocketConfig;
+use async_tungstenite::tungstenite::Message;
 use futures::StreamExt;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::error::CdpError;
 
 /// The default time to wait for one CDP answer.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long opening the WebSocket (TCP, the upgrade) may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// An event from the browser, untyped.
 #[derive(Clone, Debug)]
@@ -34,27 +39,23 @@ pub struct RawEvent {
     pub params: Value,
 }
 
-/// An event as it comes off the wire. (chromiumoxide's `CdpJsonEventMessage` does not read the
-/// `sessionId` field, which flattened sessions depend on.)
+/// A message as it comes off the wire: an answer (`id`) or an event (`method`).
 #[derive(Debug, Deserialize)]
-struct WireEvent {
-    method: String,
+struct Wire {
+    id: Option<u64>,
+    method: Option<String>,
     #[serde(rename = "sessionId", default)]
     session_id: Option<String>,
     #[serde(default)]
     params: Value,
+    result: Option<Value>,
+    error: Option<WireError>,
 }
 
-impl Method for WireEvent {
-    fn identifier(&self) -> MethodId {
-        self.method.clone().into()
-    }
-}
-
-impl EventMessage for WireEvent {
-    fn session_id(&self) -> Option<&str> {
-        self.session_id.as_deref()
-    }
+#[derive(Debug, Deserialize)]
+struct WireError {
+    #[serde(default)]
+    message: String,
 }
 
 struct Call {
@@ -92,16 +93,33 @@ impl std::fmt::Debug for RawCdp {
 impl RawCdp {
     /// Opens a connection to a browser's WebSocket endpoint and starts its pump task.
     pub async fn connect(ws_url: &str) -> Result<RawCdp, CdpError> {
-        let conn = Connection::<WireEvent>::connect(ws_url)
+        RawCdp::connect_with(ws_url, &[]).await
+    }
+
+    /// [`RawCdp::connect`] with extra HTTP headers on the WebSocket upgrade (a pool's
+    /// `Authorization`, say).
+    pub async fn connect_with(ws_url: &str, headers: &[(String, String)]) -> Result<RawCdp, CdpError> {
+        let fail = |reason: String| CdpError::ConnectFailed { endpoint: redact_url(ws_url), reason };
+        let mut request = ws_url.into_client_request().map_err(|e| fail(e.to_string()))?;
+        for (name, value) in headers {
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|e| fail(format!("header name {name:?}: {e}")))?;
+            let value =
+                HeaderValue::from_str(value).map_err(|e| fail(format!("the value of header {name}: {e}")))?;
+            request.headers_mut().append(name, value);
+        }
+        let config = WebSocketConfig::default().max_message_size(None).max_frame_size(None);
+        let connecting = async_tungstenite::tokio::connect_async_with_config(request, Some(config));
+        let (ws, _) = tokio::time::timeout(CONNECT_TIMEOUT, connecting)
             .await
-            .map_err(|e| CdpError::ConnectFailed { endpoint: ws_url.to_string(), reason: e.to_string() })?;
+            .map_err(|_| fail(format!("no WebSocket within {} s", CONNECT_TIMEOUT.as_secs())))?
+            .map_err(|e| fail(e.to_string()))?;
         let (calls, rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(8192);
         let close = Arc::new(tokio::sync::Notify::new());
-        let task = tokio::spawn(pump(conn, rx, events.clone(), close.clone()));
+        let task = tokio::spawn(pump(ws, rx, events.clone(), close.clone()));
         Ok(RawCdp { calls, events, close, _task: Arc::new(TaskGuard(task)) })
     }
-
     /// Subscribes to every event from now on (all sessions).
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<RawEvent>> {
         self.events.subscribe()
@@ -161,85 +179,104 @@ impl RawCdp {
     }
 }
 
-type Pending = HashMap<CallId, (String, oneshot::Sender<Result<Value, CdpError>>)>;
+type Pending = HashMap<u64, (String, oneshot::Sender<Result<Value, CdpError>>)>;
 
-async fn pump(
-    mut conn: Connection<WireEvent>,
+async fn pump<S>(
+    mut ws: async_tungstenite::WebSocketStream<S>,
     mut calls: mpsc::UnboundedReceiver<Call>,
     events: broadcast::Sender<Arc<RawEvent>>,
     close: Arc<tokio::sync::Notify>,
-) {
+) where
+    S: futures::AsyncRead + futures::AsyncWrite + Unpin,
+{
     let mut pending: Pending = HashMap::new();
+    let mut next_id: u64 = 0;
     loop {
         tokio::select! {
             call = calls.recv() => {
                 let Some(call) = call else { break };
-                let session = call.session.map(SessionId::new);
-                match conn.submit_command(call.method.clone().into(), session, call.params) {
-                    Ok(id) => {
-                        // Callers that timed out dropped their receiver; forget them.
-                        if pending.len() > 256 {
-                            pending.retain(|_, (_, tx)| !tx.is_closed());
-                        }
-                        pending.insert(id, (call.method, call.reply));
-                    }
-                    Err(e) => {
-                        let _ = call.reply.send(Err(CdpError::BadResponse {
-                            method: call.method,
-                            reason: format!("could not encode params: {e}"),
-                        }));
-                    }
+                next_id += 1;
+                let mut message = json!({"id": next_id, "method": call.method, "params": call.params});
+                if let Some(session) = call.session {
+                    message["sessionId"] = Value::String(session);
+                }
+                // Callers that timed out dropped their receiver; forget them.
+                if pending.len() > 256 {
+                    pending.retain(|_, (_, tx)| !tx.is_closed());
+                }
+                pending.insert(next_id, (call.method, call.reply));
+                if let Err(e) = ws.send(Message::Text(message.to_string().into())).await {
+                    tracing::debug!("raw CDP connection failed sending: {e}");
+                    break;
                 }
             }
-            msg = conn.next() => match msg {
-                Some(Ok(Message::Response(resp))) => {
-                    if let Some((method, tx)) = pending.remove(&resp.id) {
-                        let result = match (resp.result, resp.error) {
-                            (_, Some(err)) => Err(CdpError::Protocol { method, message: err.message }),
-                            (Some(v), None) => Ok(v),
-                            (None, None) => Ok(Value::Null),
-                        };
-                        let _ = tx.send(result);
-                    }
+            msg = ws.next() => match msg {
+                Some(Ok(Message::Text(text))) => deliver(text.as_str(), &mut pending, &events),
+                Some(Ok(Message::Binary(bytes))) => {
+                    deliver(&String::from_utf8_lossy(&bytes), &mut pending, &events);
                 }
-                Some(Ok(Message::Event(ev))) => {
-                    let ev = RawEvent {
-                        method: ev.method,
-                        session_id: ev.session_id,
-                        params: ev.params,
-                    };
-                    let _ = events.send(Arc::new(ev));
-                }
-                // A message we could not parse as JSON-RPC: an answer to a call fails that
-                // call now (a result nested past the JSON reader's depth limit, which a page
-                // can cause, would otherwise leave its caller waiting out the timeout); any
-                // other message is skipped and the stream goes on.
-                Some(Err(chromiumoxide::error::CdpError::InvalidMessage(text, e))) => {
-                    if let Some((method, tx)) = answer_id(&text).and_then(|id| pending.remove(&id)) {
-                        let _ = tx.send(Err(unreadable(method, &e)));
-                    }
-                }
+                Some(Ok(Message::Close(_))) | None => break,
+                // Pings are answered by the stream itself.
+                Some(Ok(_)) => {}
                 Some(Err(e)) => {
                     tracing::debug!("raw CDP connection failed: {e}");
                     break;
                 }
-                None => break,
             },
-            () = close.notified() => break,
+            () = close.notified() => {
+                let _ = ws.close(None).await;
+                break;
+            }
         }
     }
     // Dropping the senders fails every waiting caller with `Disconnected`.
     drop(pending);
 }
 
+/// Routes one message: an answer to its caller, an event to the subscribers.
+fn deliver(text: &str, pending: &mut Pending, events: &broadcast::Sender<Arc<RawEvent>>) {
+    match serde_json::from_str::<Wire>(text) {
+        Ok(Wire { id: Some(id), result, error, .. }) => {
+            if let Some((method, tx)) = pending.remove(&id) {
+                let result = match (result, error) {
+                    (_, Some(err)) => Err(CdpError::Protocol { method, message: err.message }),
+                    (Some(v), None) => Ok(v),
+                    (None, None) => Ok(Value::Null),
+                };
+                let _ = tx.send(result);
+            }
+        }
+        Ok(Wire { method: Some(method), session_id, params, .. }) => {
+            let _ = events.send(Arc::new(RawEvent { method, session_id, params }));
+        }
+        Ok(_) => {}
+        // A message we could not read: an answer to a call fails that call now (a result
+        // nested past the JSON reader's depth limit, which a page can cause, would otherwise
+        // leave its caller waiting out the timeout); any other message is skipped.
+        Err(e) => {
+            if let Some((method, tx)) = answer_id(text).and_then(|id| pending.remove(&id)) {
+                let _ = tx.send(Err(unreadable(method, &e)));
+            }
+        }
+    }
+}
+
+/// A URL as errors and logs may show it: without its query (a pool's token travels there).
+pub(crate) fn redact_url(url: &str) -> String {
+    match url.split_once('?') {
+        Some((base, _)) => format!("{base}?…"),
+        None => url.to_string(),
+    }
+}
+
 /// The call id of a message that could not be read whole. Reading only the `id` field skips
 /// the rest without the reader's depth limit, so it works on any nesting.
-fn answer_id(text: &str) -> Option<CallId> {
+fn answer_id(text: &str) -> Option<u64> {
     #[derive(Deserialize)]
     struct Head {
-        id: Option<usize>,
+        id: Option<u64>,
     }
-    serde_json::from_str::<Head>(text).ok()?.id.map(CallId::new)
+    serde_json::from_str::<Head>(text).ok()?.id
 }
 
 /// The error for an answer that could not be read.
@@ -276,7 +313,7 @@ mod tests {
     fn a_too_deep_answer_still_names_its_call() {
         let text = nested_answer(42, 100_000);
         let whole = serde_json::from_str::<Value>(&text).expect_err("past the depth limit");
-        assert_eq!(answer_id(&text), Some(CallId::new(42)));
+        assert_eq!(answer_id(&text), Some(42));
         let err = unreadable("Runtime.evaluate".into(), &whole);
         assert!(err.to_string().contains("nested too deeply"), "{err}");
     }
@@ -285,6 +322,6 @@ mod tests {
     fn an_event_or_garbage_names_no_call() {
         assert_eq!(answer_id(r#"{"method":"Page.loadEventFired","params":{}}"#), None);
         assert_eq!(answer_id("not json"), None);
-        assert_eq!(answer_id(&nested_answer(7, 3)), Some(CallId::new(7)));
+        assert_eq!(answer_id(&nested_answer(7, 3)), Some(7));
     }
 }

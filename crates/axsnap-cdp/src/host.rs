@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use crate::backend::CdpBackend;
 use crate::browser::{Browser, LaunchOptions};
 use crate::conn::str_field;
+use crate::endpoint::Endpoint;
 use crate::error::CdpError;
 
 /// Where the browser comes from.
@@ -21,8 +22,9 @@ use crate::error::CdpError;
 pub enum BrowserSource {
     /// Launch one (headless by default, on a temporary profile).
     Launch(LaunchOptions),
-    /// Attach to a running browser: `ws://...` (its DevTools WebSocket) or `http://host:port`.
-    Connect(String),
+    /// Attach to a running browser: `ws://...` (its DevTools WebSocket, or a pool's) or
+    /// `http://host:port`, with the endpoint's headers.
+    Connect(Endpoint),
 }
 
 /// How a backend's tabs are kept apart from other backends' tabs.
@@ -85,7 +87,9 @@ impl BrowserHost {
     pub async fn with_browser(browser: Browser) -> BrowserHost {
         let source = match browser.launch_options() {
             Some(opts) => BrowserSource::Launch(opts.clone()),
-            None => BrowserSource::Connect(browser.ws_url().to_string()),
+            None => BrowserSource::Connect(
+                browser.endpoint().cloned().unwrap_or_else(|| Endpoint::new(browser.ws_url())),
+            ),
         };
         let host = BrowserHost::new(source);
         let running = host.running_from(browser).await;
@@ -154,7 +158,7 @@ impl BrowserHost {
                 }
                 browser
             }
-            BrowserSource::Connect(endpoint) => Browser::connect(endpoint).await?,
+            BrowserSource::Connect(endpoint) => connect_with_backoff(endpoint).await?,
         };
         let running = self.running_from(browser).await;
         *self.current() = Some(running.clone());
@@ -202,6 +206,47 @@ impl BrowserHost {
         let generation = self.inner.generations.fetch_add(1, Ordering::Relaxed) + 1;
         Running { browser: Arc::new(browser), generation, default_context }
     }
+}
+
+/// The pauses between attempts to connect: a pool that restarts, or a connection dropped by
+/// the network, is usually back within a few seconds; a call waits at most their sum (~6 s)
+/// before it fails with the last error.
+const CONNECT_BACKOFF: [Duration; 4] = [
+    Duration::from_millis(250),
+    Duration::from_millis(750),
+    Duration::from_millis(1500),
+    Duration::from_secs(3),
+];
+
+/// Connects to `endpoint`, trying again after each of [`CONNECT_BACKOFF`]'s pauses while the
+/// browser cannot be reached. A refusal that retrying cannot fix (a bad URL) fails at once.
+async fn connect_with_backoff(endpoint: &Endpoint) -> Result<Browser, CdpError> {
+    let mut pauses = CONNECT_BACKOFF.iter();
+    loop {
+        match Browser::connect(endpoint.clone()).await {
+            Ok(b) => return Ok(b),
+            Err(e @ CdpError::ConnectFailed { .. }) if !is_permanent(&e) => match pauses.next() {
+                Some(pause) => {
+                    tracing::debug!(
+                        "connecting to {} failed ({e}); trying again in {pause:?}",
+                        endpoint.redacted()
+                    );
+                    tokio::time::sleep(*pause).await;
+                }
+                None => return Err(e),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Whether a connection failure is one no retry mends: a malformed endpoint, or the pool
+/// refusing our credentials.
+fn is_permanent(e: &CdpError) -> bool {
+    let CdpError::ConnectFailed { reason, .. } = e else { return true };
+    ["must start with", "not supported", "header", "401", "403", "no host:port"]
+        .iter()
+        .any(|m| reason.contains(m))
 }
 
 /// The id of the browser's default context (`None` when the browser does not say).

@@ -288,7 +288,7 @@ fn a_connected_browser_is_left_running_and_never_started_by_us() {
     run(async {
         let srv = Server::pages();
         let own = common::launch_browser().await;
-        let host = BrowserHost::new(BrowserSource::Connect(own.ws_url().to_string()));
+        let host = BrowserHost::new(BrowserSource::Connect(own.ws_url().into()));
         let mut a = host.backend(Isolation::Context);
         let ta = a.open_target(&srv.url("index.html")).await.unwrap();
         let ctx = a.context_id().unwrap().to_string();

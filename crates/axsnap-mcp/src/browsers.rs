@@ -6,25 +6,43 @@
 //! the browser's default context, as does a session on an attached `--cdp-endpoint` browser
 //! served over stdio (the user attached it for its profile: logins, cookies).
 //!
+//! With `--cdp-pool` each session instead opens a connection of its own to the pool (which
+//! hands each connection a browser), makes a context there, and closes it when released.
+//!
 //! When the browser dies the host starts a new one on the next call, and each session's
-//! backend reopens its tabs at their last URLs (see [`axsnap_cdp::CdpBackend`]).
+//! backend reopens its tabs at their last URLs (see [`axsnap_cdp::CdpBackend`]); a lost
+//! connection to a browser we attached to is retried with backoff.
 
-use axsnap_cdp::{AxTree, BrowserHost, BrowserSource, CdpBackend, Isolation, LaunchOptions};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use axsnap_cdp::{AxTree, BrowserHost, BrowserSource, CdpBackend, Endpoint, Isolation, LaunchOptions};
 
 use crate::options::BrowserOptions;
 
-/// Hands out one backend per session, all on one shared browser.
+/// Hands out one backend per session: on the one shared browser, or (a pool) on a browser
+/// connection of the session's own.
 #[derive(Clone, Debug)]
 pub struct Browsers {
     host: BrowserHost,
+    /// `--cdp-pool`: the endpoint each session connects to on its own.
+    pool: Option<Endpoint>,
+    sessions: Arc<AtomicU64>,
     ax_tree: AxTree,
 }
 
 impl Browsers {
     /// Browsers as `options` say; nothing starts yet.
     pub fn new(options: BrowserOptions) -> Browsers {
-        let source = match options.cdp_endpoint {
-            Some(endpoint) => BrowserSource::Connect(endpoint),
+        let endpoint = |url: String| {
+            options
+                .cdp_headers
+                .iter()
+                .fold(Endpoint::new(url), |e, (k, v)| e.with_header(k.clone(), v.clone()))
+        };
+        let pool = options.cdp_pool.clone().map(endpoint);
+        let source = match options.cdp_endpoint.clone() {
+            Some(url) => BrowserSource::Connect(endpoint(url)),
             None => BrowserSource::Launch(LaunchOptions {
                 executable: options.executable,
                 headless: options.headless,
@@ -32,12 +50,26 @@ impl Browsers {
                 ..LaunchOptions::default()
             }),
         };
-        Browsers { host: BrowserHost::new(source), ax_tree: options.ax_tree }
+        Browsers {
+            host: BrowserHost::new(source),
+            pool,
+            sessions: Arc::new(AtomicU64::new(0)),
+            ax_tree: options.ax_tree,
+        }
     }
 
     /// A backend for a new session: cheap, no I/O. `isolated`: a browser context of its own.
+    /// With a pool, the backend has a connection of its own (made on its first call; closed
+    /// when it is dropped, which ends the pool's browser) and a context in it.
     pub fn backend(&self, isolated: bool) -> CdpBackend {
-        let mut b = self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared });
+        let mut b = match &self.pool {
+            Some(pool) => {
+                let n = self.sessions.fetch_add(1, Ordering::Relaxed) + 1;
+                let id = format!("axsnap-{}-{n}", std::process::id());
+                BrowserHost::new(BrowserSource::Connect(pool.for_session(&id))).backend(Isolation::Context)
+            }
+            None => self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared }),
+        };
         b.set_ax_tree(self.ax_tree);
         b
     }
@@ -47,10 +79,14 @@ impl Browsers {
         &self.host
     }
 
-    /// Releases what a session's backend holds (its context and tabs; never the browser).
+    /// Releases what a session's backend holds (its context and tabs; never the shared
+    /// browser). A pool session's connection is closed too, which gives its browser back.
     pub async fn release(&self, mut backend: CdpBackend) {
         if let Err(e) = backend.release().await {
             tracing::debug!("releasing a session's browser context: {e}");
+        }
+        if self.pool.is_some() {
+            backend.host().shutdown().await;
         }
     }
 

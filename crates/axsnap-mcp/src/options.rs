@@ -10,8 +10,14 @@ use crate::url_policy::UrlPolicy;
 pub struct BrowserOptions {
     /// The Chromium or Chrome executable (`None`: found on `PATH` and in the usual places).
     pub executable: Option<PathBuf>,
-    /// Attach to a running browser (`ws://...` or `http://host:port`) instead of launching one.
+    /// Attach to a running browser (`ws://...` or `http://host:port`) instead of launching one;
+    /// every session gets a browser context in it.
     pub cdp_endpoint: Option<String>,
+    /// A browser pool: each session opens its own connection to this URL (`{session}` in it
+    /// becomes the session's id), so sessions spread over the pool's browsers.
+    pub cdp_pool: Option<String>,
+    /// HTTP headers sent when connecting to `cdp_endpoint` or `cdp_pool` (`Authorization`).
+    pub cdp_headers: Vec<(String, String)>,
     /// Launch without a window (default).
     pub headless: bool,
     /// Viewport size in CSS pixels (default 1280x720).
@@ -26,6 +32,8 @@ impl Default for BrowserOptions {
         BrowserOptions {
             executable: None,
             cdp_endpoint: None,
+            cdp_pool: None,
+            cdp_headers: Vec::new(),
             headless: true,
             viewport: (1280, 720),
             ax_tree: axsnap_cdp::AxTree::Auto,

@@ -186,7 +186,8 @@ mod tests {
         let busy = handles.open(busy_slot.clone()).unwrap_or_default();
         let _call = busy_slot.browsing.try_lock();
         std::thread::sleep(Duration::from_millis(20));
-        let taken: Vec<String> = handles.take_idle(Duration::from_millis(10)).into_iter().map(|(h, _)| h).collect();
+        let taken: Vec<String> =
+            handles.take_idle(Duration::from_millis(10)).into_iter().map(|(h, _)| h).collect();
         assert_eq!(taken, [idle]);
         assert!(handles.get(&busy, Duration::ZERO).is_ok());
         assert!(handles.take_idle(Duration::from_secs(60)).is_empty(), "nothing idle that long");

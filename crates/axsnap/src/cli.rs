@@ -117,9 +117,19 @@ pub struct McpArgs {
     /// The Chromium or Chrome executable (default: found on PATH and in the usual places).
     #[arg(long, value_name = "PATH", env = "AXSNAP_BROWSER")]
     pub browser: Option<PathBuf>,
-    /// Attach to a running browser (ws://... or http://host:port) instead of launching one.
+    /// Attach to a running browser (ws://... or http://host:port) instead of launching one;
+    /// each session gets a browser context in it.
     #[arg(long, value_name = "URL", conflicts_with = "browser")]
     pub cdp_endpoint: Option<String>,
+    /// A browser pool (e.g. browserless: ws://pool:3000/chromium?token=T): each session opens
+    /// its own connection to URL, so sessions spread over the pool's browsers; `{session}` in
+    /// URL becomes the session's id.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["browser", "cdp_endpoint"])]
+    pub cdp_pool: Option<String>,
+    /// A header sent when connecting to --cdp-endpoint or --cdp-pool, as NAME:VALUE
+    /// (repeatable), e.g. "Authorization: Bearer T".
+    #[arg(long, value_name = "NAME:VALUE", value_parser = parse_header)]
+    pub cdp_header: Vec<(String, String)>,
     /// Run the browser without a window (default true; --headless false shows it).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub headless: bool,
@@ -177,6 +187,20 @@ impl From<AxTreeArg> for axsnap_cdp::AxTree {
             AxTreeArg::Never => axsnap_cdp::AxTree::Never,
         }
     }
+}
+
+/// `NAME:VALUE` (spaces around the value trimmed) as a header; no line breaks in either.
+fn parse_header(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s.split_once(':').ok_or_else(|| format!("{s:?} is not NAME:VALUE"))?;
+    let (name, value) = (name.trim(), value.trim());
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Err(format!("{name:?} is not a header name"));
+    }
+    if value.chars().any(|c| c.is_control() && c != '\t') {
+        return Err(format!("the value of {name} has a control character (a line break?)"));
+    }
+    Ok((name.to_string(), value.to_string()))
 }
 
 fn parse_viewport(s: &str) -> Result<(u32, u32), String> {

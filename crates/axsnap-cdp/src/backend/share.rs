@@ -12,6 +12,7 @@ use serde_json::json;
 use super::CdpBackend;
 use crate::browser::Browser;
 use crate::conn::{str_field, RawCdp};
+use crate::endpoint::Endpoint;
 use crate::error::CdpError;
 use crate::host::Isolation;
 use crate::tabs::{self, Tab};
@@ -95,7 +96,19 @@ impl CdpBackend {
         self.pages.clear();
         self.roots.clear();
         let context = match self.isolation {
-            Isolation::Context => Some(browser.create_context().await?),
+            Isolation::Context => match browser.create_context().await {
+                Ok(c) => Some(c),
+                // A pool that gives each connection a browser of its own may refuse contexts;
+                // that browser's default context is then this backend's alone.
+                Err(CdpError::Protocol { message, .. }) if !browser.launched() => {
+                    tracing::warn!(
+                        "the browser at {} refused a browser context ({message}); working in its default one",
+                        browser.endpoint().map(Endpoint::redacted).unwrap_or_default()
+                    );
+                    None
+                }
+                Err(e) => return Err(e),
+            },
             Isolation::Shared => None,
         };
         self.live = Some(Live {

@@ -8,13 +8,16 @@ use axsnap_mcp::{BrowserOptions, HttpOptions, ServerOptions, UrlPolicy};
 use crate::cli::McpArgs;
 
 pub fn run(a: &McpArgs) -> anyhow::Result<()> {
-    if !a.headless && a.cdp_endpoint.is_none() && !has_display() {
+    if !a.headless && a.cdp_endpoint.is_none() && a.cdp_pool.is_none() && !has_display() {
         // Chromium with a window exits at once without a display; say why before any session
         // meets it.
         anyhow::bail!(
             "--headless false needs a display (DISPLAY or WAYLAND_DISPLAY is not set); run under a desktop \
              session or xvfb-run, or leave the browser headless"
         );
+    }
+    if !a.cdp_header.is_empty() && a.cdp_endpoint.is_none() && a.cdp_pool.is_none() {
+        anyhow::bail!("--cdp-header goes with --cdp-endpoint or --cdp-pool");
     }
     if !(a.idle_timeout > 0.0 && a.idle_timeout.is_finite()) {
         anyhow::bail!("--idle-timeout must be a positive number of minutes");
@@ -23,6 +26,8 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         browser: BrowserOptions {
             executable: a.browser.clone(),
             cdp_endpoint: a.cdp_endpoint.clone(),
+            cdp_pool: a.cdp_pool.clone(),
+            cdp_headers: a.cdp_header.clone(),
             headless: a.headless,
             viewport: a.viewport,
             ax_tree: a.ax_tree.into(),
