@@ -13,7 +13,6 @@ use std::time::Duration;
 use chromiumoxide::browser::BrowserConfig;
 use futures::StreamExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::conn::{str_field, RawCdp};
 use crate::endpoint::Endpoint;
@@ -266,7 +265,7 @@ impl Browser {
         let ws_url = if url.starts_with("ws://") || url.starts_with("wss://") {
             url.to_string()
         } else if let Some(rest) = url.strip_prefix("http://") {
-            resolve_ws_url(&endpoint, rest).await?
+            crate::json_version::resolve_ws_url(&endpoint, rest).await?
         } else {
             return Err(CdpError::ConnectFailed {
                 endpoint: endpoint.redacted(),
@@ -469,60 +468,6 @@ fn running_as_root() -> bool {
     {
         false
     }
-}
-
-/// GETs `http://host:port/json/version` and returns its `webSocketDebuggerUrl`.
-async fn resolve_ws_url(endpoint: &Endpoint, rest: &str) -> Result<String, CdpError> {
-    let fail = |reason: String| CdpError::ConnectFailed { endpoint: endpoint.redacted(), reason };
-    let host_port = rest.split('/').next().unwrap_or_default();
-    if host_port.is_empty() {
-        return Err(fail("no host:port in the endpoint".into()));
-    }
-    let io = async {
-        let mut stream = tokio::net::TcpStream::connect(host_port).await?;
-        let mut req = format!("GET /json/version HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n");
-        for (name, value) in endpoint.headers() {
-            req.push_str(&format!("{name}: {value}\r\n"));
-        }
-        req.push_str("\r\n");
-        stream.write_all(req.as_bytes()).await?;
-        // Read until the body is complete: the browser may keep the connection open.
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 4096];
-        loop {
-            let n = stream.read(&mut chunk).await?;
-            if n == 0 {
-                break;
-            }
-            buf.extend_from_slice(&chunk[..n]);
-            if let Some(end) = find(&buf, b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-                let len = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse::<usize>().ok());
-                if len.is_some_and(|len| buf.len() >= end + 4 + len) {
-                    break;
-                }
-            }
-        }
-        Ok::<_, std::io::Error>(buf)
-    };
-    let buf = tokio::time::timeout(Duration::from_secs(10), io)
-        .await
-        .map_err(|_| fail("no answer from /json/version within 10 s".into()))?
-        .map_err(|e| fail(e.to_string()))?;
-    let text = String::from_utf8_lossy(&buf);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    let v: Value =
-        serde_json::from_str(body.trim()).map_err(|e| fail(format!("/json/version is not JSON: {e}")))?;
-    let ws = str_field(&v, "webSocketDebuggerUrl")
-        .ok_or_else(|| fail("/json/version has no webSocketDebuggerUrl".into()))?;
-    Ok(ws.to_string())
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]

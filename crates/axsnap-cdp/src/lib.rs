@@ -43,6 +43,7 @@ pub mod frames;
 pub mod host;
 pub mod input;
 mod json;
+mod json_version;
 pub mod layout;
 pub mod locate;
 mod lost_targets;

@@ -383,3 +383,19 @@ impl From<FormatArg> for Format {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_header;
+
+    #[test]
+    fn headers_are_name_colon_value() {
+        assert_eq!(
+            parse_header("Authorization: Bearer t:1"),
+            Ok(("Authorization".into(), "Bearer t:1".into()))
+        );
+        assert!(parse_header("no colon").is_err());
+        assert!(parse_header("Bad Name: x").is_err());
+        assert!(parse_header("X: a\r\nInjected: b").is_err(), "no line breaks into the request");
+    }
+}
