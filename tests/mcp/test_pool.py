@@ -240,3 +240,21 @@ async def test_pool_refuses_a_wrong_token_at_once(axsnap_bin: Path, pool: Pool, 
             assert r.is_error and "401" in text_of(r), text_of(r)
             assert "wrong" not in text_of(r), "the header's value stays out of errors"
             assert time.monotonic() - t0 < 5, "a refusal is not retried"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
+async def test_a_server_that_ends_gives_its_pool_browsers_back(
+    axsnap_bin: Path, pool: Pool, site: Site, tmp_path: Path, sig: signal.Signals
+) -> None:
+    # SIGTERM: the server closes its sessions' connections; SIGKILL: the OS closes them. Either
+    # way the pool sees the connections go and ends their browsers.
+    extra = ("--cdp-pool", pool.ws, "--cdp-header", pool.header())
+    with pool_server(axsnap_bin, pool, tmp_path, *extra) as server:
+        async with connect(server.url) as a, connect(server.url, mode="legacy") as b:
+            await Agent(a).ok("navigate", url=site.url("/pages/one"))
+            await Agent(b).ok("navigate", url=site.url("/pages/two"))
+            assert len(await asyncio.to_thread(pool.browsers)) == 2
+            server.process.send_signal(sig)
+            server.process.wait(20)
+    left = await asyncio.to_thread(pool.wait_browsers, 0)
+    assert left == [], f"{len(left)} pool browsers outlived the server ({sig.name})"

@@ -19,6 +19,7 @@ use axsnap_core::backend::{ElementAction, MouseButton, Outcome, Refusal};
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
+use crate::conn::CALL_TIMEOUT;
 use crate::error::CdpError;
 use crate::input;
 use crate::locate::{self, call_on, clickable_point, not_actionable, Element};
@@ -142,7 +143,9 @@ async fn perform(
         ElementAction::Hover => {
             ensure_enabled(page, el, name, false).await?;
             let (x, y) = clickable_point(page, el, name).await?;
-            mouse(page, "mouseMoved", x, y, MouseButton::Left, 0).await
+            page.call("Input.dispatchMouseEvent", mouse("mouseMoved", x, y, MouseButton::Left, 0))
+                .await
+                .map(|_| ())
         }
         ElementAction::Type { text, clear, submit } => {
             let lookup = type_text(page, el, text, *clear, *submit).await?;
@@ -190,14 +193,8 @@ async fn ensure_enabled(
     Ok(())
 }
 
-async fn mouse(
-    page: &PageHandle,
-    kind: &str,
-    x: f64,
-    y: f64,
-    button: MouseButton,
-    clicks: u8,
-) -> Result<(), CdpError> {
+/// One `Input.dispatchMouseEvent`'s parameters.
+fn mouse(kind: &str, x: f64, y: f64, button: MouseButton, clicks: u8) -> Value {
     let mut p = json!({"type": kind, "x": x, "y": y});
     if kind != "mouseMoved" {
         p["button"] = json!(button.as_str());
@@ -210,8 +207,7 @@ async fn mouse(
         p["buttons"] = json!(if kind == "mousePressed" { mask } else { 0 });
         p["clickCount"] = json!(clicks);
     }
-    page.call("Input.dispatchMouseEvent", p).await?;
-    Ok(())
+    p
 }
 
 async fn click(
@@ -223,10 +219,19 @@ async fn click(
 ) -> Result<(), CdpError> {
     ensure_enabled(page, el, name, true).await?;
     let (x, y) = clickable_point(page, el, name).await?;
-    mouse(page, "mouseMoved", x, y, button, 0).await?;
+    let mut events = vec![mouse("mouseMoved", x, y, button, 0)];
     for n in 1..=count {
-        mouse(page, "mousePressed", x, y, button, n).await?;
-        mouse(page, "mouseReleased", x, y, button, n).await?;
+        events.push(mouse("mousePressed", x, y, button, n));
+        events.push(mouse("mouseReleased", x, y, button, n));
+    }
+    // Sent together, answered together: the tab dispatches input events in the order sent,
+    // and a remote browser then costs one round trip for the click, not three.
+    let sent: Vec<_> = events
+        .into_iter()
+        .map(|p| page.raw().send(Some(page.session_id()), "Input.dispatchMouseEvent", p, CALL_TIMEOUT))
+        .collect();
+    for r in futures::future::join_all(sent).await {
+        r?;
     }
     Ok(())
 }

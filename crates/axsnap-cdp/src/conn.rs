@@ -204,6 +204,8 @@ async fn pump<S>(
                 if pending.len() > 256 {
                     pending.retain(|_, (_, tx)| !tx.is_closed());
                 }
+                // Method names only: parameters carry page values (typed passwords).
+                tracing::trace!(id = next_id, method = %call.method, "cdp call");
                 pending.insert(next_id, (call.method, call.reply));
                 if let Err(e) = ws.send(Message::Text(message.to_string().into())).await {
                     tracing::debug!("raw CDP connection failed sending: {e}");
@@ -238,6 +240,7 @@ fn deliver(text: &str, pending: &mut Pending, events: &broadcast::Sender<Arc<Raw
     match serde_json::from_str::<Wire>(text) {
         Ok(Wire { id: Some(id), result, error, .. }) => {
             if let Some((method, tx)) = pending.remove(&id) {
+                tracing::trace!(id, method = %method, "cdp answer");
                 let result = match (result, error) {
                     (_, Some(err)) => Err(CdpError::Protocol { method, message: err.message }),
                     (Some(v), None) => Ok(v),

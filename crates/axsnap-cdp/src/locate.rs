@@ -14,7 +14,7 @@ use axsnap_core::backend::Refusal;
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
-use crate::conn::str_field;
+use crate::conn::{str_field, CALL_TIMEOUT};
 use crate::error::CdpError;
 use crate::page::PageHandle;
 
@@ -224,17 +224,18 @@ pub async fn clickable_point(page: &PageHandle, el: &Element, action: &str) -> R
     for (session, owner) in el.hops.iter().rev() {
         let _ = raw.call(Some(session), "DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": owner})).await;
     }
-    let _ =
-        raw.call(Some(&el.session), "DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": el.backend})).await;
-    let quads = raw
-        .call(Some(&el.session), "DOM.getContentQuads", json!({"backendNodeId": el.backend}))
-        .await
-        .map_err(|e| match e {
-            CdpError::Protocol { .. } => {
-                not_actionable(Refusal::Hidden, action, el, "it has no box (hidden or not rendered)")
-            }
-            e => e,
-        })?;
+    // Both at once: the element's session runs DOM commands in order, so the quads are read
+    // after the scroll (one round trip, which counts with a remote browser).
+    let node = json!({"backendNodeId": el.backend});
+    let scrolled = raw.send(Some(&el.session), "DOM.scrollIntoViewIfNeeded", node.clone(), CALL_TIMEOUT);
+    let quads = raw.send(Some(&el.session), "DOM.getContentQuads", node, CALL_TIMEOUT);
+    let _ = scrolled.await;
+    let quads = quads.await.map_err(|e| match e {
+        CdpError::Protocol { .. } => {
+            not_actionable(Refusal::Hidden, action, el, "it has no box (hidden or not rendered)")
+        }
+        e => e,
+    })?;
     let metrics = raw.call(Some(&el.session), "Page.getLayoutMetrics", json!({})).await?;
     let vw = metrics.pointer("/cssLayoutViewport/clientWidth").and_then(Value::as_f64).unwrap_or(f64::MAX);
     let vh = metrics.pointer("/cssLayoutViewport/clientHeight").and_then(Value::as_f64).unwrap_or(f64::MAX);
@@ -253,7 +254,7 @@ pub async fn clickable_point(page: &PageHandle, el: &Element, action: &str) -> R
                 "it has no visible area in the viewport (hidden, zero size or clipped)",
             )
         })?;
-    hit_test(page, &el.session, x, y, Some(el), action, &el.desc).await?;
+    hit_test(page, &el.session, x, y, Some(el), &metrics, &el.desc).await?;
     // Up through the out-of-process iframes: each must be what is hit at the point there.
     let (mut gx, mut gy) = (x, y);
     for (session, owner) in &el.hops {
@@ -263,7 +264,7 @@ pub async fn clickable_point(page: &PageHandle, el: &Element, action: &str) -> R
         let oy = content.get(1).and_then(Value::as_f64).unwrap_or(0.0);
         gx += ox;
         gy += oy;
-        let hit = node_at(page, session, gx, gy).await?;
+        let hit = node_at(page, session, gx, gy, None).await?;
         if hit != Some(*owner) {
             let cover = describe_backend(page, session, hit).await;
             return Err(CdpError::Covered { target: el.desc.clone(), cover });
@@ -291,9 +292,23 @@ fn visible_centre(q: &Value, vw: f64, vh: f64) -> Option<(f64, f64)> {
 }
 
 /// The node at `(x, y)` of `session`'s viewport. `DOM.getNodeForLocation` takes document
-/// coordinates, so the frame's scroll offset is added.
-async fn node_at(page: &PageHandle, session: &str, x: f64, y: f64) -> Result<Option<i64>, CdpError> {
-    let m = page.raw().call(Some(session), "Page.getLayoutMetrics", json!({})).await?;
+/// coordinates, so the frame's scroll offset is added: from `metrics` (`Page.getLayoutMetrics`
+/// read since the last scroll) when given, else read now.
+async fn node_at(
+    page: &PageHandle,
+    session: &str,
+    x: f64,
+    y: f64,
+    metrics: Option<&Value>,
+) -> Result<Option<i64>, CdpError> {
+    let read;
+    let m = match metrics {
+        Some(m) => m,
+        None => {
+            read = page.raw().call(Some(session), "Page.getLayoutMetrics", json!({})).await?;
+            &read
+        }
+    };
     let x = x + m.pointer("/cssLayoutViewport/pageX").and_then(Value::as_f64).unwrap_or(0.0);
     let y = y + m.pointer("/cssLayoutViewport/pageY").and_then(Value::as_f64).unwrap_or(0.0);
     let r = page
@@ -334,11 +349,11 @@ async fn hit_test(
     x: f64,
     y: f64,
     el: Option<&Element>,
-    _action: &str,
+    metrics: &Value,
     target: &str,
 ) -> Result<(), CdpError> {
     let Some(el) = el else { return Ok(()) };
-    let hit = node_at(page, session, x, y).await?;
+    let hit = node_at(page, session, x, y, Some(metrics)).await?;
     let Some(hit) = hit else {
         return Err(CdpError::Covered {
             target: target.to_string(),
