@@ -7,9 +7,10 @@
 //! one tokio task, which routes answers to callers by call id and broadcasts events. Any
 //! session id can be addressed, and nothing is parsed beyond JSON.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_tungstenite::tungstenite::client::IntoClientRequest;
 use async_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
@@ -24,6 +25,13 @@ use crate::error::CdpError;
 
 /// The default time to wait for one CDP answer.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How many recent answers [`RawCdp::round_trip`] is the quickest of: enough that one of them
+/// is a trivial call, few enough to follow a network that changes.
+pub const ROUND_TRIP_WINDOW: usize = 16;
+
+/// The most [`RawCdp::round_trip`] says: a browser slower than this is busy, not far away.
+pub const MAX_ROUND_TRIP: Duration = Duration::from_secs(2);
 
 /// How long opening the WebSocket (TCP, the upgrade) may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -69,6 +77,8 @@ struct Call {
 #[derive(Clone)]
 pub struct RawCdp {
     calls: mpsc::UnboundedSender<Call>,
+    /// The network's share of a call (µs): the quickest of the last answers.
+    round_trip: Arc<AtomicU64>,
     events: broadcast::Sender<Arc<RawEvent>>,
     /// Tells the pump to close the connection (handles held elsewhere keep it otherwise).
     close: Arc<tokio::sync::Notify>,
@@ -117,8 +127,9 @@ impl RawCdp {
         let (calls, rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(8192);
         let close = Arc::new(tokio::sync::Notify::new());
-        let task = tokio::spawn(pump(ws, rx, events.clone(), close.clone()));
-        Ok(RawCdp { calls, events, close, _task: Arc::new(TaskGuard(task)) })
+        let round_trip = Arc::new(AtomicU64::new(0));
+        let task = tokio::spawn(pump(ws, rx, events.clone(), close.clone(), round_trip.clone()));
+        Ok(RawCdp { calls, round_trip, events, close, _task: Arc::new(TaskGuard(task)) })
     }
     /// Subscribes to every event from now on (all sessions).
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<RawEvent>> {
@@ -152,6 +163,9 @@ impl RawCdp {
         timeout: Duration,
     ) -> impl std::future::Future<Output = Result<Value, CdpError>> + Send + 'static {
         let (reply, rx) = oneshot::channel();
+        // A timeout is the browser's time to answer: a remote browser's round trip comes on top
+        // (a page that answers a probe in 300 ms is not busy because the wire takes 400).
+        let timeout = timeout + self.round_trip();
         let call = Call { method: method.to_string(), session: session.map(str::to_string), params, reply };
         let sent = self.calls.send(call).is_ok();
         let method = method.to_string();
@@ -167,6 +181,12 @@ impl RawCdp {
         }
     }
 
+    /// How long the network alone takes per call: the quickest of the last
+    /// [`ROUND_TRIP_WINDOW`] answers (zero before the first), at most [`MAX_ROUND_TRIP`].
+    pub fn round_trip(&self) -> Duration {
+        Duration::from_micros(self.round_trip.load(Ordering::Relaxed)).min(MAX_ROUND_TRIP)
+    }
+
     /// Whether the connection is still up.
     pub fn is_open(&self) -> bool {
         !self.calls.is_closed()
@@ -179,17 +199,36 @@ impl RawCdp {
     }
 }
 
-type Pending = HashMap<u64, (String, oneshot::Sender<Result<Value, CdpError>>)>;
+type Pending = HashMap<u64, (String, Instant, oneshot::Sender<Result<Value, CdpError>>)>;
+
+/// The durations of the last answers, for [`RawCdp::round_trip`].
+struct RoundTrips {
+    last: VecDeque<u64>,
+    quickest: Arc<AtomicU64>,
+}
+
+impl RoundTrips {
+    fn note(&mut self, took: Duration) {
+        if self.last.len() == ROUND_TRIP_WINDOW {
+            self.last.pop_front();
+        }
+        self.last.push_back(u64::try_from(took.as_micros()).unwrap_or(u64::MAX));
+        let min = self.last.iter().copied().min().unwrap_or(0);
+        self.quickest.store(min, Ordering::Relaxed);
+    }
+}
 
 async fn pump<S>(
     mut ws: async_tungstenite::WebSocketStream<S>,
     mut calls: mpsc::UnboundedReceiver<Call>,
     events: broadcast::Sender<Arc<RawEvent>>,
     close: Arc<tokio::sync::Notify>,
+    quickest: Arc<AtomicU64>,
 ) where
     S: futures::AsyncRead + futures::AsyncWrite + Unpin,
 {
     let mut pending: Pending = HashMap::new();
+    let mut trips = RoundTrips { last: VecDeque::with_capacity(ROUND_TRIP_WINDOW), quickest };
     let mut next_id: u64 = 0;
     loop {
         tokio::select! {
@@ -202,20 +241,20 @@ async fn pump<S>(
                 }
                 // Callers that timed out dropped their receiver; forget them.
                 if pending.len() > 256 {
-                    pending.retain(|_, (_, tx)| !tx.is_closed());
+                    pending.retain(|_, (_, _, tx)| !tx.is_closed());
                 }
                 // Method names only: parameters carry page values (typed passwords).
                 tracing::trace!(id = next_id, method = %call.method, "cdp call");
-                pending.insert(next_id, (call.method, call.reply));
+                pending.insert(next_id, (call.method, Instant::now(), call.reply));
                 if let Err(e) = ws.send(Message::Text(message.to_string().into())).await {
                     tracing::debug!("raw CDP connection failed sending: {e}");
                     break;
                 }
             }
             msg = ws.next() => match msg {
-                Some(Ok(Message::Text(text))) => deliver(text.as_str(), &mut pending, &events),
+                Some(Ok(Message::Text(text))) => deliver(text.as_str(), &mut pending, &events, &mut trips),
                 Some(Ok(Message::Binary(bytes))) => {
-                    deliver(&String::from_utf8_lossy(&bytes), &mut pending, &events);
+                    deliver(&String::from_utf8_lossy(&bytes), &mut pending, &events, &mut trips);
                 }
                 Some(Ok(Message::Close(_))) | None => break,
                 // Pings are answered by the stream itself.
@@ -236,10 +275,16 @@ async fn pump<S>(
 }
 
 /// Routes one message: an answer to its caller, an event to the subscribers.
-fn deliver(text: &str, pending: &mut Pending, events: &broadcast::Sender<Arc<RawEvent>>) {
+fn deliver(
+    text: &str,
+    pending: &mut Pending,
+    events: &broadcast::Sender<Arc<RawEvent>>,
+    trips: &mut RoundTrips,
+) {
     match serde_json::from_str::<Wire>(text) {
         Ok(Wire { id: Some(id), result, error, .. }) => {
-            if let Some((method, tx)) = pending.remove(&id) {
+            if let Some((method, sent, tx)) = pending.remove(&id) {
+                trips.note(sent.elapsed());
                 tracing::trace!(id, method = %method, "cdp answer");
                 let result = match (result, error) {
                     (_, Some(err)) => Err(CdpError::Protocol { method, message: err.message }),
@@ -257,7 +302,7 @@ fn deliver(text: &str, pending: &mut Pending, events: &broadcast::Sender<Arc<Raw
         // nested past the JSON reader's depth limit, which a page can cause, would otherwise
         // leave its caller waiting out the timeout); any other message is skipped.
         Err(e) => {
-            if let Some((method, tx)) = answer_id(text).and_then(|id| pending.remove(&id)) {
+            if let Some((method, _, tx)) = answer_id(text).and_then(|id| pending.remove(&id)) {
                 let _ = tx.send(Err(unreadable(method, &e)));
             }
         }
@@ -319,6 +364,21 @@ mod tests {
         assert_eq!(answer_id(&text), Some(42));
         let err = unreadable("Runtime.evaluate".into(), &whole);
         assert!(err.to_string().contains("nested too deeply"), "{err}");
+    }
+
+    #[test]
+    fn the_round_trip_is_the_quickest_recent_answer() {
+        let quickest = Arc::new(AtomicU64::new(0));
+        let mut trips = RoundTrips { last: VecDeque::new(), quickest: quickest.clone() };
+        trips.note(Duration::from_millis(120));
+        trips.note(Duration::from_millis(100));
+        trips.note(Duration::from_millis(900));
+        assert_eq!(quickest.load(Ordering::Relaxed), 100_000);
+        // A network that got slower is followed once the quick answers leave the window.
+        for _ in 0..ROUND_TRIP_WINDOW {
+            trips.note(Duration::from_millis(400));
+        }
+        assert_eq!(quickest.load(Ordering::Relaxed), 400_000);
     }
 
     #[test]
