@@ -204,7 +204,11 @@ pub struct Browser {
 
 impl std::fmt::Debug for Browser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Browser").field("ws_url", &self.ws_url).field("launched", &self.launched).finish()
+        // The URL of a pool's browser carries its token in the query.
+        f.debug_struct("Browser")
+            .field("ws_url", &crate::conn::redact_url(&self.ws_url))
+            .field("launched", &self.launched)
+            .finish()
     }
 }
 

@@ -110,13 +110,16 @@ pub struct Watcher {
     state: Arc<Mutex<Activity>>,
     dialog_rx: watch::Receiver<bool>,
     task: tokio::task::JoinHandle<()>,
-    before: HashSet<String>,
+    /// The tabs before the action, asked for as the watch began and read when popups are
+    /// looked for: the action need not wait a round trip for them.
+    before: tokio::task::JoinHandle<Result<Value, CdpError>>,
     start: Instant,
 }
 
 impl Drop for Watcher {
     fn drop(&mut self) {
         self.task.abort();
+        self.before.abort();
     }
 }
 
@@ -140,14 +143,15 @@ impl Watcher {
             .iter()
             .map(|s| page.raw().send(Some(s), "Network.enable", json!({}), Duration::from_secs(5)))
             .collect();
-        let targets = page.raw().send(None, "Target.getTargets", json!({}), Duration::from_secs(5));
+        // Queued now, so the browser lists the tabs before it sees the action's commands.
+        let before =
+            tokio::spawn(page.raw().send(None, "Target.getTargets", json!({}), Duration::from_secs(5)));
         for r in futures::future::join_all(enables).await {
             // A session that just went away (an iframe removed) is not an error here.
             if let Err(CdpError::Disconnected) = r {
                 return Err(CdpError::Disconnected);
             }
         }
-        let before = page_ids(&targets.await?);
         let state = Arc::new(Mutex::new(Activity {
             inflight: Default::default(),
             requests: Default::default(),
@@ -198,7 +202,7 @@ impl Watcher {
     }
 
     async fn settle_as(
-        self,
+        mut self,
         opts: &SettleOptions,
         expect_navigation: bool,
         arrival: bool,
@@ -316,11 +320,15 @@ impl Watcher {
         lock(&self.state).dialog.clone()
     }
 
-    /// New tabs whose opener is this one.
-    async fn popups(&self) -> Vec<TargetId> {
-        let Ok(v) =
-            self.page.raw().call_within(None, "Target.getTargets", json!({}), Duration::from_secs(5)).await
-        else {
+    /// New tabs whose opener is this one (none when the tabs before the action could not be
+    /// listed: no tab is then called new).
+    async fn popups(&mut self) -> Vec<TargetId> {
+        let now = self.page.raw().send(None, "Target.getTargets", json!({}), Duration::from_secs(5));
+        let before = match (&mut self.before).await {
+            Ok(Ok(v)) => page_ids(&v),
+            _ => return Vec::new(),
+        };
+        let Ok(v) = now.await else {
             return Vec::new();
         };
         let infos = v.get("targetInfos").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -329,7 +337,7 @@ impl Watcher {
             .filter(|t| str_field(t, "type") == Some("page"))
             .filter(|t| str_field(t, "openerId") == Some(self.page.target_id()))
             .filter_map(|t| str_field(t, "targetId"))
-            .filter(|id| !self.before.contains(*id))
+            .filter(|id| !before.contains(*id))
             .map(|id| TargetId(id.to_string()))
             .collect()
     }
