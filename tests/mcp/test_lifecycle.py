@@ -10,11 +10,13 @@ not as its descendants.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -77,6 +79,7 @@ def browser_tree(server: subprocess.Popen) -> set[int]:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         tree = descendants(server.pid)
+        SEEN.update(tree)
         if len(tree) >= 3:  # the browser, its zygote, a renderer
             return tree
         time.sleep(0.2)
@@ -100,8 +103,36 @@ def assert_all_gone(server: subprocess.Popen, tree: set[int], how: str, log: Pat
     return code
 
 
+# Every process a test saw in a server's tree, for the cleanup after a failed test.
+SEEN: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def leave_nothing() -> Iterator[None]:
+    """Whatever a test asserts, nothing it started outlives it: the servers' process groups
+    and every process seen in their trees get SIGKILL afterwards."""
+    started: list[subprocess.Popen] = []
+    STARTED.append(started)
+    try:
+        yield
+    finally:
+        STARTED.pop()
+        for server in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                server.wait(5)
+        for pid in living(SEEN):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        SEEN.clear()
+
+
+STARTED: list[list[subprocess.Popen]] = []
+
+
 def start(argv: list[str], log: Path, **env: str) -> subprocess.Popen:
-    return subprocess.Popen(
+    server = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -109,6 +140,9 @@ def start(argv: list[str], log: Path, **env: str) -> subprocess.Popen:
         env={**os.environ, **env},
         start_new_session=True,
     )
+    if STARTED:
+        STARTED[-1].append(server)
+    return server
 
 
 # -- HTTP -------------------------------------------------------------------------------------

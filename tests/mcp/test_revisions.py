@@ -26,6 +26,7 @@ from conftest import (
     free_port,
     run_http_server,
     stdio_params,
+    text_of,
 )
 from fixture_site import PASSWORD, USER, Site
 from test_axsnap_agent import Agent
@@ -167,7 +168,12 @@ async def test_bad_handles_and_close(axsnap_http_server, site: Site) -> None:
         unknown = await agent.error("snapshot", "unknown_session", session="nosuchsession")
         assert "Call without session to open a new one" in unknown
         await agent.error("snapshot", "bad_argument", session=42)
+        # A first call that fails in the session it opened (no page yet) leaves none behind.
+        msg = await agent.error("snapshot", "no_page")
         assert c.session_handle is None, "a failed first call opens no session"
+        assert "pass the session an earlier answer gave" in msg
+        nothing = await c.call_tool("close", {})
+        assert not nothing.is_error and "nothing was closed" in text_of(nothing), text_of(nothing)
 
         await agent.ok("navigate", url=site.url("/pages/one"))
         handle = c.session_handle

@@ -219,19 +219,21 @@ async fn click(
 ) -> Result<(), CdpError> {
     ensure_enabled(page, el, name, true).await?;
     let (x, y) = clickable_point(page, el, name).await?;
-    let mut events = vec![mouse("mouseMoved", x, y, button, 0)];
+    // The move and the first press go together (the tab dispatches input events in the order
+    // sent: one round trip, not two, with a remote browser). Each release waits for its press:
+    // a press that opens a dialog leaves the click there (the watcher stops the action), and
+    // a release already queued would land after the agent answered the dialog.
+    let send =
+        |p: Value| page.raw().send(Some(page.session_id()), "Input.dispatchMouseEvent", p, CALL_TIMEOUT);
+    let moved = send(mouse("mouseMoved", x, y, button, 0));
+    let pressed = send(mouse("mousePressed", x, y, button, 1));
+    moved.await?;
+    pressed.await?;
     for n in 1..=count {
-        events.push(mouse("mousePressed", x, y, button, n));
-        events.push(mouse("mouseReleased", x, y, button, n));
-    }
-    // Sent together, answered together: the tab dispatches input events in the order sent,
-    // and a remote browser then costs one round trip for the click, not three.
-    let sent: Vec<_> = events
-        .into_iter()
-        .map(|p| page.raw().send(Some(page.session_id()), "Input.dispatchMouseEvent", p, CALL_TIMEOUT))
-        .collect();
-    for r in futures::future::join_all(sent).await {
-        r?;
+        if n > 1 {
+            send(mouse("mousePressed", x, y, button, n)).await?;
+        }
+        send(mouse("mouseReleased", x, y, button, n)).await?;
     }
     Ok(())
 }

@@ -40,8 +40,9 @@ pub enum CdpError {
     },
     /// A running browser could not be reached at the endpoint.
     #[error(
-        "could not connect to the browser at {endpoint}: {reason}; start it with \
-         --remote-debugging-port=PORT and pass ws://HOST:PORT/devtools/browser/ID or http://HOST:PORT"
+        "could not connect to the browser at {endpoint}: {reason}; check that it runs there (a browser \
+         started with --remote-debugging-port=PORT: ws://HOST:PORT/devtools/browser/ID or http://HOST:PORT; \
+         a pool: its URL, and its token in the URL or a --cdp-header)"
     )]
     ConnectFailed {
         /// The endpoint given.

@@ -52,6 +52,9 @@ pub struct BrowserHost {
 #[derive(Debug)]
 struct HostInner {
     source: BrowserSource,
+    /// The browser is this host's alone (a pool's browser for one session): when it refuses
+    /// a context, its default one is as good.
+    dedicated: bool,
     /// The browser now, if one was started and not shut down (it may have died since).
     current: Mutex<Option<Running>>,
     /// Held while starting a browser, so concurrent calls start one, not one each.
@@ -72,9 +75,27 @@ pub(crate) struct Running {
 impl BrowserHost {
     /// A host that launches or connects on first use.
     pub fn new(source: BrowserSource) -> BrowserHost {
+        BrowserHost::with_source(source, false)
+    }
+
+    /// A host whose browser serves one backend alone: a pool's browser for one session. Its
+    /// backend works in a context of its own, or in the browser's default context when the
+    /// browser refuses contexts (a shared browser's refusal is an error instead: sessions
+    /// there must never share cookies and tabs).
+    pub fn dedicated(source: BrowserSource) -> BrowserHost {
+        BrowserHost::with_source(source, true)
+    }
+
+    /// Whether the browser serves one backend alone ([`BrowserHost::dedicated`]).
+    pub fn is_dedicated(&self) -> bool {
+        self.inner.dedicated
+    }
+
+    fn with_source(source: BrowserSource, dedicated: bool) -> BrowserHost {
         BrowserHost {
             inner: Arc::new(HostInner {
                 source,
+                dedicated,
                 current: Mutex::new(None),
                 starting: tokio::sync::Mutex::const_new(()),
                 generations: AtomicU64::new(0),
@@ -187,6 +208,9 @@ impl BrowserHost {
                         .raw()
                         .call_within(None, "Browser.close", json!({}), Duration::from_secs(5))
                         .await;
+                } else {
+                    // A pool ends a browser when its connection goes: let it go now.
+                    shared.raw().close();
                 }
             }
         }
@@ -209,8 +233,7 @@ impl BrowserHost {
 }
 
 /// The pauses between attempts to connect: a pool that restarts, or a connection dropped by
-/// the network, is usually back within a few seconds; a call waits at most their sum (~6 s)
-/// before it fails with the last error.
+/// the network, is usually back within a few seconds.
 const CONNECT_BACKOFF: [Duration; 4] = [
     Duration::from_millis(250),
     Duration::from_millis(750),
@@ -218,35 +241,53 @@ const CONNECT_BACKOFF: [Duration; 4] = [
     Duration::from_secs(3),
 ];
 
+/// No new attempt starts this long after the first: a call (and every other session's, and a
+/// stopping server, all behind the host's start lock) waits for a lost browser about this
+/// long, plus one attempt's own timeout.
+const CONNECT_DEADLINE: Duration = Duration::from_secs(8);
+
 /// Connects to `endpoint`, trying again after each of [`CONNECT_BACKOFF`]'s pauses while the
-/// browser cannot be reached. A refusal that retrying cannot fix (a bad URL) fails at once.
+/// browser cannot be reached, until [`CONNECT_DEADLINE`]. A refusal that retrying cannot fix
+/// (a bad URL, a refused token) and an attempt that timed out fail at once.
 async fn connect_with_backoff(endpoint: &Endpoint) -> Result<Browser, CdpError> {
+    let started = std::time::Instant::now();
     let mut pauses = CONNECT_BACKOFF.iter();
     loop {
         match Browser::connect(endpoint.clone()).await {
             Ok(b) => return Ok(b),
             Err(e @ CdpError::ConnectFailed { .. }) if !is_permanent(&e) => match pauses.next() {
-                Some(pause) => {
+                Some(pause) if started.elapsed() + *pause < CONNECT_DEADLINE => {
                     tracing::debug!(
                         "connecting to {} failed ({e}); trying again in {pause:?}",
                         endpoint.redacted()
                     );
                     tokio::time::sleep(*pause).await;
                 }
-                None => return Err(e),
+                _ => return Err(e),
             },
             Err(e) => return Err(e),
         }
     }
 }
 
-/// Whether a connection failure is one no retry mends: a malformed endpoint, or the pool
-/// refusing our credentials.
+/// Whether a connection failure is one no retry mends: a malformed endpoint, the pool
+/// refusing our credentials, or an attempt that already waited out its timeout. (The reasons
+/// are our own checks' words and tungstenite's.)
 fn is_permanent(e: &CdpError) -> bool {
     let CdpError::ConnectFailed { reason, .. } = e else { return true };
-    ["must start with", "not supported", "header", "401", "403", "no host:port"]
-        .iter()
-        .any(|m| reason.contains(m))
+    [
+        "must start with",
+        "not supported",
+        "header name",
+        "the value of header",
+        "line break",
+        "401",
+        "403",
+        "no host:port",
+        "within",
+    ]
+    .iter()
+    .any(|m| reason.contains(m))
 }
 
 /// The id of the browser's default context (`None` when the browser does not say).

@@ -22,13 +22,19 @@ const MAX_ANSWER: usize = 1 << 20;
 /// `webSocketDebuggerUrl`.
 pub(crate) async fn resolve_ws_url(endpoint: &Endpoint, rest: &str) -> Result<String, CdpError> {
     let fail = |reason: String| CdpError::ConnectFailed { endpoint: endpoint.redacted(), reason };
-    let host_port = rest.split('/').next().unwrap_or_default();
+    // `host:port`, then a query the pool may want on every request (`?token=…`).
+    let host_port = rest.split(['/', '?']).next().unwrap_or_default();
     if host_port.is_empty() {
         return Err(fail("no host:port in the endpoint".into()));
     }
+    let query = rest.split_once('?').map(|(_, q)| format!("?{q}")).unwrap_or_default();
+    if endpoint.headers().iter().any(|(n, v)| format!("{n}{v}").chars().any(|c| c == '\r' || c == '\n')) {
+        return Err(fail("a header name or value has a line break".into()));
+    }
     let io = async {
         let mut stream = tokio::net::TcpStream::connect(host_port).await?;
-        let mut req = format!("GET /json/version HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n");
+        let mut req =
+            format!("GET /json/version{query} HTTP/1.1\r\nHost: {host_port}\r\nConnection: close\r\n");
         for (name, value) in endpoint.headers() {
             req.push_str(&format!("{name}: {value}\r\n"));
         }
@@ -110,7 +116,8 @@ fn dechunk(mut rest: &[u8]) -> (Vec<u8>, bool) {
             return (body, true);
         }
         let data = &rest[line_end + 2..];
-        if data.len() < size + 2 {
+        // A size past what was read (or past any real answer) ends the body here.
+        if size > MAX_ANSWER || data.len() < size + 2 {
             return (body, false);
         }
         body.extend_from_slice(&data[..size]);
@@ -144,6 +151,12 @@ mod tests {
         assert_eq!(a, Some(Answer { status: 200, body: b"{\"a\":1}\n".to_vec(), complete: true }));
         let cut = &raw[..raw.len() - 7];
         assert_eq!(Answer::parse(cut).map(|a| a.complete), Some(false));
+    }
+
+    #[test]
+    fn a_huge_chunk_size_is_no_panic() {
+        let raw = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n{}\r\n0\r\n\r\n";
+        assert_eq!(Answer::parse(raw).map(|a| a.complete), Some(false));
     }
 
     #[test]

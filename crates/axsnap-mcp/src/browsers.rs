@@ -66,7 +66,8 @@ impl Browsers {
             Some(pool) => {
                 let n = self.sessions.fetch_add(1, Ordering::Relaxed) + 1;
                 let id = format!("axsnap-{}-{n}", std::process::id());
-                BrowserHost::new(BrowserSource::Connect(pool.for_session(&id))).backend(Isolation::Context)
+                BrowserHost::dedicated(BrowserSource::Connect(pool.for_session(&id)))
+                    .backend(Isolation::Context)
             }
             None => self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared }),
         };

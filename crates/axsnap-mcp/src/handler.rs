@@ -228,10 +228,15 @@ impl AxsnapServer {
         let result = async {
             if let Some(desktop) = &slot.desktop {
                 if let Some(route) = desktop::route(name, arguments)? {
-                    return desktop.lock().await.call(route, name, arguments).await;
+                    let mut desktop = desktop.lock().await;
+                    slot.check_open()?;
+                    return desktop.call(route, name, arguments).await;
                 }
             }
-            slot.browsing.lock().await.call(name, arguments).await
+            let mut browsing = slot.browsing.lock().await;
+            // A call that waited behind `close`, or met the idle reaper, finds the session gone.
+            slot.check_open()?;
+            browsing.call(name, arguments).await
         }
         .await;
         slot.touch();
@@ -248,10 +253,18 @@ impl AxsnapServer {
         match target {
             Target::Own(slot) => self.run(slot, name, arguments).await,
             Target::Handle { handle, slot, opened } => {
-                let mut result = self.run(slot, name, arguments).await;
-                // A failed close keeps the session; a failed first call ends the session it
-                // opened, so a bad first call leaves nothing behind.
-                if (name == "close" && result.is_ok()) || (*opened && result.is_err()) {
+                let mut result = if name == "close" && arguments.is_none_or(|a| a.is_empty()) {
+                    // Ended before the close runs, under the session's lock: a call queued
+                    // behind it finds the session gone rather than a fresh context.
+                    let mut browsing = slot.browsing.lock().await;
+                    self.shared.handles.remove(handle);
+                    browsing.call(name, arguments).await
+                } else {
+                    self.run(slot, name, arguments).await
+                };
+                // A failed first call ends the session it opened, so a bad first call leaves
+                // nothing behind.
+                if *opened && result.is_err() {
                     if let Some(slot) = self.shared.handles.remove(handle) {
                         slot.browsing.lock().await.release("the session ended").await;
                     }
@@ -335,9 +348,17 @@ impl ServerHandler for AxsnapServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let stateless = context.protocol_version().is_some_and(|v| v.as_str() >= STATELESS.as_str());
+        // A request of a revision without `initialize` has no protocol session to hang on.
+        let stateless = context.protocol_version().is_some_and(|v| !v.has_initialize());
         let mut arguments = request.arguments;
         let handle = arguments.as_mut().and_then(|a| a.remove(SESSION_ARG));
+        if self.http && stateless && handle.is_none() && request.name == "close" {
+            let reply = Reply::message(
+                "closed",
+                "no session was named, so nothing was closed; pass session to close one",
+            );
+            return to_result(Ok(reply)).map(CallToolResponse::from);
+        }
         let target = match self.target(stateless, handle.as_ref()) {
             Ok(t) => t,
             Err(f) => return to_result(Err(f)).map(CallToolResponse::from),
@@ -347,7 +368,15 @@ impl ServerHandler for AxsnapServer {
         // released with the dropped future, so its next call runs.
         let result = tokio::select! {
             r = work => r,
-            _ = context.ct.cancelled() => Err(Failure::tool("cancelled", "the call was cancelled by the client")),
+            _ = context.ct.cancelled() => {
+                // The client never learnt the handle of a session its cancelled call opened.
+                if let Target::Handle { handle, opened: true, .. } = &target {
+                    if let Some(slot) = self.shared.handles.remove(handle) {
+                        tokio::spawn(async move { slot.browsing.lock().await.release("the session ended").await });
+                    }
+                }
+                Err(Failure::tool("cancelled", "the call was cancelled by the client"))
+            }
         };
         to_result(result).map(CallToolResponse::from)
     }

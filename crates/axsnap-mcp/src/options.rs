@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use crate::url_policy::UrlPolicy;
 
-/// Where the browser comes from and how it looks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where the browser comes from and how it looks. (`Debug` leaves out URL queries and header
+/// values: a pool's token travels there.)
+#[derive(Clone, PartialEq, Eq)]
 pub struct BrowserOptions {
     /// The Chromium or Chrome executable (`None`: found on `PATH` and in the usual places).
     pub executable: Option<PathBuf>,
@@ -25,6 +26,22 @@ pub struct BrowserOptions {
     /// Which tree pages are built from (default: the accessibility tree below
     /// [`axsnap_cdp::DOM_FIRST_ELEMENTS`] elements, the DOM snapshot from there on).
     pub ax_tree: axsnap_cdp::AxTree,
+}
+
+impl std::fmt::Debug for BrowserOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let url = |u: &Option<String>| u.as_deref().map(|u| axsnap_cdp::Endpoint::new(u).redacted());
+        let headers: Vec<&str> = self.cdp_headers.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("BrowserOptions")
+            .field("executable", &self.executable)
+            .field("cdp_endpoint", &url(&self.cdp_endpoint))
+            .field("cdp_pool", &url(&self.cdp_pool))
+            .field("cdp_headers", &headers)
+            .field("headless", &self.headless)
+            .field("viewport", &self.viewport)
+            .field("ax_tree", &self.ax_tree)
+            .finish()
+    }
 }
 
 impl Default for BrowserOptions {

@@ -9,6 +9,7 @@
 //! reach another client's session by guessing.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -37,6 +38,9 @@ pub struct Slot {
     /// The session's desktop: its own lock, so a slow app holds up no page.
     pub desktop: Option<Arc<tokio::sync::Mutex<Desktop>>>,
     last_used: Mutex<Instant>,
+    /// Ended (closed, idle past the timeout, the server stopping): a call that still holds
+    /// the slot must not run in it.
+    ended: AtomicBool,
 }
 
 impl Slot {
@@ -46,7 +50,24 @@ impl Slot {
             browsing: Arc::new(tokio::sync::Mutex::new(browsing)),
             desktop: desktop.map(|d| Arc::new(tokio::sync::Mutex::new(d))),
             last_used: Mutex::new(Instant::now()),
+            ended: AtomicBool::new(false),
         }
+    }
+
+    /// Fails with `unknown_session` once the session has ended.
+    pub fn check_open(&self) -> Result<(), Failure> {
+        if self.ended.load(Ordering::Acquire) {
+            return Err(Failure::tool(
+                "unknown_session",
+                "this session ended (closed, or idle past the timeout) while the call waited; call without \
+                 session to open a new one",
+            ));
+        }
+        Ok(())
+    }
+
+    fn end(&self) {
+        self.ended.store(true, Ordering::Release);
     }
 
     /// Marks the slot used now (a call started or ended).
@@ -110,7 +131,11 @@ impl Handles {
 
     /// Ends the session `handle` names; its slot is returned for the caller to release.
     pub fn remove(&self, handle: &str) -> Option<Arc<Slot>> {
-        lock(&self.map).remove(handle)
+        let slot = lock(&self.map).remove(handle);
+        if let Some(s) = &slot {
+            s.end();
+        }
+        slot
     }
 
     /// Takes out the sessions idle for `timeout` or more with no call running.
@@ -118,12 +143,12 @@ impl Handles {
         let mut map = lock(&self.map);
         let idle: Vec<String> =
             map.iter().filter(|(_, s)| s.idle() >= timeout && !s.busy()).map(|(h, _)| h.clone()).collect();
-        idle.into_iter().filter_map(|h| map.remove(&h).map(|s| (h, s))).collect()
+        idle.into_iter().filter_map(|h| map.remove(&h).map(|s| (h, s))).inspect(|(_, s)| s.end()).collect()
     }
 
     /// Takes out every session (the server is stopping).
     pub fn take_all(&self) -> Vec<Arc<Slot>> {
-        lock(&self.map).drain().map(|(_, s)| s).collect()
+        lock(&self.map).drain().map(|(_, s)| s).inspect(|s| s.end()).collect()
     }
 }
 
@@ -173,7 +198,8 @@ mod tests {
         assert_ne!(a, b);
         let minute = Duration::from_secs(60);
         assert!(handles.get(&a, minute).is_ok());
-        assert!(handles.remove(&a).is_some());
+        let removed = handles.remove(&a);
+        assert!(removed.as_ref().is_some_and(|s| s.check_open().is_err()), "a call holding it stops");
         assert_eq!(handles.get(&a, minute).err().map(code), Some("unknown_session"));
         assert!(handles.get(&b, minute).is_ok(), "the other session stays");
     }

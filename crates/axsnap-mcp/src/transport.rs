@@ -59,6 +59,9 @@ pub enum ServeError {
 /// must be closed well before).
 const GRACE: Duration = Duration::from_secs(3);
 
+/// Most time closing the launched browser may take when the server stops.
+const SHUTDOWN_WITHIN: Duration = Duration::from_secs(6);
+
 /// Serves one MCP session over stdin and stdout until the client closes them or `shutdown`
 /// completes (a signal); either way the session's browser context and a launched browser are
 /// closed before it returns.
@@ -91,7 +94,11 @@ pub async fn serve_stdio(
         }
     };
     let _ = tokio::time::timeout(GRACE, server.release()).await;
-    shared.browsers().shutdown().await;
+    // A browser start in flight (a pool retrying) must not keep a stopping server past
+    // a supervisor's patience.
+    if tokio::time::timeout(SHUTDOWN_WITHIN, shared.browsers().shutdown()).await.is_err() {
+        tracing::warn!("the browser did not close within {SHUTDOWN_WITHIN:?}; it goes with this process");
+    }
     ended
 }
 
@@ -155,7 +162,11 @@ pub async fn serve_http(
     };
     cancel.cancel();
     shared.release_all(GRACE).await;
-    shared.browsers().shutdown().await;
+    // A browser start in flight (a pool retrying) must not keep a stopping server past
+    // a supervisor's patience.
+    if tokio::time::timeout(SHUTDOWN_WITHIN, shared.browsers().shutdown()).await.is_err() {
+        tracing::warn!("the browser did not close within {SHUTDOWN_WITHIN:?}; it goes with this process");
+    }
     served.map_err(ServeError::Http)
 }
 

@@ -100,7 +100,7 @@ impl CdpBackend {
                 Ok(c) => Some(c),
                 // A pool that gives each connection a browser of its own may refuse contexts;
                 // that browser's default context is then this backend's alone.
-                Err(CdpError::Protocol { message, .. }) if !browser.launched() => {
+                Err(CdpError::Protocol { message, .. }) if self.host.is_dedicated() => {
                     tracing::warn!(
                         "the browser at {} refused a browser context ({message}); working in its default one",
                         browser.endpoint().map(Endpoint::redacted).unwrap_or_default()
