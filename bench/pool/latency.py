@@ -50,6 +50,8 @@ class Delay:
 
     async def __aexit__(self, *exc) -> None:
         self.server.close()
+        # Connections still open end with the loop; their pipes' cancellation is no news.
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, _ctx: None)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)

@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -51,10 +52,18 @@ class Pool:
         return f"Authorization: Bearer {self.token}"
 
     def browsers(self) -> list[dict]:
-        """The pool's live browsers (its /sessions API)."""
+        """The pool's live browsers (its /sessions API). browserless answers 500 ("fetch
+        failed") when a browser it lists ends while it asks it for its tabs: asked again."""
         url = f"http://127.0.0.1:{self.port}/sessions?token={self.token}"
-        with urllib.request.urlopen(url, timeout=30) as r:
-            return [s for s in json.loads(r.read()) if s.get("type") == "browser"]
+        for attempt in range(20):
+            try:
+                with urllib.request.urlopen(url, timeout=30) as r:
+                    return [s for s in json.loads(r.read()) if s.get("type") == "browser"]
+            except urllib.error.HTTPError as e:
+                if e.code < 500 or attempt == 19:
+                    raise
+                time.sleep(0.25)
+        raise AssertionError("unreachable")
 
     def wait_browsers(self, count: int, within: float = 20) -> list[dict]:
         deadline = time.monotonic() + within
@@ -193,9 +202,13 @@ async def test_pool_8_sessions_50_steps_apart_and_given_back(
         (REPO / "target" / "mcp-pool-load.json").write_text(json.dumps(figures))
 
 
-async def test_one_pool_browser_by_http_endpoint(axsnap_bin: Path, pool: Pool, site: Site, tmp_path: Path) -> None:
-    # /json/version answers a WebSocket URL without the token: the header carries it.
-    extra = ("--cdp-endpoint", f"http://127.0.0.1:{pool.port}", "--cdp-header", pool.header())
+async def test_one_pool_browser_by_http_endpoint(
+    axsnap_bin: Path, pool: Pool, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # /json/version answers a WebSocket URL without the token: the header carries it, from
+    # the environment here (where a token stays out of the process list).
+    monkeypatch.setenv("AXSNAP_CDP_HEADER", pool.header())
+    extra = ("--cdp-endpoint", f"http://127.0.0.1:{pool.port}")
     with pool_server(axsnap_bin, pool, tmp_path, *extra) as server:
         async with connect(server.url) as a, connect(server.url) as b:
             await Agent(a).ok("navigate", url=site.url("/pages/one"))

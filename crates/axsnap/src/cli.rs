@@ -123,12 +123,19 @@ pub struct McpArgs {
     pub cdp_endpoint: Option<String>,
     /// A browser pool (e.g. browserless: ws://pool:3000/chromium?token=T): each session opens
     /// its own connection to URL, so sessions spread over the pool's browsers; `{session}` in
-    /// URL becomes the session's id.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["browser", "cdp_endpoint"])]
+    /// URL becomes the session's id. From the environment, it stays out of `ps`.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "AXSNAP_CDP_POOL",
+        hide_env_values = true,
+        conflicts_with_all = ["browser", "cdp_endpoint"]
+    )]
     pub cdp_pool: Option<String>,
     /// A header sent when connecting to --cdp-endpoint or --cdp-pool, as NAME:VALUE
-    /// (repeatable), e.g. "Authorization: Bearer T".
-    #[arg(long, value_name = "NAME:VALUE", value_parser = parse_header)]
+    /// (repeatable), e.g. "Authorization: Bearer T". From the environment (one header), it
+    /// stays out of `ps`.
+    #[arg(long, value_name = "NAME:VALUE", env = "AXSNAP_CDP_HEADER", hide_env_values = true, value_parser = parse_header)]
     pub cdp_header: Vec<(String, String)>,
     /// Run the browser without a window (default true; --headless false shows it).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
