@@ -274,6 +274,7 @@ impl Browser {
             return Err(CdpError::ConnectFailed {
                 endpoint: endpoint.redacted(),
                 reason: "the endpoint must start with ws://, wss:// or http://".into(),
+                retry: false,
             });
         };
         if ws_url.starts_with("wss://") {
@@ -283,6 +284,7 @@ impl Browser {
                     "wss:// (TLS) is not supported yet; reach the browser over ws:// (an SSH tunnel or a \
                          TLS-terminating proxy in front of it)"
                         .into(),
+                retry: false,
             });
         }
         let raw = RawCdp::connect_with(&ws_url, endpoint.headers()).await?;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use async_tungstenite::tungstenite::client::IntoClientRequest;
 use async_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
 use async_tungstenite::tungstenite::protocol::WebSocketConfig;
-use async_tungstenite::tungstenite::Message;
+use async_tungstenite::tungstenite::{Error as WsError, Message};
 use futures::StreamExt;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -109,21 +109,32 @@ impl RawCdp {
     /// [`RawCdp::connect`] with extra HTTP headers on the WebSocket upgrade (a pool's
     /// `Authorization`, say).
     pub async fn connect_with(ws_url: &str, headers: &[(String, String)]) -> Result<RawCdp, CdpError> {
-        let fail = |reason: String| CdpError::ConnectFailed { endpoint: redact_url(ws_url), reason };
-        let mut request = ws_url.into_client_request().map_err(|e| fail(e.to_string()))?;
+        let fail = |reason: String, retry: bool| CdpError::ConnectFailed {
+            endpoint: redact_url(ws_url),
+            reason,
+            retry,
+        };
+        let mut request = ws_url.into_client_request().map_err(|e| fail(e.to_string(), false))?;
         for (name, value) in headers {
             let name = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|e| fail(format!("header name {name:?}: {e}")))?;
-            let value =
-                HeaderValue::from_str(value).map_err(|e| fail(format!("the value of header {name}: {e}")))?;
+                .map_err(|e| fail(format!("header name {name:?}: {e}"), false))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|e| fail(format!("the value of header {name}: {e}"), false))?;
             request.headers_mut().append(name, value);
         }
         let config = WebSocketConfig::default().max_message_size(None).max_frame_size(None);
         let connecting = async_tungstenite::tokio::connect_async_with_config(request, Some(config));
         let (ws, _) = tokio::time::timeout(CONNECT_TIMEOUT, connecting)
             .await
-            .map_err(|_| fail(format!("no WebSocket within {} s", CONNECT_TIMEOUT.as_secs())))?
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(|_| fail(format!("no WebSocket within {} s", CONNECT_TIMEOUT.as_secs()), false))?
+            .map_err(|e| {
+                let retry = match &e {
+                    WsError::Url(_) => false,
+                    WsError::Http(r) => !matches!(r.status().as_u16(), 401 | 403),
+                    _ => true,
+                };
+                fail(e.to_string(), retry)
+            })?;
         let (calls, rx) = mpsc::unbounded_channel();
         let (events, _) = broadcast::channel(8192);
         let close = Arc::new(tokio::sync::Notify::new());

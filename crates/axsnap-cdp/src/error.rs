@@ -45,10 +45,14 @@ pub enum CdpError {
          a pool: its URL, and its token in the URL or a --cdp-header)"
     )]
     ConnectFailed {
-        /// The endpoint given.
+        /// The endpoint given (without its query, where a pool's token travels).
         endpoint: String,
         /// What failed.
         reason: String,
+        /// Whether trying again may help: the browser could not be reached, or its pool
+        /// answered with a passing error. Not after a malformed endpoint, a refused credential
+        /// (401, 403) or an attempt that already waited out its timeout.
+        retry: bool,
     },
     /// The connection to the browser is gone (it exited, crashed or was killed).
     #[error(

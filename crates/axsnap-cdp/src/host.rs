@@ -255,7 +255,7 @@ async fn connect_with_backoff(endpoint: &Endpoint) -> Result<Browser, CdpError> 
     loop {
         match Browser::connect(endpoint.clone()).await {
             Ok(b) => return Ok(b),
-            Err(e @ CdpError::ConnectFailed { .. }) if !is_permanent(&e) => match pauses.next() {
+            Err(e @ CdpError::ConnectFailed { retry: true, .. }) => match pauses.next() {
                 Some(pause) if started.elapsed() + *pause < CONNECT_DEADLINE => {
                     tracing::debug!(
                         "connecting to {} failed ({e}); trying again in {pause:?}",
@@ -268,26 +268,6 @@ async fn connect_with_backoff(endpoint: &Endpoint) -> Result<Browser, CdpError> 
             Err(e) => return Err(e),
         }
     }
-}
-
-/// Whether a connection failure is one no retry mends: a malformed endpoint, the pool
-/// refusing our credentials, or an attempt that already waited out its timeout. (The reasons
-/// are our own checks' words and tungstenite's.)
-fn is_permanent(e: &CdpError) -> bool {
-    let CdpError::ConnectFailed { reason, .. } = e else { return true };
-    [
-        "must start with",
-        "not supported",
-        "header name",
-        "the value of header",
-        "line break",
-        "401",
-        "403",
-        "no host:port",
-        "within",
-    ]
-    .iter()
-    .any(|m| reason.contains(m))
 }
 
 /// The id of the browser's default context (`None` when the browser does not say).

@@ -21,15 +21,19 @@ const MAX_ANSWER: usize = 1 << 20;
 /// GETs `http://host:port/json/version` (`rest`: the endpoint after `http://`) and returns its
 /// `webSocketDebuggerUrl`.
 pub(crate) async fn resolve_ws_url(endpoint: &Endpoint, rest: &str) -> Result<String, CdpError> {
-    let fail = |reason: String| CdpError::ConnectFailed { endpoint: endpoint.redacted(), reason };
+    let fail = |reason: String, retry: bool| CdpError::ConnectFailed {
+        endpoint: endpoint.redacted(),
+        reason,
+        retry,
+    };
     // `host:port`, then a query the pool may want on every request (`?token=…`).
     let host_port = rest.split(['/', '?']).next().unwrap_or_default();
     if host_port.is_empty() {
-        return Err(fail("no host:port in the endpoint".into()));
+        return Err(fail("no host:port in the endpoint".into(), false));
     }
     let query = rest.split_once('?').map(|(_, q)| format!("?{q}")).unwrap_or_default();
     if endpoint.headers().iter().any(|(n, v)| format!("{n}{v}").chars().any(|c| c == '\r' || c == '\n')) {
-        return Err(fail("a header name or value has a line break".into()));
+        return Err(fail("a header name or value has a line break".into(), false));
     }
     let io = async {
         let mut stream = tokio::net::TcpStream::connect(host_port).await?;
@@ -57,16 +61,17 @@ pub(crate) async fn resolve_ws_url(endpoint: &Endpoint, rest: &str) -> Result<St
     };
     let buf = tokio::time::timeout(TIMEOUT, io)
         .await
-        .map_err(|_| fail(format!("no answer from /json/version within {} s", TIMEOUT.as_secs())))?
-        .map_err(|e| fail(e.to_string()))?;
-    let answer = Answer::parse(&buf).ok_or_else(|| fail("/json/version answered no HTTP".into()))?;
+        .map_err(|_| fail(format!("no answer from /json/version within {} s", TIMEOUT.as_secs()), false))?
+        .map_err(|e| fail(e.to_string(), true))?;
+    let answer = Answer::parse(&buf).ok_or_else(|| fail("/json/version answered no HTTP".into(), true))?;
     if answer.status != 200 {
-        return Err(fail(format!("/json/version answered HTTP {}", answer.status)));
+        let refused = matches!(answer.status, 401 | 403);
+        return Err(fail(format!("/json/version answered HTTP {}", answer.status), !refused));
     }
-    let v: Value =
-        serde_json::from_slice(&answer.body).map_err(|e| fail(format!("/json/version is not JSON: {e}")))?;
+    let v: Value = serde_json::from_slice(&answer.body)
+        .map_err(|e| fail(format!("/json/version is not JSON: {e}"), false))?;
     let ws = str_field(&v, "webSocketDebuggerUrl")
-        .ok_or_else(|| fail("/json/version has no webSocketDebuggerUrl".into()))?;
+        .ok_or_else(|| fail("/json/version has no webSocketDebuggerUrl".into(), false))?;
     Ok(ws.to_string())
 }
 

@@ -75,11 +75,6 @@ impl Browsers {
         b
     }
 
-    /// The shared browser's host.
-    pub fn host(&self) -> &BrowserHost {
-        &self.host
-    }
-
     /// Releases what a session's backend holds (its context and tabs; never the shared
     /// browser). A pool session's connection is closed too, which gives its browser back.
     pub async fn release(&self, mut backend: CdpBackend) {

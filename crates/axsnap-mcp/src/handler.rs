@@ -47,6 +47,9 @@ app; pass window (w3) to snapshot, find and actions to work in one, and use its 
 /// for a server's life and the same for every client (public).
 const LIST_TTL_MS: u64 = 60 * 60 * 1000;
 
+/// Most time closing the launched browser may take when the server stops.
+const SHUTDOWN_WITHIN: Duration = Duration::from_secs(6);
+
 /// The first protocol revision without protocol sessions.
 const STATELESS: ProtocolVersion = ProtocolVersion::V_2026_07_28;
 
@@ -81,11 +84,6 @@ impl Shared {
         shared
     }
 
-    /// The browsers (to shut them down when the server stops).
-    pub fn browsers(&self) -> &Browsers {
-        &self.browsers
-    }
-
     /// A handler for a new connection. `http`: sessions get a browser context of their own,
     /// and a 2026-07-28 call is routed by its `session` handle.
     pub fn session(&self, http: bool) -> AxsnapServer {
@@ -99,9 +97,27 @@ impl Shared {
         Slot::new(browsing, desktop)
     }
 
-    /// Releases every session's browser context (the server is stopping), waiting at most
-    /// `within` for calls still running.
-    pub async fn release_all(&self, within: Duration) {
+    /// Stops serving sessions: releases every session's browser context, waiting at most
+    /// `within` for calls still running, then closes a launched browser (at most
+    /// [`SHUTDOWN_WITHIN`]: a browser start in flight, a pool retrying, must not keep a
+    /// stopping server past a supervisor's patience).
+    pub async fn stop(&self, within: Duration) {
+        self.release_all(within).await;
+        if tokio::time::timeout(SHUTDOWN_WITHIN, self.browsers.shutdown()).await.is_err() {
+            tracing::warn!("the browser did not close within {SHUTDOWN_WITHIN:?}; it goes with this process");
+        }
+    }
+
+    /// Ends the handle session `handle`, if open, and releases its browser context.
+    async fn end_session(&self, handle: &str) {
+        if let Some(slot) = self.handles.remove(handle) {
+            slot.browsing.lock().await.release("the session ended").await;
+        }
+    }
+
+    /// Releases every session's browser context, waiting at most `within` for calls still
+    /// running.
+    async fn release_all(&self, within: Duration) {
         let mut slots: Vec<Arc<Slot>> = {
             let list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
             list.iter().filter_map(Weak::upgrade).collect()
@@ -171,14 +187,6 @@ enum Target {
 }
 
 impl AxsnapServer {
-    /// Releases the connection's own session's browser context now (stdio end, server
-    /// shutdown).
-    pub async fn release(&self) {
-        if let Some(slot) = self.own.get() {
-            slot.browsing.lock().await.release("the session ended").await;
-        }
-    }
-
     /// Runs one call outside MCP (tests, the CLI's demo) in the connection's own session: the
     /// same path `tools/call` takes.
     pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
@@ -265,9 +273,7 @@ impl AxsnapServer {
                 // A failed first call ends the session it opened, so a bad first call leaves
                 // nothing behind.
                 if *opened && result.is_err() {
-                    if let Some(slot) = self.shared.handles.remove(handle) {
-                        slot.browsing.lock().await.release("the session ended").await;
-                    }
+                    self.shared.end_session(handle).await;
                 }
                 match &mut result {
                     Ok(reply) => {
@@ -371,9 +377,8 @@ impl ServerHandler for AxsnapServer {
             _ = context.ct.cancelled() => {
                 // The client never learnt the handle of a session its cancelled call opened.
                 if let Target::Handle { handle, opened: true, .. } = &target {
-                    if let Some(slot) = self.shared.handles.remove(handle) {
-                        tokio::spawn(async move { slot.browsing.lock().await.release("the session ended").await });
-                    }
+                    let (shared, handle) = (self.shared.clone(), handle.clone());
+                    tokio::spawn(async move { shared.end_session(&handle).await });
                 }
                 Err(Failure::tool("cancelled", "the call was cancelled by the client"))
             }

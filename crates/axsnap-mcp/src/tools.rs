@@ -92,10 +92,12 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool) -> Vec<Tool> {
     }
     // Over HTTP every tool takes the session handle a stateless (2026-07-28) client passes
     // back; the server's instructions say when to.
-    for t in tools.iter_mut().filter(|_| handles) {
-        let schema = Arc::make_mut(&mut t.input_schema);
-        if let Some(Value::Object(props)) = schema.get_mut("properties") {
-            props.insert(SESSION_ARG.into(), json!({"type": "string"}));
+    if handles {
+        for t in &mut tools {
+            let schema = Arc::make_mut(&mut t.input_schema);
+            if let Some(Value::Object(props)) = schema.get_mut("properties") {
+                props.insert(SESSION_ARG.into(), json!({"type": "string"}));
+            }
         }
     }
     tools

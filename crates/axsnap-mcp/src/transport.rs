@@ -59,9 +59,6 @@ pub enum ServeError {
 /// must be closed well before).
 const GRACE: Duration = Duration::from_secs(3);
 
-/// Most time closing the launched browser may take when the server stops.
-const SHUTDOWN_WITHIN: Duration = Duration::from_secs(6);
-
 /// Serves one MCP session over stdin and stdout until the client closes them or `shutdown`
 /// completes (a signal); either way the session's browser context and a launched browser are
 /// closed before it returns.
@@ -73,7 +70,7 @@ pub async fn serve_stdio(
     let server = shared.session(false);
     tokio::pin!(shutdown);
     let started = tokio::select! {
-        s = server.clone().serve(rmcp::transport::stdio()) => Some(s),
+        s = server.serve(rmcp::transport::stdio()) => Some(s),
         () = &mut shutdown => None,
     };
     let ended = match started {
@@ -93,12 +90,7 @@ pub async fn serve_stdio(
             }
         }
     };
-    let _ = tokio::time::timeout(GRACE, server.release()).await;
-    // A browser start in flight (a pool retrying) must not keep a stopping server past
-    // a supervisor's patience.
-    if tokio::time::timeout(SHUTDOWN_WITHIN, shared.browsers().shutdown()).await.is_err() {
-        tracing::warn!("the browser did not close within {SHUTDOWN_WITHIN:?}; it goes with this process");
-    }
+    shared.stop(GRACE).await;
     ended
 }
 
@@ -161,12 +153,7 @@ pub async fn serve_http(
         }
     };
     cancel.cancel();
-    shared.release_all(GRACE).await;
-    // A browser start in flight (a pool retrying) must not keep a stopping server past
-    // a supervisor's patience.
-    if tokio::time::timeout(SHUTDOWN_WITHIN, shared.browsers().shutdown()).await.is_err() {
-        tracing::warn!("the browser did not close within {SHUTDOWN_WITHIN:?}; it goes with this process");
-    }
+    shared.stop(GRACE).await;
     served.map_err(ServeError::Http)
 }
 
