@@ -43,6 +43,28 @@ ensure_desktop() {
   fi
 }
 
+# Redis and HAProxy (Debian's redis-server and haproxy) for tests/mcp/test_state.py: several
+# axsnap servers sharing one state store (--state redis://...) behind a load balancer. The tests
+# start their own processes on free ports, so the packages' services are not wanted: a
+# policy-rc.d that refuses (when the machine has none) keeps the install from starting them,
+# and nothing here enables or starts them. (haproxy is in /usr/sbin, off a non-root PATH.)
+ensure_state_store() {
+  local missing=()
+  command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || missing+=(redis-server)
+  command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+  [ "${#missing[@]}" -gt 0 ] || return 0
+  echo "installing ${missing[*]} (Debian packages) for tests/mcp/test_state.py..." >&2
+  local sudo="" policy=/usr/sbin/policy-rc.d placed="" rc=0
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# ensure_state_store (scripts/setup.sh): no service starts while it installs\nexit 101\n' |
+      $sudo tee "$policy" >/dev/null && $sudo chmod 755 "$policy" && placed=1
+  fi
+  _apt_install "${missing[@]}" || rc=$?
+  [ -z "$placed" ] || $sudo rm -f "$policy"
+  return "$rc"
+}
+
 ensure_cargo() {
   if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo is missing: install Rust (rustup) first" >&2

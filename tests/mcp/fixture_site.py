@@ -13,6 +13,7 @@ interrupted.
 from __future__ import annotations
 
 import html
+import json
 import secrets
 import threading
 import time
@@ -55,6 +56,9 @@ PAGES: dict[str, str] = {
     "/sync-xhr": "a synchronous request to /hang while the page loads: the page waits on the "
     "network",
     "/hang": "never answers (the connection is held, silent, for 60 s)",
+    "/counter": "`?who=NAME`: 'Counter NAME', an 'Increment' button, a status 'NAME count: N', "
+    "a 'Note' text field and a list that grows by one 'NAME click N' item a click, over a "
+    "few paragraphs of text (so a click's diff is smaller than the page)",
 }
 
 # Pages a plain HTTP client cannot fetch whole (they never answer).
@@ -284,6 +288,33 @@ try { x.send(); } catch (e) {}
     return _page("Waiting on the network", "<main><h1>Waiting</h1></main>", script)
 
 
+def _counter(who: str) -> bytes:
+    name = html.escape(who)
+    js_who = json.dumps(who).replace("<", "\\u003c")
+    filler = "".join(
+        f"<p>Paragraph {i} of the counter page: it is here so that the page is larger than "
+        "what one click changes on it.</p>"
+        for i in range(1, 13)
+    )
+    body = f"""<main><h1>Counter {name}</h1>
+<p><button id=inc>Increment</button></p>
+<p id=count role=status>{name} count: 0</p>
+<p><label>Note <input id=note></label></p>
+<ul id=clicks aria-label="Clicks"></ul>
+{filler}</main>"""
+    script = f"""
+let n = 0;
+document.getElementById('inc').addEventListener('click', () => {{
+  n += 1;
+  document.getElementById('count').textContent = {js_who} + ' count: ' + n;
+  const li = document.createElement('li');
+  li.textContent = {js_who} + ' click ' + n;
+  document.getElementById('clicks').appendChild(li);
+}});
+"""
+    return _page(f"Counter {who}", body, script)
+
+
 def _deep_code() -> bytes:
     # A paragraph holding a chain of nested code spans, each with a link and the next span
     # (rustdoc's signatures, nested past any sense), then a button to act on. Chromium lays out
@@ -458,6 +489,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/whoami":
             token = self._cookie()
             self._send(200, _whoami(self.site.user_of(token), token))
+        elif path == "/counter":
+            who = parse_qs(urlsplit(self.path).query).get("who", ["anyone"])[0]
+            self._send(200, _counter(who))
         elif path.startswith("/pages/") and path[len("/pages/") :] in SHARED_PAGES:
             self._send(200, _shared(path[len("/pages/") :]))
         else:

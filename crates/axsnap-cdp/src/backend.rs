@@ -17,9 +17,11 @@ use crate::settle::SettleOptions;
 use crate::tabs;
 use crate::{dialogs, nav};
 
+mod handoff;
 mod replace;
 mod share;
 
+pub use handoff::Handoff;
 use share::Live;
 
 /// How long an action waits to attach to a popup it opened (a busy one does not answer).
@@ -75,6 +77,11 @@ pub struct CdpBackend {
     settle: SettleOptions,
     /// Which tree pages are built from.
     ax_tree: AxTree,
+    /// The context it makes outlives its connection ([`CdpBackend::set_outlive`]).
+    outlive: bool,
+    /// A handed-over share to take on the first call ([`CdpBackend::resume`]): the context
+    /// another process made, if it made one.
+    adopt: Option<Option<String>>,
 }
 
 impl CdpBackend {
@@ -113,6 +120,8 @@ impl CdpBackend {
             loss_told: false,
             settle: SettleOptions::default(),
             ax_tree: AxTree::Auto,
+            outlive: false,
+            adopt: None,
         }
     }
 

@@ -373,14 +373,24 @@ impl Browser {
     }
 
     /// Creates a browser context: its own cookies, storage and cache, like an incognito
-    /// profile. It is disposed when [`Browser::dispose_context`] is called or this connection
-    /// closes (so a connected browser never keeps the contexts of a client that went away).
-    pub async fn create_context(&self) -> Result<String, CdpError> {
-        let v = self.raw.call(None, "Target.createBrowserContext", json!({"disposeOnDetach": true})).await?;
+    /// profile. It is disposed when [`Browser::dispose_context`] is called or, unless
+    /// `outlive` is set, when this connection closes (so a connected browser never keeps the
+    /// contexts of a client that went away). `outlive`: another connection (another server
+    /// process) may take the context over, and disposes of it when done.
+    pub async fn create_context(&self, outlive: bool) -> Result<String, CdpError> {
+        let v =
+            self.raw.call(None, "Target.createBrowserContext", json!({"disposeOnDetach": !outlive})).await?;
         str_field(&v, "browserContextId").map(str::to_string).ok_or_else(|| CdpError::BadResponse {
             method: "Target.createBrowserContext".into(),
             reason: "no browserContextId".into(),
         })
+    }
+
+    /// The ids of the browser contexts the browser has besides its default one.
+    pub async fn context_ids(&self) -> Result<Vec<String>, CdpError> {
+        let v = self.raw.call(None, "Target.getBrowserContexts", json!({})).await?;
+        let ids = v.get("browserContextIds").and_then(Value::as_array).cloned().unwrap_or_default();
+        Ok(ids.iter().filter_map(Value::as_str).map(str::to_string).collect())
     }
 
     /// Disposes a browser context, closing its tabs.

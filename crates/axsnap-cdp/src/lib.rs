@@ -58,7 +58,7 @@ mod slow_ax;
 pub mod tabs;
 
 pub use act::{act, act_with, LOOKUP_QUIET};
-pub use backend::CdpBackend;
+pub use backend::{CdpBackend, Handoff};
 pub use browser::{find_browser, Browser, LaunchOptions};
 pub use capture::{capture, capture_with, AxTree, CaptureOptions, CaptureOutput, CaptureStats};
 pub use change::changed;

@@ -14,6 +14,9 @@
 //!   comes back on its element when that same document returns (the same scope and native
 //!   ids, as from a back-forward cache), and only then.
 //!
+//! And a session saved to JSON and restored before every step answers every step as the
+//! original does (`crate::session::SavedSession`).
+//!
 //! Cases: `AXSNAP_PROPTEST_CASES` (default 10,000).
 
 use std::collections::{HashMap, HashSet};
@@ -719,6 +722,71 @@ proptest! {
             match e {
                 Edit::Partial { cut } => step(&model.partial_tree(cut), true)?,
                 _ => step(&model.tree(), false)?,
+            }
+        }
+    }
+}
+
+/// One step of a session and of its copy saved to JSON and restored just before: the same
+/// answer in every part, and every ref number resolves alike (live, stale with its role and
+/// name, forgotten, unknown).
+fn step_both(
+    original: &mut axsnap_core::session::Session,
+    restored: &mut axsnap_core::session::Session,
+    raw: &Tree,
+    partial: bool,
+    now: std::time::Instant,
+) -> Result<(), TestCaseError> {
+    use axsnap_core::backend::Capture;
+    use axsnap_core::session::{ClientId, Policy, Request, SavedSession, Session};
+    let bytes = serde_json::to_vec(&restored.save(now)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let saved: SavedSession =
+        serde_json::from_slice(&bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    *restored =
+        Session::restore(Policy::default(), saved, now).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let target = TargetId("t".into());
+    let header = axsnap_core::Header { url: Some("https://a.example/".into()), title: None };
+    let cap = Capture::new(target.clone(), header, raw.clone(), partial.then(|| "cut short".to_string()));
+    let (client, request) = (ClientId("c".into()), Request { also_json: true, ..Request::default() });
+    let a =
+        original.snapshot(&client, &cap, &request, now).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let b =
+        restored.snapshot(&client, &cap, &request, now).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(a.answer, b.answer);
+    prop_assert_eq!(&a.text, &b.text);
+    prop_assert_eq!(&a.json, &b.json);
+    prop_assert_eq!(&a.refs, &b.refs);
+    prop_assert!(a.snapshot == b.snapshot, "the snapshots differ");
+    prop_assert_eq!(original.refs().issued(), restored.refs().issued());
+    prop_assert_eq!(original.refs().retained(), restored.refs().retained());
+    for i in 0..=original.refs().issued() as u32 + 1 {
+        prop_assert_eq!(original.resolve(&target, Ref(i)), restored.resolve(&target, Ref(i)), "ref {}", i);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases() / 10, ..ProptestConfig::default() })]
+
+    /// A session saved to JSON and restored before every step (as a server handing its
+    /// sessions to another through a store) answers every step as the original does, through
+    /// every kind of edit: churn, documents that come back, re-creation, partial captures.
+    #[test]
+    fn a_session_restored_before_every_step_answers_as_the_original(
+        init in prop::collection::vec((0usize..1000, 0usize..1000, prop::bool::weighted(0.1)), 0..30),
+        edits in prop::collection::vec(edit(), 1..16),
+    ) {
+        use axsnap_core::session::{Policy, Session};
+        let mut model = Model::with(init);
+        let (mut original, mut restored) = (Session::new(Policy::default()), Session::new(Policy::default()));
+        let t0 = std::time::Instant::now();
+        step_both(&mut original, &mut restored, &model.tree(), false, t0)?;
+        for (k, e) in edits.into_iter().enumerate() {
+            model.apply(e);
+            let now = t0 + std::time::Duration::from_millis(1_500 * (k as u64 + 1));
+            match e {
+                Edit::Partial { cut } => step_both(&mut original, &mut restored, &model.partial_tree(cut), true, now)?,
+                _ => step_both(&mut original, &mut restored, &model.tree(), false, now)?,
             }
         }
     }

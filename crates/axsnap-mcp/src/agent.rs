@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction};
 use axsnap_core::cover::Covers;
 use axsnap_core::find::{find, Hit};
-use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
+use axsnap_core::session::{ClientId, Policy, Request, Response, RestoreError, SavedSession, Session};
 use axsnap_core::{NativeId, Ref, Snapshot, TargetId};
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::AgentError;
 
@@ -46,6 +48,14 @@ pub struct Step {
     pub capture_time: Duration,
 }
 
+/// An agent written out to be carried on elsewhere ([`Agent::save`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SavedAgent {
+    session: SavedSession,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target: Option<TargetId>,
+}
+
 /// An agent's view of one backend: one session, one client, a current target.
 pub struct Agent<B: Backend> {
     backend: B,
@@ -69,6 +79,32 @@ impl<B: Backend> Agent<B> {
             last: HashMap::new(),
             options,
         }
+    }
+
+    /// What another process needs to carry this agent on ([`Agent::resume`]): its session's
+    /// refs and baselines and its current target. Its last captures are not kept: the next
+    /// call captures afresh.
+    pub fn save(&self, now: Instant) -> SavedAgent {
+        SavedAgent { session: self.session.save(now), target: self.target.clone() }
+    }
+
+    /// An agent over `backend` that carries on from `saved`: the same refs, and answers diffed
+    /// against what the client was last sent.
+    pub fn resume(
+        backend: B,
+        saved: SavedAgent,
+        options: AgentOptions,
+        now: Instant,
+    ) -> Result<Agent<B>, RestoreError> {
+        Ok(Agent {
+            session: Session::restore(options.policy.clone(), saved.session, now)?,
+            backend,
+            client: ClientId("agent".into()),
+            target: saved.target,
+            captures: HashMap::new(),
+            last: HashMap::new(),
+            options,
+        })
     }
 
     /// How this agent captures and answers, to change between calls (the request that

@@ -16,7 +16,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use axsnap_cdp::{AxTree, BrowserHost, BrowserSource, CdpBackend, Endpoint, Isolation, LaunchOptions};
+use axsnap_cdp::{
+    AxTree, BrowserHost, BrowserSource, CdpBackend, Endpoint, Handoff, Isolation, LaunchOptions,
+};
 
 use crate::options::BrowserOptions;
 
@@ -29,11 +31,14 @@ pub struct Browsers {
     pool: Option<Endpoint>,
     sessions: Arc<AtomicU64>,
     ax_tree: AxTree,
+    /// Sessions are shared with other servers (`--state`): contexts outlive this server's
+    /// connection, so another server can take them over.
+    outlive: bool,
 }
 
 impl Browsers {
     /// Browsers as `options` say; nothing starts yet.
-    pub fn new(options: BrowserOptions) -> Browsers {
+    pub fn new(options: BrowserOptions, outlive: bool) -> Browsers {
         let endpoint = |url: String| {
             options
                 .cdp_headers
@@ -55,6 +60,7 @@ impl Browsers {
             pool,
             sessions: Arc::new(AtomicU64::new(0)),
             ax_tree: options.ax_tree,
+            outlive,
         }
     }
 
@@ -62,17 +68,42 @@ impl Browsers {
     /// With a pool, the backend has a connection of its own (made on its first call; closed
     /// when it is dropped, which ends the pool's browser) and a context in it.
     pub fn backend(&self, isolated: bool) -> CdpBackend {
-        let mut b = match &self.pool {
+        let (host, isolation) = self.host_for(isolated);
+        self.prepared(host.backend(isolation))
+    }
+
+    /// A backend that carries on from another server's `handoff` (see
+    /// [`CdpBackend::resume`]): on the same browser context when this server's browser has it,
+    /// else on tabs reopened at their last URLs.
+    pub fn resume(&self, isolated: bool, handoff: Handoff) -> CdpBackend {
+        let (host, isolation) = self.host_for(isolated);
+        self.prepared(CdpBackend::resume(host, isolation, handoff))
+    }
+
+    /// The host a new session's backend works on, and how it is isolated there.
+    fn host_for(&self, isolated: bool) -> (BrowserHost, Isolation) {
+        match &self.pool {
             Some(pool) => {
                 let n = self.sessions.fetch_add(1, Ordering::Relaxed) + 1;
                 let id = format!("axsnap-{}-{n}", std::process::id());
-                BrowserHost::dedicated(BrowserSource::Connect(pool.for_session(&id)))
-                    .backend(Isolation::Context)
+                (BrowserHost::dedicated(BrowserSource::Connect(pool.for_session(&id))), Isolation::Context)
             }
-            None => self.host.backend(if isolated { Isolation::Context } else { Isolation::Shared }),
-        };
+            None => (self.host.clone(), if isolated { Isolation::Context } else { Isolation::Shared }),
+        }
+    }
+
+    fn prepared(&self, mut b: CdpBackend) -> CdpBackend {
         b.set_ax_tree(self.ax_tree);
+        b.set_outlive(self.outlive);
         b
+    }
+
+    /// Whether a session handed to another server leaves this one's backend to it: on a
+    /// browser both reach, the context carries on there; this server's own browser (launched,
+    /// or a pool's for this server's connection) nobody else reaches, so the context must be
+    /// released here.
+    pub fn reachable_elsewhere(&self) -> bool {
+        self.pool.is_none() && matches!(self.host.source(), BrowserSource::Connect(_))
     }
 
     /// Releases what a session's backend holds (its context and tabs; never the shared

@@ -15,7 +15,11 @@ use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
 
-use crate::agent::{Agent, Step};
+use axsnap_cdp::Handoff;
+use axsnap_core::session::RestoreError;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::{Agent, SavedAgent, Step};
 use crate::args::Args;
 use crate::browsers::Browsers;
 use crate::calls::{self, auto_request, Op};
@@ -36,6 +40,30 @@ const LOST: &str = "the browser had stopped and was started again: this session'
 /// was lost: it only looks, or goes somewhere whole.
 fn repeatable(tool: &str) -> bool {
     matches!(tool, "navigate" | "reload" | "snapshot" | "find" | "tabs" | "wait_for" | "screenshot")
+}
+
+/// A backend that waits as the server's options say: a navigation waits for its load half as
+/// long as a capture may take (a page that never loads answers as it stands), and a page that
+/// shows nothing yet may take the whole capture budget to show something.
+fn settled(mut backend: CdpBackend, options: &ServerOptions) -> CdpBackend {
+    let settle = backend.settle_options();
+    let load = options.capture_deadline / 2;
+    let blank = options.capture_deadline;
+    backend.set_settle_options(axsnap_cdp::SettleOptions { load, blank, ..settle });
+    backend
+}
+
+/// One session's browsing written out, for another server to carry on ([`Browsing::save`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SavedBrowsing {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tabs: Vec<TargetId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    released: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    agent: Option<SavedAgent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    backend: Option<Handoff>,
 }
 
 /// One session's browser state.
@@ -66,6 +94,57 @@ impl Browsing {
             tabs: Vec::new(),
             last_used: Instant::now(),
             released: None,
+        }
+    }
+
+    /// Everything another server needs to carry this session on: refs, baselines, tabs and
+    /// the browser context's id. (Page logs are not kept: they are the connection's.)
+    pub fn save(&self) -> SavedBrowsing {
+        let now = Instant::now();
+        SavedBrowsing {
+            tabs: self.tabs.clone(),
+            released: self.released.clone(),
+            agent: self.agent.as_ref().map(|a| a.save(now)),
+            backend: self.agent.as_ref().map(|a| a.backend_ref().handoff()),
+        }
+    }
+
+    /// A session's browsing carried on from `saved` (written by this server or another).
+    pub fn resume(
+        options: Arc<ServerOptions>,
+        browsers: Browsers,
+        saved: SavedBrowsing,
+    ) -> Result<Browsing, RestoreError> {
+        let agent = match (saved.agent, saved.backend) {
+            (Some(agent), Some(handoff)) => {
+                let backend = settled(browsers.resume(true, handoff), &options);
+                Some(Agent::resume(backend, agent, surface::agent_options(&options), Instant::now())?)
+            }
+            _ => None,
+        };
+        Ok(Browsing {
+            options,
+            browsers,
+            isolated: true,
+            agent,
+            logs: HashMap::new(),
+            tabs: saved.tabs,
+            last_used: Instant::now(),
+            released: saved.released,
+        })
+    }
+
+    /// Lets go of this copy of a session another server carried on since: its context goes on
+    /// there when that server reaches the same browser, and is released here otherwise.
+    pub async fn let_go(&mut self) {
+        if self.browsers.reachable_elsewhere() {
+            self.logs.clear();
+            self.tabs.clear();
+            if let Some(mut backend) = self.agent.take().map(Agent::into_backend) {
+                backend.disown();
+            }
+        } else {
+            self.release("the session moved to another server").await;
         }
     }
 
@@ -194,14 +273,7 @@ impl Browsing {
     /// The agent, started on first use; a released session says why it starts afresh.
     async fn agent(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
         if self.agent.is_none() {
-            let mut backend = self.browsers.backend(self.isolated);
-            // A navigation waits for its load half as long as a capture may take: a page that
-            // never loads (busy, blocked, waiting on the network) answers as it stands.
-            let settle = backend.settle_options();
-            let load = self.options.capture_deadline / 2;
-            // A page that shows nothing yet may take the whole capture budget to show something.
-            let blank = self.options.capture_deadline;
-            backend.set_settle_options(axsnap_cdp::SettleOptions { load, blank, ..settle });
+            let backend = settled(self.browsers.backend(self.isolated), &self.options);
             self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
         }
         self.agent

@@ -30,7 +30,12 @@ use crate::failure::Failure;
 use crate::options::ServerOptions;
 use crate::reply::Reply;
 use crate::sessions::{Handles, Slot, SESSION_ARG};
+use crate::store::Store;
 use crate::tools;
+
+mod stored;
+
+use stored::Held;
 
 /// What the server tells a client about itself on `initialize` and `server/discover`.
 const INSTRUCTIONS: &str =
@@ -61,16 +66,22 @@ pub struct Shared {
     tools: Arc<Vec<Tool>>,
     /// Sessions tied to a protocol session (or the process), for the idle reaper.
     sessions: Arc<Mutex<Vec<Weak<Slot>>>>,
-    /// Sessions named by a handle (2026-07-28 over HTTP).
+    /// Sessions named by a handle (2026-07-28 over HTTP): this server's copies of them when
+    /// a state store is shared with other servers.
     handles: Handles,
+    /// The state store shared with other servers (`--state`).
+    store: Option<Store>,
 }
 
 impl Shared {
     /// Shared state for a server with `options`; starts the idle reaper on the current runtime.
     /// `http`: served over HTTP, where a stateless client names its session by a handle.
-    pub fn new(options: ServerOptions, http: bool) -> Shared {
+    ///
+    /// With a `store`, handle sessions are shared with the other servers on it: their state is
+    /// written there after every call, and any of them can carry a session on.
+    pub fn new(options: ServerOptions, http: bool, store: Option<Store>) -> Shared {
         axsnap_core::tokens::warm_in_background();
-        let browsers = Browsers::new(options.browser.clone());
+        let browsers = Browsers::new(options.browser.clone(), store.is_some());
         let tools = Arc::new(tools::list(options.allow_eval, options.desktop, http));
         let shared = Shared {
             options: Arc::new(options),
@@ -78,6 +89,7 @@ impl Shared {
             tools,
             sessions: Arc::new(Mutex::new(Vec::new())),
             handles: Handles::default(),
+            store,
         };
         let reaper = shared.clone();
         tokio::spawn(async move { reaper.reap_idle().await });
@@ -92,7 +104,11 @@ impl Shared {
 
     /// A new session's state; nothing starts yet.
     fn slot(&self, isolated: bool) -> Slot {
-        let browsing = Browsing::new(self.options.clone(), self.browsers.clone(), isolated);
+        self.slot_with(Browsing::new(self.options.clone(), self.browsers.clone(), isolated))
+    }
+
+    /// A session's state around `browsing`.
+    fn slot_with(&self, browsing: Browsing) -> Slot {
         let desktop = self.options.desktop.then(|| Desktop::new(self.options.clone()));
         Slot::new(browsing, desktop)
     }
@@ -113,19 +129,32 @@ impl Shared {
         if let Some(slot) = self.handles.remove(handle) {
             slot.browsing.lock().await.release("the session ended").await;
         }
+        if let Some(store) = &self.store {
+            if let Err(e) = store.remove(handle).await {
+                tracing::warn!("session {handle}: removing it from the store: {e}");
+            }
+        }
     }
 
     /// Releases every session's browser context, waiting at most `within` for calls still
     /// running.
     async fn release_all(&self, within: Duration) {
-        let mut slots: Vec<Arc<Slot>> = {
+        let slots: Vec<Arc<Slot>> = {
             let list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
             list.iter().filter_map(Weak::upgrade).collect()
         };
-        slots.extend(self.handles.take_all());
-        let release = futures::future::join_all(
-            slots.iter().map(|s| async move { s.browsing.lock().await.release("the server stopped").await }),
-        );
+        // With a store, handle sessions are the service's, not this server's: they carry on
+        // on another server (in the same context when it reaches this browser).
+        let stored = self.store.is_some();
+        let mut work: Vec<(Arc<Slot>, bool)> = slots.into_iter().map(|s| (s, false)).collect();
+        work.extend(self.handles.take_all().into_iter().map(|s| (s, stored)));
+        let release = futures::future::join_all(work.iter().map(|(s, let_go)| async move {
+            let mut browsing = s.browsing.lock().await;
+            match let_go {
+                true => browsing.let_go().await,
+                false => browsing.release("the server stopped").await,
+            }
+        }));
         if tokio::time::timeout(within, release).await.is_err() {
             tracing::warn!(
                 "some sessions were still busy when the server stopped; their contexts go with the browser"
@@ -141,9 +170,20 @@ impl Shared {
         let mins = timeout.as_secs_f64() / 60.0;
         loop {
             tokio::time::sleep(every).await;
+            if let Some(store) = &self.store {
+                if let Err(e) = self.reap_stored(store).await {
+                    tracing::warn!("ending idle sessions in the store: {e}");
+                }
+            }
             for (handle, slot) in self.handles.take_idle(timeout) {
+                let mut browsing = slot.browsing.lock().await;
+                if self.store.is_some() {
+                    // Idle here, and not ended by the store's reaper: served elsewhere since.
+                    browsing.let_go().await;
+                    continue;
+                }
                 tracing::debug!("session {handle} idle for over {mins:.0} min: ended");
-                slot.browsing.lock().await.release("the session ended").await;
+                browsing.release("the session ended").await;
             }
             let live: Vec<Arc<Slot>> = {
                 let mut list = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
@@ -182,8 +222,8 @@ pub struct AxsnapServer {
 enum Target {
     /// The connection's own session.
     Own(Arc<Slot>),
-    /// A handle session; `opened`: this call opened it.
-    Handle { handle: String, slot: Arc<Slot>, opened: bool },
+    /// A handle session; `opened`: this call opened it; `held`: its lock in the state store.
+    Handle { handle: String, slot: Arc<Slot>, opened: bool, held: Option<Held> },
 }
 
 impl AxsnapServer {
@@ -207,7 +247,7 @@ impl AxsnapServer {
     }
 
     /// The session a call belongs to. `stateless`: the request came at 2026-07-28 or later.
-    fn target(&self, stateless: bool, handle: Option<&Value>) -> Result<Target, Failure> {
+    async fn target(&self, stateless: bool, handle: Option<&Value>) -> Result<Target, Failure> {
         if !(self.http && stateless) {
             // stdio is one session, and a protocol session is its own: a handle is not needed,
             // and one a client sends anyway changes nothing.
@@ -217,12 +257,18 @@ impl AxsnapServer {
             None | Some(Value::Null) => {
                 let slot = Arc::new(self.shared.slot(true));
                 let handle = self.shared.handles.open(slot.clone())?;
-                Ok(Target::Handle { handle, slot, opened: true })
+                Ok(Target::Handle { handle, slot, opened: true, held: None })
             }
-            Some(Value::String(h)) => {
-                let slot = self.shared.handles.get(h, self.shared.options.idle_timeout)?;
-                Ok(Target::Handle { handle: h.clone(), slot, opened: false })
-            }
+            Some(Value::String(h)) => match &self.shared.store {
+                Some(store) => {
+                    let (slot, held) = self.shared.take_stored(store, h).await?;
+                    Ok(Target::Handle { handle: h.clone(), slot, opened: false, held: Some(held) })
+                }
+                None => {
+                    let slot = self.shared.handles.get(h, self.shared.options.idle_timeout)?;
+                    Ok(Target::Handle { handle: h.clone(), slot, opened: false, held: None })
+                }
+            },
             Some(_) => Err(Failure::tool(
                 "bad_argument",
                 "session must be the string an earlier answer gave (structuredContent.session)",
@@ -254,14 +300,15 @@ impl AxsnapServer {
     /// Runs a call in its target session, and ends a handle session that `close` closed.
     async fn run_in(
         &self,
-        target: &Target,
+        target: &mut Target,
         name: &str,
         arguments: Option<&JsonObject>,
     ) -> Result<Reply, Failure> {
         match target {
             Target::Own(slot) => self.run(slot, name, arguments).await,
-            Target::Handle { handle, slot, opened } => {
-                let mut result = if name == "close" && arguments.is_none_or(|a| a.is_empty()) {
+            Target::Handle { handle, slot, opened, held } => {
+                let closing = name == "close" && arguments.is_none_or(|a| a.is_empty());
+                let mut result = if closing {
                     // Ended before the close runs, under the session's lock: a call queued
                     // behind it finds the session gone rather than a fresh context.
                     let mut browsing = slot.browsing.lock().await;
@@ -272,8 +319,14 @@ impl AxsnapServer {
                 };
                 // A failed first call ends the session it opened, so a bad first call leaves
                 // nothing behind.
+                let ended = (*opened && result.is_err()) || closing;
                 if *opened && result.is_err() {
                     self.shared.end_session(handle).await;
+                }
+                if let Some(held) = held.take() {
+                    self.shared.put_stored(held, slot, ended).await;
+                } else if let (Some(store), true, false) = (&self.shared.store, *opened, ended) {
+                    self.shared.create_stored(store, handle, slot).await;
                 }
                 match &mut result {
                     Ok(reply) => {
@@ -365,19 +418,23 @@ impl ServerHandler for AxsnapServer {
             );
             return to_result(Ok(reply)).map(CallToolResponse::from);
         }
-        let target = match self.target(stateless, handle.as_ref()) {
+        let mut target = match self.target(stateless, handle.as_ref()).await {
             Ok(t) => t,
             Err(f) => return to_result(Err(f)).map(CallToolResponse::from),
         };
-        let work = self.run_in(&target, &request.name, arguments.as_ref());
+        let opened_handle = match &target {
+            Target::Handle { handle, opened: true, .. } => Some(handle.clone()),
+            _ => None,
+        };
+        let work = self.run_in(&mut target, &request.name, arguments.as_ref());
         // A client that gives up (cancels, disconnects) stops the call; the session's lock is
         // released with the dropped future, so its next call runs.
         let result = tokio::select! {
             r = work => r,
             _ = context.ct.cancelled() => {
                 // The client never learnt the handle of a session its cancelled call opened.
-                if let Target::Handle { handle, opened: true, .. } = &target {
-                    let (shared, handle) = (self.shared.clone(), handle.clone());
+                if let Some(handle) = opened_handle {
+                    let shared = self.shared.clone();
                     tokio::spawn(async move { shared.end_session(&handle).await });
                 }
                 Err(Failure::tool("cancelled", "the call was cancelled by the client"))

@@ -31,13 +31,14 @@ mod handler;
 mod options;
 mod reply;
 mod sessions;
+mod store;
 mod surface;
 mod tools;
 mod transport;
 mod url_policy;
 mod wait;
 
-pub use agent::{Agent, AgentOptions, Step};
+pub use agent::{Agent, AgentOptions, SavedAgent, Step};
 pub use args::MAX_STRING_BYTES;
 pub use error::AgentError;
 pub use handler::{AxsnapServer, Shared};

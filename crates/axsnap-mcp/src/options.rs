@@ -70,6 +70,9 @@ pub struct ServerOptions {
     /// A session idle this long has its browser context released (and, over HTTP, the session
     /// ends).
     pub idle_timeout: Duration,
+    /// A state store shared with other servers (`redis://…`, HTTP only): handle sessions
+    /// live there, so any of the servers can serve any call. `None`: in this process only.
+    pub state: Option<String>,
     /// Most time one capture may take before it answers with a partial tree.
     pub capture_deadline: Duration,
     /// Most time a `wait_for` may wait.
@@ -89,6 +92,7 @@ impl Default for ServerOptions {
             urls: UrlPolicy::default(),
             allow_eval: false,
             idle_timeout: Duration::from_secs(30 * 60),
+            state: None,
             capture_deadline: Duration::from_secs(10),
             max_wait: Duration::from_secs(60),
             max_tokens: Some(axsnap_core::outline::DEFAULT_MAX_TOKENS),

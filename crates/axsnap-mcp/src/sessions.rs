@@ -9,7 +9,7 @@
 //! reach another client's session by guessing.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,8 @@ pub struct Slot {
     /// Ended (closed, idle past the timeout, the server stopping): a call that still holds
     /// the slot must not run in it.
     ended: AtomicBool,
+    /// With a state store: the stored version this copy is (0: none, or not known to be).
+    version: AtomicU64,
 }
 
 impl Slot {
@@ -51,7 +53,18 @@ impl Slot {
             desktop: desktop.map(|d| Arc::new(tokio::sync::Mutex::new(d))),
             last_used: Mutex::new(Instant::now()),
             ended: AtomicBool::new(false),
+            version: AtomicU64::new(0),
         }
+    }
+
+    /// The stored version this copy of the session is (0: none known).
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
+    }
+
+    /// Notes the stored version this copy now is.
+    pub fn set_version(&self, version: u64) {
+        self.version.store(version, Ordering::Release);
     }
 
     /// Fails with `unknown_session` once the session has ended.
@@ -95,30 +108,27 @@ pub struct Handles {
 impl Handles {
     /// The session `handle` names, or a failure that says what to do.
     pub fn get(&self, handle: &str, idle_timeout: Duration) -> Result<Arc<Slot>, Failure> {
-        lock(&self.map).get(handle).cloned().ok_or_else(|| {
-            let mins = idle_timeout.as_secs_f64() / 60.0;
-            Failure::tool(
-                "unknown_session",
-                format!(
-                    "no session {:?} on this server: it was closed, idle for over {mins:.0} min, or the server \
-                     restarted. Call without session to open a new one (its refs start over; navigate first)",
-                    clip(handle)
-                ),
-            )
-        })
+        lock(&self.map).get(handle).cloned().ok_or_else(|| self.unknown(handle, idle_timeout))
+    }
+
+    /// The failure of a call that names no open session.
+    pub fn unknown(&self, handle: &str, idle_timeout: Duration) -> Failure {
+        let mins = idle_timeout.as_secs_f64() / 60.0;
+        Failure::tool(
+            "unknown_session",
+            format!(
+                "no session {:?}: it was closed, idle for over {mins:.0} min, or the server restarted. Call \
+                 without session to open a new one (its refs start over; navigate first)",
+                clip(handle)
+            ),
+        )
     }
 
     /// Opens a session with `slot` and returns its new handle.
     pub fn open(&self, slot: Arc<Slot>) -> Result<String, Failure> {
         let mut map = lock(&self.map);
         if map.len() >= MAX_SESSIONS {
-            return Err(Failure::tool(
-                "too_many_sessions",
-                format!(
-                    "this server has {MAX_SESSIONS} sessions open; pass the session handle your first answer \
-                     gave to keep using one, or close sessions you are done with"
-                ),
-            ));
+            return Err(too_many());
         }
         loop {
             let handle = new_handle()?;
@@ -127,6 +137,25 @@ impl Handles {
                 return Ok(handle);
             }
         }
+    }
+
+    /// This server's copy of the session `handle` names, if it has one.
+    pub fn local(&self, handle: &str) -> Option<Arc<Slot>> {
+        lock(&self.map).get(handle).cloned()
+    }
+
+    /// Puts in a copy of `handle` read from the state store, returning the copy it replaces
+    /// (stale: served elsewhere since) for the caller to let go of.
+    pub fn replace(&self, handle: &str, slot: Arc<Slot>) -> Result<Option<Arc<Slot>>, Failure> {
+        let mut map = lock(&self.map);
+        if map.len() >= MAX_SESSIONS && !map.contains_key(handle) {
+            return Err(too_many());
+        }
+        let old = map.insert(handle.to_string(), slot);
+        if let Some(o) = &old {
+            o.end();
+        }
+        Ok(old)
     }
 
     /// Ends the session `handle` names; its slot is returned for the caller to release.
@@ -150,6 +179,16 @@ impl Handles {
     pub fn take_all(&self) -> Vec<Arc<Slot>> {
         lock(&self.map).drain().map(|(_, s)| s).inspect(|s| s.end()).collect()
     }
+}
+
+fn too_many() -> Failure {
+    Failure::tool(
+        "too_many_sessions",
+        format!(
+            "this server has {MAX_SESSIONS} sessions open; pass the session handle your first answer gave to \
+             keep using one, or close sessions you are done with"
+        ),
+    )
 }
 
 /// A fresh handle from the OS's random source.
@@ -179,7 +218,7 @@ mod tests {
 
     fn slot() -> Arc<Slot> {
         let options = ServerOptions::default();
-        let browsers = Browsers::new(options.browser.clone());
+        let browsers = Browsers::new(options.browser.clone(), false);
         Arc::new(Slot::new(Browsing::new(Arc::new(options), browsers, true), None))
     }
 

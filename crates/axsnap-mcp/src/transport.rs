@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::handler::Shared;
 use crate::options::ServerOptions;
+use crate::store::{Store, StoreError};
 
 /// The path the HTTP transport serves MCP on.
 pub const MCP_PATH: &str = "/mcp";
@@ -49,6 +50,9 @@ pub enum ServeError {
     /// The MCP session over stdio failed to start or broke.
     #[error("MCP over stdio failed: {0}")]
     Stdio(String),
+    /// The state store (`--state`) could not be reached.
+    #[error(transparent)]
+    State(#[from] StoreError),
     /// The HTTP server failed.
     #[error("the HTTP server failed: {0}")]
     Http(#[source] std::io::Error),
@@ -66,7 +70,7 @@ pub async fn serve_stdio(
     options: ServerOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let shared = Shared::new(options, false);
+    let shared = Shared::new(options, false, None);
     let server = shared.session(false);
     tokio::pin!(shutdown);
     let started = tokio::select! {
@@ -101,6 +105,9 @@ pub struct HttpOptions {
     pub bind: SocketAddr,
     /// A bearer token every request must carry (required off loopback).
     pub auth_token: Option<String>,
+    /// More `host:port` values requests may name in `Host` and `Origin`: a load balancer's
+    /// address in front of this server.
+    pub allowed_hosts: Vec<String>,
 }
 
 /// Serves MCP over streamable HTTP at [`MCP_PATH`] until `shutdown` completes. `on_bound`
@@ -119,8 +126,12 @@ pub async fn serve_http(
         .await
         .map_err(|source| ServeError::Bind { addr: http.bind, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: http.bind, source })?;
-    let shared = Shared::new(options, true);
-    let gate = Arc::new(Gate::new(addr, http.auth_token.clone()));
+    let store = match &options.state {
+        Some(url) => Some(Store::connect(url).await?),
+        None => None,
+    };
+    let shared = Shared::new(options, true, store);
+    let gate = Arc::new(Gate::new(addr, http.auth_token.clone(), &http.allowed_hosts));
     let cancel = CancellationToken::new();
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(idle);
@@ -166,9 +177,10 @@ struct Gate {
 }
 
 impl Gate {
-    fn new(addr: SocketAddr, token: Option<String>) -> Gate {
+    fn new(addr: SocketAddr, token: Option<String>, more: &[String]) -> Gate {
         let port = addr.port();
         let mut hosts = vec![addr.to_string()];
+        hosts.extend(more.iter().map(|h| h.trim().to_ascii_lowercase()).filter(|h| !h.is_empty()));
         if addr.ip().is_loopback() {
             for h in ["127.0.0.1", "localhost", "[::1]"] {
                 let h = format!("{h}:{port}");
@@ -263,7 +275,7 @@ mod tests {
 
     #[test]
     fn host_and_origin_must_name_the_server() {
-        let g = Gate::new("127.0.0.1:8123".parse().unwrap(), None);
+        let g = Gate::new("127.0.0.1:8123".parse().unwrap(), None, &[]);
         assert!(g.check(&headers(&[(header::HOST, "127.0.0.1:8123")])).is_ok());
         assert!(g.check(&headers(&[(header::HOST, "localhost:8123")])).is_ok());
         assert_eq!(
@@ -278,8 +290,21 @@ mod tests {
     }
 
     #[test]
+    fn a_load_balancers_address_may_be_allowed() {
+        let g = Gate::new("127.0.0.1:8123".parse().unwrap(), None, &["lb.internal:80".into()]);
+        assert!(g.check(&headers(&[(header::HOST, "LB.internal:80")])).is_ok());
+        assert!(g
+            .check(&headers(&[(header::HOST, "lb.internal:80"), (header::ORIGIN, "http://lb.internal:80")]))
+            .is_ok());
+        assert_eq!(
+            g.check(&headers(&[(header::HOST, "lb.internal:81")])).unwrap_err().0,
+            StatusCode::FORBIDDEN
+        );
+    }
+
+    #[test]
     fn token_is_required_when_set() {
-        let g = Gate::new("127.0.0.1:9".parse().unwrap(), Some("s3cret".into()));
+        let g = Gate::new("127.0.0.1:9".parse().unwrap(), Some("s3cret".into()), &[]);
         let host = (header::HOST, "127.0.0.1:9");
         assert_eq!(g.check(&headers(std::slice::from_ref(&host))).unwrap_err().0, StatusCode::UNAUTHORIZED);
         let wrong = headers(&[host.clone(), (header::AUTHORIZATION, "Bearer nope")]);

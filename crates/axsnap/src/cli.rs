@@ -114,6 +114,15 @@ pub struct McpArgs {
     /// Bearer token every HTTP request must carry; required to bind a non-loopback address.
     #[arg(long, value_name = "TOKEN", env = "AXSNAP_AUTH_TOKEN", hide_env_values = true)]
     pub auth_token: Option<String>,
+    /// Another HOST:PORT that requests may name in Host (and Origin) besides the bound
+    /// address: a load balancer's or proxy's address in front of this server (repeatable).
+    #[arg(long, value_name = "HOST:PORT", requires = "http")]
+    pub allowed_host: Vec<String>,
+    /// Share sessions with other servers through this Redis (redis://HOST:PORT[/DB]): a
+    /// session's refs, baselines and tabs are kept there, so any server behind one load
+    /// balancer can serve any call of a 2026-07-28 client, and a server that dies loses none.
+    #[arg(long, value_name = "URL", env = "AXSNAP_STATE", hide_env_values = true, requires = "http")]
+    pub state: Option<String>,
     /// The Chromium or Chrome executable (default: found on PATH and in the usual places).
     #[arg(long, value_name = "PATH", env = "AXSNAP_BROWSER")]
     pub browser: Option<PathBuf>,

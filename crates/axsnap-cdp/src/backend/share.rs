@@ -36,8 +36,9 @@ impl CdpBackend {
     /// browser. Idempotent; a later call starts afresh (a new context, no tabs).
     pub async fn release(&mut self) -> Result<(), CdpError> {
         let Some(live) = self.live.take() else {
+            let pending = self.dispose_pending().await;
             self.forget();
-            return Ok(());
+            return pending;
         };
         // The context and tabs of an earlier browser died with it.
         let browser = self.host.browser_now().filter(|_| self.host.generation() == Some(live.generation));
@@ -66,6 +67,7 @@ impl CdpBackend {
     /// Drops every tab and the context from this backend's books, with no I/O.
     pub(super) fn forget(&mut self) {
         self.live = None;
+        self.adopt = None;
         self.pages.clear();
         self.active = None;
         self.roots.clear();
@@ -91,12 +93,19 @@ impl CdpBackend {
         if self.live.as_ref().is_some_and(|l| l.generation == running.generation) {
             return Ok(running.browser);
         }
-        let restoring = self.live.is_some();
+        let adopting = self.adopt.take();
+        if let Some(context) = &adopting {
+            if self.take_over(&running, context.as_deref()).await? {
+                return Ok(running.browser);
+            }
+        }
+        // A handed-over session whose context is gone reopens its tabs as after a restart.
+        let restoring = self.live.is_some() || (adopting.is_some() && !self.urls.is_empty());
         let browser = running.browser;
         self.pages.clear();
         self.roots.clear();
         let context = match self.isolation {
-            Isolation::Context => match browser.create_context().await {
+            Isolation::Context => match browser.create_context(self.outlive).await {
                 Ok(c) => Some(c),
                 // A pool that gives each connection a browser of its own may refuse contexts;
                 // that browser's default context is then this backend's alone.

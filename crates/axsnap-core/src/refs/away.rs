@@ -85,6 +85,18 @@ impl Away {
         back
     }
 
+    /// The documents remembered, oldest first: each scope with its refs and the native ids
+    /// they named (all in that scope), for saving (module `saved`).
+    pub(super) fn documents(&self) -> impl Iterator<Item = (&str, &[(Ref, NativeId)])> {
+        self.scopes.iter().map(|(scope, refs)| (scope.as_str(), refs.as_slice()))
+    }
+
+    /// The documents [`Away::documents`] gave, oldest first.
+    pub(super) fn from_documents(documents: Vec<(String, Vec<(Ref, NativeId)>)>) -> Away {
+        let refs = documents.iter().map(|(_, refs)| refs.len()).sum();
+        Away { scopes: documents.into(), refs }
+    }
+
     /// Forgets everything (the target closed).
     pub(super) fn clear(&mut self) {
         self.scopes.clear();

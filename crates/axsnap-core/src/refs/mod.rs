@@ -46,11 +46,13 @@ mod away;
 mod keys;
 mod matching;
 mod recreated;
+mod saved;
 mod slots;
 
 use away::Away;
 use keys::{Fast128, FastState, Key, KeyHasher, Keys};
 use matching::{Churned, NewSide};
+pub(crate) use saved::SavedRefs;
 use slots::Slots;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 

@@ -81,6 +81,41 @@ impl Slots {
         old
     }
 
+    /// The chunks, in order (`None`: dropped), for saving (module `saved`).
+    pub(super) fn chunks(&self) -> &[Option<Vec<Slot>>] {
+        &self.chunks
+    }
+
+    /// Slots from chunks as [`Slots::chunks`] gave them (module `saved`): every chunk but the
+    /// last holds [`CHUNK`] slots or was dropped, and the last is held with 1 to [`CHUNK`]
+    /// (so a push lands in a held chunk). At most `max_len` slots in all. `Err` says what is
+    /// wrong.
+    pub(super) fn from_chunks(chunks: Vec<Option<Vec<Slot>>>, max_len: usize) -> Result<Slots, String> {
+        let last = chunks.len().saturating_sub(1);
+        let mut live = Vec::with_capacity(chunks.len());
+        let mut len: usize = 0;
+        for (c, chunk) in chunks.iter().enumerate() {
+            let held = chunk.as_ref().map(Vec::len);
+            match held {
+                None if c == last => return Err("the last chunk of refs is missing".into()),
+                Some(n) if c == last && !(1..=CHUNK).contains(&n) => {
+                    return Err(format!("the last chunk of refs holds {n}, not 1 to {CHUNK}"));
+                }
+                Some(n) if c != last && n != CHUNK => {
+                    return Err(format!("chunk {c} of refs holds {n}, not {CHUNK}"));
+                }
+                _ => {}
+            }
+            len = len.saturating_add(held.unwrap_or(CHUNK));
+            if len > max_len {
+                return Err(format!("more than {max_len} refs"));
+            }
+            let alive = chunk.iter().flatten().filter(|s| s.native.is_some()).count();
+            live.push(alive as u32);
+        }
+        Ok(Slots { chunks, live, len })
+    }
+
     /// Drops the chunks that hold only stale refs and are not among the most recent; returns
     /// how many slots that freed.
     pub(super) fn forget_old(&mut self) -> usize {

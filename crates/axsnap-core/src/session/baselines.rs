@@ -17,6 +17,10 @@ use crate::refs::TargetId;
 use crate::snapshot::Snapshot;
 use crate::tree::NativeId;
 
+mod saved;
+
+pub(super) use saved::SavedBaselines;
+
 /// Documents remembered per (client, target) besides the current one.
 pub(super) const EARLIER_DOCUMENTS: usize = 4;
 

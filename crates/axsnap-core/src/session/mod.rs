@@ -11,6 +11,10 @@
 //! Baselines are bounded in number (least recently used goes first) and age (time since the
 //! baseline was last sent or diffed against).
 //!
+//! A session can be saved and restored, by this process or another ([`Session::save`],
+//! [`Session::restore`], module `saved`): a server hands its sessions to another through a
+//! shared store.
+//!
 //! Decisions this module makes beyond DESIGN.md:
 //! - **Partial captures** (a deadline or size cut the capture short) are never diffed, in
 //!   either direction: a diff against a complete baseline would report the missing part as
@@ -44,8 +48,10 @@ use crate::Ref;
 const PARALLEL_NODES: usize = 20_000;
 
 mod baselines;
+mod saved;
 
 use baselines::{Baseline, Baselines};
+pub use saved::{RestoreError, SavedSession};
 
 /// How a snapshot request is answered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -39,6 +39,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         },
         allow_eval: a.allow_eval,
         idle_timeout: Duration::from_secs_f64(a.idle_timeout * 60.0),
+        state: a.state.clone(),
         capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
         max_tokens: (a.max_tokens > 0).then_some(a.max_tokens),
         desktop: a.desktop,
@@ -54,7 +55,11 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             match a.http {
                 None => axsnap_mcp::serve_stdio(options, shutdown).await.context("axsnap mcp (stdio)"),
                 Some(bind) => {
-                    let http = HttpOptions { bind, auth_token: a.auth_token.clone() };
+                    let http = HttpOptions {
+                        bind,
+                        auth_token: a.auth_token.clone(),
+                        allowed_hosts: a.allowed_host.clone(),
+                    };
                     let on_bound =
                         |addr| eprintln!("axsnap mcp: serving http://{addr}{}", axsnap_mcp::MCP_PATH);
                     axsnap_mcp::serve_http(options, http, on_bound, shutdown)
