@@ -276,6 +276,13 @@ def print_tail(name: str, log: Path, lines: int = 40) -> None:
 
 @pytest.fixture
 def cluster(axsnap_bin: Path, tmp_path: Path) -> Iterator[Cluster]:
+    with run_cluster(axsnap_bin, tmp_path) as c:
+        yield c
+
+
+@contextlib.contextmanager
+def run_cluster(axsnap_bin: Path, tmp_path: Path, *extra: str) -> Iterator[Cluster]:
+    """The cluster; `extra` goes to both axsnap servers."""
     if MISSING:
         pytest.fail(
             f"{' and '.join(MISSING)} not installed: install the Debian packages redis-server and "
@@ -319,6 +326,7 @@ def cluster(axsnap_bin: Path, tmp_path: Path) -> Iterator[Cluster]:
                     "--cdp-endpoint", f"http://127.0.0.1:{cdp_port}",
                     "--state", f"redis://127.0.0.1:{redis_port}",
                     "--allowed-host", f"127.0.0.1:{ha_port}",
+                    *extra,
                 )  # fmt: skip
                 # The shared browser, not a launched one: --browser goes.
                 i = argv.index("--browser")
@@ -699,3 +707,45 @@ async def test_a_pool_session_is_reopened_on_b_when_its_browser_went_with_a(
             assert f'button "Increment" [{inc}]' in text and f'textbox "Note" [{note}]' in text, text
             await agent.ok("close")
         assert pool.wait_browsers(0) == [], "b's pool browser outlived the session"
+
+
+# -- test 5: idle sessions end once, whichever server served them last ----------------------------
+
+
+@pytest.mark.timeout(300)
+async def test_idle_sessions_end_in_the_store_and_their_contexts_go(
+    axsnap_bin: Path, tmp_path: Path, site: Site
+) -> None:
+    """With a 3 s idle timeout: a session opened on a and last used on b ends once (one of the
+    servers' reapers claims it), its context in the shared browser is disposed, and its handle
+    is unknown on both; a session kept busy meanwhile lives on."""
+    with run_cluster(axsnap_bin, tmp_path, "--idle-timeout", "0.05") as cluster:
+        async with connect(cluster.servers["a"].url) as on_a, connect(cluster.servers["b"].url) as on_b:
+            a, b = Agent(on_a), Agent(on_b)
+            text, s = await a.ok("navigate", url=site.url("/counter?who=t5"))
+            idle = s["session"]
+            inc = INCREMENT.search(text).group(1)
+            on_b.session_handle = idle
+            text, s = await b.ok("click", ref=inc)
+            assert count_in(text, "t5") == [0, 1], text
+            async with connect(cluster.servers["b"].url) as on_b2:
+                busy = Agent(on_b2)
+                await busy.ok("navigate", url=site.url("/counter?who=t6"))
+                assert len(cluster.contexts()) == 2
+                # The busy session calls every second; the other one idles past 3 s.
+                deadline = time.monotonic() + 60
+                while len(cluster.contexts()) != 1:
+                    assert time.monotonic() < deadline, cluster.contexts()
+                    await busy.ok("snapshot")
+                    await anyio.sleep(1)
+                # Still idle-free: the busy one answers with its page.
+                text, _ = await busy.ok("snapshot", mode="full")
+                assert "t6 count: 0" in text, text
+                for agent in (a, b):
+                    msg = await agent.error("snapshot", "unknown_session", session=idle)
+                    assert idle in msg, msg
+                await busy.ok("close")
+        deadline = time.monotonic() + 30
+        while cluster.contexts():
+            assert time.monotonic() < deadline, cluster.contexts()
+            await anyio.sleep(0.25)
