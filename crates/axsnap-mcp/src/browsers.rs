@@ -31,14 +31,11 @@ pub struct Browsers {
     pool: Option<Endpoint>,
     sessions: Arc<AtomicU64>,
     ax_tree: AxTree,
-    /// Sessions are shared with other servers (`--state`): contexts outlive this server's
-    /// connection, so another server can take them over.
-    outlive: bool,
 }
 
 impl Browsers {
     /// Browsers as `options` say; nothing starts yet.
-    pub fn new(options: BrowserOptions, outlive: bool) -> Browsers {
+    pub fn new(options: BrowserOptions) -> Browsers {
         let endpoint = |url: String| {
             options
                 .cdp_headers
@@ -60,16 +57,17 @@ impl Browsers {
             pool,
             sessions: Arc::new(AtomicU64::new(0)),
             ax_tree: options.ax_tree,
-            outlive,
         }
     }
 
     /// A backend for a new session: cheap, no I/O. `isolated`: a browser context of its own.
     /// With a pool, the backend has a connection of its own (made on its first call; closed
     /// when it is dropped, which ends the pool's browser) and a context in it.
-    pub fn backend(&self, isolated: bool) -> CdpBackend {
+    /// `stored`: the session is kept in the state store, so its context must outlive this
+    /// server's connection for another server to take it over.
+    pub fn backend(&self, isolated: bool, stored: bool) -> CdpBackend {
         let (host, isolation) = self.host_for(isolated);
-        self.prepared(host.backend(isolation))
+        self.prepared(host.backend(isolation), stored)
     }
 
     /// A backend that carries on from another server's `handoff` (see
@@ -77,7 +75,7 @@ impl Browsers {
     /// else on tabs reopened at their last URLs.
     pub fn resume(&self, isolated: bool, handoff: Handoff) -> CdpBackend {
         let (host, isolation) = self.host_for(isolated);
-        self.prepared(CdpBackend::resume(host, isolation, handoff))
+        self.prepared(CdpBackend::resume(host, isolation, handoff), true)
     }
 
     /// The host a new session's backend works on, and how it is isolated there.
@@ -92,16 +90,16 @@ impl Browsers {
         }
     }
 
-    fn prepared(&self, mut b: CdpBackend) -> CdpBackend {
+    fn prepared(&self, mut b: CdpBackend, stored: bool) -> CdpBackend {
         b.set_ax_tree(self.ax_tree);
-        b.set_outlive(self.outlive);
+        b.set_outlive(stored);
         b
     }
 
     /// Whether a session handed to another server leaves this one's backend to it: on a
     /// browser both reach, the context carries on there; this server's own browser (launched,
     /// or a pool's for this server's connection) nobody else reaches, so the context must be
-    /// released here.
+    /// released here. (Servers sharing a store are taken to share their `--cdp-endpoint`.)
     pub fn reachable_elsewhere(&self) -> bool {
         self.pool.is_none() && matches!(self.host.source(), BrowserSource::Connect(_))
     }

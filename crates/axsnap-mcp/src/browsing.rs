@@ -71,6 +71,9 @@ pub struct Browsing {
     options: Arc<ServerOptions>,
     browsers: Browsers,
     isolated: bool,
+    /// Kept in the state store: the context outlives this server, and dropping this copy
+    /// leaves it to the other servers.
+    stored: bool,
     agent: Option<Agent<CdpBackend>>,
     logs: HashMap<TargetId, PageLog>,
     /// This session's tabs in the order they opened: `tabs` numbers them so, and shows no
@@ -84,11 +87,13 @@ pub struct Browsing {
 impl Browsing {
     /// A session's browsing; nothing starts until a call needs a page. `isolated`: a browser
     /// context of its own (HTTP sessions) rather than the browser's default one (stdio).
-    pub fn new(options: Arc<ServerOptions>, browsers: Browsers, isolated: bool) -> Browsing {
+    /// `stored`: kept in the state store (its context outlives this server).
+    pub fn new(options: Arc<ServerOptions>, browsers: Browsers, isolated: bool, stored: bool) -> Browsing {
         Browsing {
             options,
             browsers,
             isolated,
+            stored,
             agent: None,
             logs: HashMap::new(),
             tabs: Vec::new(),
@@ -126,6 +131,7 @@ impl Browsing {
             options,
             browsers,
             isolated: true,
+            stored: true,
             agent,
             logs: HashMap::new(),
             tabs: saved.tabs,
@@ -138,13 +144,18 @@ impl Browsing {
     /// there when that server reaches the same browser, and is released here otherwise.
     pub async fn let_go(&mut self) {
         if self.browsers.reachable_elsewhere() {
-            self.logs.clear();
-            self.tabs.clear();
-            if let Some(mut backend) = self.agent.take().map(Agent::into_backend) {
-                backend.disown();
-            }
+            self.disown();
         } else {
             self.release("the session moved to another server").await;
+        }
+    }
+
+    /// Lets go of this copy without touching its context: another copy carries on with it.
+    pub fn disown(&mut self) {
+        self.logs.clear();
+        self.tabs.clear();
+        if let Some(mut backend) = self.agent.take().map(Agent::into_backend) {
+            backend.disown();
         }
     }
 
@@ -273,7 +284,7 @@ impl Browsing {
     /// The agent, started on first use; a released session says why it starts afresh.
     async fn agent(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
         if self.agent.is_none() {
-            let backend = settled(self.browsers.backend(self.isolated), &self.options);
+            let backend = settled(self.browsers.backend(self.isolated, self.stored), &self.options);
             self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
         }
         self.agent
@@ -544,6 +555,11 @@ impl Browsing {
 impl Drop for Browsing {
     fn drop(&mut self) {
         // The session ended (disconnect, DELETE, keep-alive timeout): release its context.
+        // A stored session is the service's: this copy goes, the session does not.
+        if self.stored {
+            self.disown();
+            return;
+        }
         let Some(backend) = self.take_backend() else { return };
         let browsers = self.browsers.clone();
         if let Ok(rt) = tokio::runtime::Handle::try_current() {

@@ -30,7 +30,7 @@ use crate::failure::Failure;
 use crate::options::ServerOptions;
 use crate::reply::Reply;
 use crate::sessions::{Handles, Slot, SESSION_ARG};
-use crate::store::Store;
+use crate::store::{Store, Token};
 use crate::tools;
 
 mod stored;
@@ -81,7 +81,7 @@ impl Shared {
     /// written there after every call, and any of them can carry a session on.
     pub fn new(options: ServerOptions, http: bool, store: Option<Store>) -> Shared {
         axsnap_core::tokens::warm_in_background();
-        let browsers = Browsers::new(options.browser.clone(), store.is_some());
+        let browsers = Browsers::new(options.browser.clone());
         let tools = Arc::new(tools::list(options.allow_eval, options.desktop, http));
         let shared = Shared {
             options: Arc::new(options),
@@ -103,8 +103,9 @@ impl Shared {
     }
 
     /// A new session's state; nothing starts yet.
-    fn slot(&self, isolated: bool) -> Slot {
-        self.slot_with(Browsing::new(self.options.clone(), self.browsers.clone(), isolated))
+    /// `stored`: a handle session kept in the state store.
+    fn slot(&self, isolated: bool, stored: bool) -> Slot {
+        self.slot_with(Browsing::new(self.options.clone(), self.browsers.clone(), isolated, stored))
     }
 
     /// A session's state around `browsing`.
@@ -130,7 +131,11 @@ impl Shared {
             slot.browsing.lock().await.release("the session ended").await;
         }
         if let Some(store) = &self.store {
-            if let Err(e) = store.remove(handle).await {
+            let removed = match Token::new() {
+                Ok(token) => store.remove(handle, &token).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = removed {
                 tracing::warn!("session {handle}: removing it from the store: {e}");
             }
         }
@@ -237,7 +242,7 @@ impl AxsnapServer {
     fn own_slot(&self) -> Arc<Slot> {
         self.own
             .get_or_init(|| {
-                let slot = Arc::new(self.shared.slot(self.http));
+                let slot = Arc::new(self.shared.slot(self.http, false));
                 let mut list = self.shared.sessions.lock().unwrap_or_else(|p| p.into_inner());
                 list.retain(|w| w.strong_count() > 0);
                 list.push(Arc::downgrade(&slot));
@@ -255,7 +260,7 @@ impl AxsnapServer {
         }
         match handle {
             None | Some(Value::Null) => {
-                let slot = Arc::new(self.shared.slot(true));
+                let slot = Arc::new(self.shared.slot(true, self.shared.store.is_some()));
                 let handle = self.shared.handles.open(slot.clone())?;
                 Ok(Target::Handle { handle, slot, opened: true, held: None })
             }
@@ -324,9 +329,12 @@ impl AxsnapServer {
                     self.shared.end_session(handle).await;
                 }
                 if let Some(held) = held.take() {
-                    self.shared.put_stored(held, slot, ended).await;
+                    self.shared.put_stored(held, ended).await;
                 } else if let (Some(store), true, false) = (&self.shared.store, *opened, ended) {
-                    self.shared.create_stored(store, handle, slot).await;
+                    if let Err(f) = self.shared.create_stored(store, handle, slot).await {
+                        self.shared.end_session(handle).await;
+                        result = Err(f);
+                    }
                 }
                 match &mut result {
                     Ok(reply) => {

@@ -103,6 +103,14 @@ impl Slot {
 #[derive(Clone, Default)]
 pub struct Handles {
     map: Arc<Mutex<HashMap<String, Arc<Slot>>>>,
+    /// With a state store: one call at a time per handle on this server, from locking the
+    /// session in the store to writing it back.
+    gates: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+}
+
+/// Whether `handle` has a handle's shape (so that nothing else reaches the state store).
+pub fn is_handle(handle: &str) -> bool {
+    handle.len() == HANDLE_LEN && handle.bytes().all(|c| ALPHABET.contains(&c))
 }
 
 impl Handles {
@@ -139,6 +147,16 @@ impl Handles {
         }
     }
 
+    /// The gate of `handle`'s calls on this server (see `gates`).
+    pub fn gate(&self, handle: &str) -> Arc<tokio::sync::Mutex<()>> {
+        lock(&self.gates).entry(handle.to_string()).or_default().clone()
+    }
+
+    /// Forgets the gate of a handle no longer open.
+    pub fn drop_gate(&self, handle: &str) {
+        lock(&self.gates).remove(handle);
+    }
+
     /// This server's copy of the session `handle` names, if it has one.
     pub fn local(&self, handle: &str) -> Option<Arc<Slot>> {
         lock(&self.map).get(handle).cloned()
@@ -146,20 +164,27 @@ impl Handles {
 
     /// Puts in a copy of `handle` read from the state store, returning the copy it replaces
     /// (stale: served elsewhere since) for the caller to let go of.
-    pub fn replace(&self, handle: &str, slot: Arc<Slot>) -> Result<Option<Arc<Slot>>, Failure> {
+    /// When this server holds [`MAX_SESSIONS`] copies already, the least recently used one
+    /// that is not busy goes too (it carries on from the store wherever it is called next);
+    /// every copy put out is returned.
+    pub fn replace(&self, handle: &str, slot: Arc<Slot>) -> Vec<Arc<Slot>> {
         let mut map = lock(&self.map);
+        let mut out = Vec::new();
         if map.len() >= MAX_SESSIONS && !map.contains_key(handle) {
-            return Err(too_many());
+            let oldest =
+                map.iter().filter(|(_, s)| !s.busy()).max_by_key(|(_, s)| s.idle()).map(|(h, _)| h.clone());
+            out.extend(oldest.and_then(|h| map.remove(&h)));
         }
-        let old = map.insert(handle.to_string(), slot);
-        if let Some(o) = &old {
+        out.extend(map.insert(handle.to_string(), slot));
+        for o in &out {
             o.end();
         }
-        Ok(old)
+        out
     }
 
     /// Ends the session `handle` names; its slot is returned for the caller to release.
     pub fn remove(&self, handle: &str) -> Option<Arc<Slot>> {
+        lock(&self.gates).remove(handle);
         let slot = lock(&self.map).remove(handle);
         if let Some(s) = &slot {
             s.end();
@@ -172,6 +197,10 @@ impl Handles {
         let mut map = lock(&self.map);
         let idle: Vec<String> =
             map.iter().filter(|(_, s)| s.idle() >= timeout && !s.busy()).map(|(h, _)| h.clone()).collect();
+        let mut gates = lock(&self.gates);
+        for h in &idle {
+            gates.remove(h);
+        }
         idle.into_iter().filter_map(|h| map.remove(&h).map(|s| (h, s))).inspect(|(_, s)| s.end()).collect()
     }
 
@@ -218,8 +247,8 @@ mod tests {
 
     fn slot() -> Arc<Slot> {
         let options = ServerOptions::default();
-        let browsers = Browsers::new(options.browser.clone(), false);
-        Arc::new(Slot::new(Browsing::new(Arc::new(options), browsers, true), None))
+        let browsers = Browsers::new(options.browser.clone());
+        Arc::new(Slot::new(Browsing::new(Arc::new(options), browsers, true, false), None))
     }
 
     fn code(f: Failure) -> &'static str {
@@ -267,6 +296,37 @@ mod tests {
         assert_eq!(handles.open(slot()).err().map(code), Some("too_many_sessions"));
         assert_eq!(handles.take_all().len(), MAX_SESSIONS);
         assert!(handles.open(slot()).is_ok());
+    }
+
+    #[test]
+    fn a_copy_read_from_the_store_puts_out_the_oldest_idle_one_when_full() {
+        let handles = Handles::default();
+        let mut first = String::new();
+        for i in 0..MAX_SESSIONS {
+            let h = handles.open(slot()).unwrap_or_default();
+            if i == 0 {
+                first = h;
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        for s in lock(&handles.map).iter().filter(|(h, _)| **h != first).map(|(_, s)| s.clone()) {
+            s.touch();
+        }
+        let out = handles.replace("newcomer", slot());
+        assert_eq!(out.len(), 1);
+        assert!(out[0].check_open().is_err(), "the copy put out is ended");
+        assert!(handles.local(&first).is_none(), "the least recently used went");
+        assert!(handles.local("newcomer").is_some());
+        let again = handles.replace("newcomer", slot());
+        assert_eq!(again.len(), 1, "the copy it replaces is put out");
+    }
+
+    #[test]
+    fn only_a_handles_shape_is_a_handle() {
+        assert!(is_handle(&new_handle().unwrap_or_default()));
+        for bad in ["", "short", "abcdefghijk0", "abcdefghijkm:lock", "ABCDEFGHIJKM", "abcdefghijkmn"] {
+            assert!(!is_handle(bad), "{bad}");
+        }
     }
 
     #[test]

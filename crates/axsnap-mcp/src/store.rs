@@ -16,7 +16,7 @@
 //! Round trips per call: one to lock and read the version, one to write the state and unlock;
 //! one more to read the state when the session was served elsewhere.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::Script;
@@ -73,8 +73,6 @@ pub enum Locked {
 #[derive(Clone)]
 pub struct Store {
     con: ConnectionManager,
-    /// This server's lock token: random, so a lock is only ever lifted by its owner.
-    token: String,
 }
 
 impl std::fmt::Debug for Store {
@@ -82,6 +80,24 @@ impl std::fmt::Debug for Store {
         f.debug_struct("Store").finish_non_exhaustive()
     }
 }
+
+/// Who holds a session's lock: one call (random, so a lock is only ever renewed, written
+/// under or lifted by the call that took it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token(String);
+
+impl Token {
+    /// A fresh token from the OS's random source.
+    pub fn new() -> Result<Token, StoreError> {
+        let mut bytes = [0u8; 12];
+        getrandom::fill(&mut bytes).map_err(|e| StoreError::Redis(format!("no random source: {e}")))?;
+        Ok(Token(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+    }
+}
+
+/// Redis's clock in milliseconds, inside a script: the servers' own clocks need not agree.
+const NOW_MS: &str = "local t = redis.call('TIME')
+              local now = t[1] * 1000 + math.floor(t[2] / 1000)";
 
 impl Store {
     /// Connects to Redis at `url` now, so a wrong address fails at start, not on a call.
@@ -94,35 +110,32 @@ impl Store {
             .set_number_of_retries(4);
         let mut con = ConnectionManager::new_with_config(client, config).await?;
         let _: String = redis::cmd("PING").query_async(&mut con).await?;
-        let mut bytes = [0u8; 12];
-        getrandom::fill(&mut bytes).map_err(|e| StoreError::Redis(format!("no random source: {e}")))?;
-        let token = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        Ok(Store { con, token })
+        Ok(Store { con })
     }
 
     /// Stores a new session at version 1; `false` when the handle is taken already.
     pub async fn create(&self, handle: &str, state: &[u8], keep: Duration) -> Result<bool, StoreError> {
-        let created: i64 = Script::new(
-            r"if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+        let created: i64 = Script::new(&format!(
+            "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
               redis.call('HSET', KEYS[1], 'ver', 1, 'state', ARGV[1])
               redis.call('PEXPIRE', KEYS[1], ARGV[2])
-              redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-              return 1",
-        )
+              {NOW_MS}
+              redis.call('ZADD', KEYS[2], now, ARGV[3])
+              return 1"
+        ))
         .key(session_key(handle))
         .key(sessions_key())
         .arg(state)
         .arg(millis(keep + KEEP_PAST_IDLE))
-        .arg(now_ms())
         .arg(handle)
         .invoke_async(&mut self.con.clone())
         .await?;
         Ok(created == 1)
     }
 
-    /// Locks the session for a call, waiting (at most [`LOCK_WAIT`]) for a call running on
-    /// another server, and says its stored version.
-    pub async fn lock(&self, handle: &str) -> Result<Locked, StoreError> {
+    /// Locks the session for a call with `token`, waiting (at most [`LOCK_WAIT`]) for a call
+    /// running on another server, and says its stored version.
+    pub async fn lock(&self, handle: &str, token: &Token) -> Result<Locked, StoreError> {
         let script = Script::new(
             r"if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
               if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -135,7 +148,7 @@ impl Store {
             let found: i64 = script
                 .key(session_key(handle))
                 .key(lock_key(handle))
-                .arg(&self.token)
+                .arg(&token.0)
                 .arg(millis(LOCK_TTL))
                 .invoke_async(&mut self.con.clone())
                 .await?;
@@ -148,15 +161,15 @@ impl Store {
         }
     }
 
-    /// Keeps this server's lock on the session from lapsing while a call runs; `false` when it
-    /// is no longer this server's.
-    pub async fn renew(&self, handle: &str) -> Result<bool, StoreError> {
+    /// Keeps the lock `token` holds from lapsing while a call runs; `false` when it is no
+    /// longer held.
+    pub async fn renew(&self, handle: &str, token: &Token) -> Result<bool, StoreError> {
         let renewed: i64 = Script::new(
             r"if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
               return 0",
         )
         .key(lock_key(handle))
-        .arg(&self.token)
+        .arg(&token.0)
         .arg(millis(LOCK_TTL))
         .invoke_async(&mut self.con.clone())
         .await?;
@@ -173,100 +186,108 @@ impl Store {
         Ok(state)
     }
 
-    /// Writes a session's state after a call and unlocks it; returns the new version, or
-    /// `None` when the lock had lapsed and another server took the session meanwhile (this
-    /// call's state is then not written: the other server's is newer).
+    /// Writes a session's state after a call and lifts the lock `token` holds; returns the new
+    /// version, or `None` when the lock had lapsed (another server may have taken the session
+    /// meanwhile: this state is then not written).
     pub async fn commit(
         &self,
         handle: &str,
+        token: &Token,
         state: &[u8],
         keep: Duration,
     ) -> Result<Option<u64>, StoreError> {
-        let version: i64 = Script::new(
-            r"if redis.call('GET', KEYS[2]) ~= ARGV[1] then return -1 end
+        let version: i64 = Script::new(&format!(
+            "if redis.call('GET', KEYS[2]) ~= ARGV[1] then return -1 end
               if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('DEL', KEYS[2]) return -1 end
               local v = redis.call('HINCRBY', KEYS[1], 'ver', 1)
               redis.call('HSET', KEYS[1], 'state', ARGV[2])
               redis.call('PEXPIRE', KEYS[1], ARGV[3])
-              redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
+              {NOW_MS}
+              redis.call('ZADD', KEYS[3], now, ARGV[4])
               redis.call('DEL', KEYS[2])
-              return v",
-        )
+              return v"
+        ))
         .key(session_key(handle))
         .key(lock_key(handle))
         .key(sessions_key())
-        .arg(&self.token)
+        .arg(&token.0)
         .arg(state)
         .arg(millis(keep + KEEP_PAST_IDLE))
-        .arg(now_ms())
         .arg(handle)
         .invoke_async(&mut self.con.clone())
         .await?;
         Ok(u64::try_from(version).ok())
     }
 
-    /// Lifts this server's lock without writing (the call changed nothing worth keeping).
-    pub async fn unlock(&self, handle: &str) -> Result<(), StoreError> {
+    /// Lifts the lock `token` holds without writing.
+    pub async fn unlock(&self, handle: &str, token: &Token) -> Result<(), StoreError> {
         let _: i64 = Script::new(
             r"if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
               return 0",
         )
         .key(lock_key(handle))
-        .arg(&self.token)
+        .arg(&token.0)
         .invoke_async(&mut self.con.clone())
         .await?;
         Ok(())
     }
 
-    /// Forgets a session (closed or expired), with its lock.
-    pub async fn remove(&self, handle: &str) -> Result<(), StoreError> {
-        let _: () = redis::pipe()
-            .atomic()
-            .del(session_key(handle))
-            .ignore()
-            .del(lock_key(handle))
-            .ignore()
-            .zrem(sessions_key(), handle)
-            .ignore()
-            .query_async(&mut self.con.clone())
-            .await?;
+    /// Forgets a session (closed or ended idle), and lifts the lock `token` holds on it.
+    pub async fn remove(&self, handle: &str, token: &Token) -> Result<(), StoreError> {
+        let _: i64 = Script::new(
+            r"redis.call('DEL', KEYS[1])
+              redis.call('ZREM', KEYS[3], ARGV[2])
+              if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+              return 1",
+        )
+        .key(session_key(handle))
+        .key(lock_key(handle))
+        .key(sessions_key())
+        .arg(&token.0)
+        .arg(handle)
+        .invoke_async(&mut self.con.clone())
+        .await?;
         Ok(())
     }
 
     /// Handles of sessions last used longer than `idle` ago (at most `limit`), for the reaper.
     pub async fn idle(&self, idle: Duration, limit: usize) -> Result<Vec<String>, StoreError> {
-        let cutoff = now_ms().saturating_sub(millis(idle));
-        let handles: Vec<String> = redis::cmd("ZRANGEBYSCORE")
-            .arg(sessions_key())
-            .arg("-inf")
-            .arg(cutoff)
-            .arg("LIMIT")
-            .arg(0)
-            .arg(limit)
-            .query_async(&mut self.con.clone())
-            .await?;
+        let handles: Vec<String> = Script::new(&format!(
+            "{NOW_MS}
+              return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'LIMIT', 0, tonumber(ARGV[2]))"
+        ))
+        .key(sessions_key())
+        .arg(millis(idle))
+        .arg(limit)
+        .invoke_async(&mut self.con.clone())
+        .await?;
         Ok(handles)
     }
 
-    /// Claims an idle session for ending: locks it when no call runs and it is still idle
-    /// past `idle`, and takes it off the reaper's list. `Some(version)` when this server won it
-    /// (it must then end it and [`Store::remove`] it).
-    pub async fn claim(&self, handle: &str, idle: Duration) -> Result<Option<u64>, StoreError> {
-        let cutoff = now_ms().saturating_sub(millis(idle));
-        let claimed: i64 = Script::new(
-            r"local used = redis.call('ZSCORE', KEYS[3], ARGV[3])
-              if not used or tonumber(used) > tonumber(ARGV[4]) then return -1 end
+    /// Claims an idle session for ending: locks it with `token` when no call runs and it is
+    /// still idle past `idle`. `Some(version)` when this server won it: it must then end it
+    /// and [`Store::remove`] it. It stays on the reaper's list until removed, so a server that
+    /// dies while ending it leaves it to the next one.
+    pub async fn claim(
+        &self,
+        handle: &str,
+        token: &Token,
+        idle: Duration,
+    ) -> Result<Option<u64>, StoreError> {
+        let claimed: i64 = Script::new(&format!(
+            "local used = redis.call('ZSCORE', KEYS[3], ARGV[3])
+              {NOW_MS}
+              if not used or tonumber(used) > now - tonumber(ARGV[4]) then return -1 end
               if not redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return -1 end
-              redis.call('ZREM', KEYS[3], ARGV[3])
-              return tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')",
-        )
+              return tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')"
+        ))
         .key(session_key(handle))
         .key(lock_key(handle))
         .key(sessions_key())
-        .arg(&self.token)
+        .arg(&token.0)
         .arg(millis(LOCK_TTL))
         .arg(handle)
-        .arg(cutoff)
+        .arg(millis(idle))
         .invoke_async(&mut self.con.clone())
         .await?;
         Ok(u64::try_from(claimed).ok())
@@ -287,10 +308,6 @@ fn sessions_key() -> String {
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, millis)
 }
 
 /// A Redis URL as an error may show it: no password.
@@ -364,67 +381,89 @@ mod tests {
 
     const KEEP: Duration = Duration::from_secs(60);
 
+    fn token() -> Token {
+        Token::new().expect("a token")
+    }
+
     #[test]
-    fn a_session_goes_from_one_server_to_another_by_version() {
+    fn a_session_goes_from_one_call_to_another_by_version() {
         let redis = Redis::start();
         rt().block_on(async {
             let a = Store::connect(&redis.url).await.expect("store a");
             let b = Store::connect(&redis.url).await.expect("store b");
-            assert_eq!(b.lock("h1").await.expect("lock"), Locked::Unknown);
+            let (ta, tb) = (token(), token());
+            assert_eq!(b.lock("h1", &tb).await.expect("lock"), Locked::Unknown);
             assert!(a.create("h1", b"one", KEEP).await.expect("create"));
             assert!(!b.create("h1", b"other", KEEP).await.expect("create again"), "a handle is stored once");
-            assert_eq!(b.lock("h1").await.expect("lock"), Locked::At(1));
+            assert_eq!(b.lock("h1", &tb).await.expect("lock"), Locked::At(1));
             assert_eq!(b.load("h1").await.expect("load").as_deref(), Some(&b"one"[..]));
-            assert_eq!(b.commit("h1", b"two", KEEP).await.expect("commit"), Some(2));
-            assert_eq!(a.lock("h1").await.expect("lock"), Locked::At(2), "a sees b's version");
+            assert_eq!(b.commit("h1", &tb, b"two", KEEP).await.expect("commit"), Some(2));
+            assert_eq!(a.lock("h1", &ta).await.expect("lock"), Locked::At(2), "a sees b's version");
             assert_eq!(a.load("h1").await.expect("load").as_deref(), Some(&b"two"[..]));
-            assert!(a.renew("h1").await.expect("renew"));
-            assert!(!b.renew("h1").await.expect("renew"), "b does not hold a's lock");
-            assert_eq!(b.commit("h1", b"lost", KEEP).await.expect("commit"), None, "only the holder writes");
-            a.unlock("h1").await.expect("unlock");
-            assert_eq!(b.lock("h1").await.expect("lock"), Locked::At(2));
-            b.unlock("h1").await.expect("unlock");
-            a.remove("h1").await.expect("remove");
-            assert_eq!(b.lock("h1").await.expect("lock"), Locked::Unknown);
+            assert!(a.renew("h1", &ta).await.expect("renew"));
+            // Another call, even on the same server (same Store), holds nothing.
+            let other = token();
+            assert!(!a.renew("h1", &other).await.expect("renew"), "only the holder renews");
+            assert_eq!(
+                a.commit("h1", &other, b"lost", KEEP).await.expect("commit"),
+                None,
+                "only the holder writes"
+            );
+            a.unlock("h1", &other).await.expect("unlock");
+            assert!(a.renew("h1", &ta).await.expect("renew"), "another call's unlock lifted nothing");
+            a.unlock("h1", &ta).await.expect("unlock");
+            assert_eq!(b.lock("h1", &tb).await.expect("lock"), Locked::At(2));
+            // Removing with another call's token leaves that call's lock to lapse on its own.
+            a.remove("h1", &ta).await.expect("remove");
+            assert_eq!(a.load("h1").await.expect("load"), None);
+            assert!(b.renew("h1", &tb).await.expect("renew"));
+            b.unlock("h1", &tb).await.expect("unlock");
+            assert_eq!(b.lock("h1", &tb).await.expect("lock"), Locked::Unknown);
         });
     }
 
     #[test]
-    fn a_call_waits_for_another_servers_call_in_the_same_session() {
+    fn a_call_waits_for_another_call_in_the_same_session() {
         let redis = Redis::start();
         rt().block_on(async {
             let a = Store::connect(&redis.url).await.expect("store a");
             let b = Store::connect(&redis.url).await.expect("store b");
+            let (ta, tb) = (token(), token());
             assert!(a.create("h2", b"x", KEEP).await.expect("create"));
-            assert_eq!(a.lock("h2").await.expect("lock"), Locked::At(1));
+            assert_eq!(a.lock("h2", &ta).await.expect("lock"), Locked::At(1));
             let writer = a.clone();
             let finish = tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_millis(300)).await;
-                writer.commit("h2", b"y", KEEP).await
+                writer.commit("h2", &ta, b"y", KEEP).await
             });
             let started = tokio::time::Instant::now();
-            assert_eq!(b.lock("h2").await.expect("lock"), Locked::At(2), "b ran after a's write");
+            assert_eq!(b.lock("h2", &tb).await.expect("lock"), Locked::At(2), "b ran after a's write");
             assert!(started.elapsed() >= Duration::from_millis(250));
             assert_eq!(finish.await.expect("join").expect("commit"), Some(2));
         });
     }
 
     #[test]
-    fn idle_sessions_are_claimed_by_one_server() {
+    fn idle_sessions_are_claimed_by_one_server_and_stay_listed_until_removed() {
         let redis = Redis::start();
         rt().block_on(async {
             let a = Store::connect(&redis.url).await.expect("store a");
             let b = Store::connect(&redis.url).await.expect("store b");
+            let (ta, tb) = (token(), token());
             assert!(a.create("old", b"x", KEEP).await.expect("create"));
             tokio::time::sleep(Duration::from_millis(50)).await;
             assert!(a.create("new", b"x", KEEP).await.expect("create"));
             let idle = Duration::from_millis(30);
             assert_eq!(a.idle(idle, 10).await.expect("idle"), ["old"]);
-            let (ca, cb) = tokio::join!(a.claim("old", idle), b.claim("old", idle));
+            let (ca, cb) = tokio::join!(a.claim("old", &ta, idle), b.claim("old", &tb, idle));
             let won: Vec<Option<u64>> = vec![ca.expect("claim"), cb.expect("claim")];
             assert_eq!(won.iter().filter(|w| w.is_some()).count(), 1, "{won:?}");
-            assert_eq!(a.claim("new", idle).await.expect("claim"), None, "used since");
-            assert!(a.idle(idle, 10).await.expect("idle").is_empty(), "claimed off the list");
+            assert_eq!(a.claim("new", &ta, idle).await.expect("claim"), None, "used since");
+            // Listed until the winner removes it: a winner that dies leaves it to the next.
+            assert_eq!(a.idle(idle, 10).await.expect("idle"), ["old"]);
+            let winner = if won[0].is_some() { &ta } else { &tb };
+            a.remove("old", winner).await.expect("remove");
+            assert!(a.idle(idle, 10).await.expect("idle").is_empty());
         });
     }
 
