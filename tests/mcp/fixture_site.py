@@ -59,6 +59,9 @@ PAGES: dict[str, str] = {
     "/counter": "`?who=NAME`: 'Counter NAME', an 'Increment' button, a status 'NAME count: N', "
     "a 'Note' text field and a list that grows by one 'NAME click N' item a click, over a "
     "few paragraphs of text (so a click's diff is smaller than the page)",
+    "/upload": "a file input 'Attachment' (several files), a 'Choose photo' button that opens a "
+    "hidden single-file input, a 'Title' field, and a 'Files' list naming each file chosen "
+    "with its size",
 }
 
 # Pages a plain HTTP client cannot fetch whole (they never answer).
@@ -315,6 +318,28 @@ document.getElementById('inc').addEventListener('click', () => {{
     return _page(f"Counter {who}", body, script)
 
 
+def _upload() -> bytes:
+    body = """<main><h1>Upload</h1>
+<p><label for=attachment>Attachment</label> <input type=file id=attachment multiple></p>
+<p><button type=button id=pick>Choose photo</button><input type=file id=photo hidden></p>
+<p><label>Title <input id=title></label></p>
+<ul id=files aria-label="Files"></ul></main>"""
+    script = """
+function show(input, what) {
+  for (const f of input.files) {
+    const li = document.createElement('li');
+    li.textContent = what + ': ' + f.name + ' (' + f.size + ' bytes)';
+    document.getElementById('files').appendChild(li);
+  }
+}
+const attachment = document.getElementById('attachment'), photo = document.getElementById('photo');
+attachment.addEventListener('change', () => show(attachment, 'attachment'));
+photo.addEventListener('change', () => show(photo, 'photo'));
+document.getElementById('pick').addEventListener('click', () => photo.click());
+"""
+    return _page("Upload", body, script)
+
+
 def _deep_code() -> bytes:
     # A paragraph holding a chain of nested code spans, each with a link and the next span
     # (rustdoc's signatures, nested past any sense), then a button to act on. Chromium lays out
@@ -489,6 +514,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/whoami":
             token = self._cookie()
             self._send(200, _whoami(self.site.user_of(token), token))
+        elif path == "/upload":
+            self._send(200, _upload())
         elif path == "/counter":
             who = parse_qs(urlsplit(self.path).query).get("who", ["anyone"])[0]
             self._send(200, _counter(who))

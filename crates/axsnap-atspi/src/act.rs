@@ -64,6 +64,14 @@ pub async fn act(bus: &Bus, obj: &ObjectRef, action: &ElementAction) -> Result<(
         ElementAction::Check { on } => check(bus, &raw, *on).await,
         ElementAction::Scroll { dx, dy } => scroll(bus, &raw, *dx, *dy).await,
         ElementAction::Focus => focus(bus, &raw).await,
+        ElementAction::SetFiles { .. } => Err(AtspiError::refused(
+            Refusal::NotActionable,
+            format!(
+                "{} takes no files directly: a desktop app opens files through its own dialog; use its Open \
+                 button and type the path there",
+                describe(&raw)
+            ),
+        )),
         ElementAction::Press { keys: k } => {
             let chords = keys::parse(k)?;
             focus(bus, &raw).await?;

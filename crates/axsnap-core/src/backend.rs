@@ -116,6 +116,13 @@ pub enum ElementAction {
         /// Labels or values.
         values: Vec<String>,
     },
+    /// Put files into a file input (`<input type=file>`), as choosing them in its dialog
+    /// would. The paths are the backend's to read: whoever builds this action has checked
+    /// that they may be uploaded.
+    SetFiles {
+        /// Absolute paths of the files.
+        paths: Vec<String>,
+    },
     /// Check or uncheck, verifying the resulting state.
     Check {
         /// The wanted state.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axsnap_cdp::{CdpBackend, CdpError, PageLog};
-use axsnap_core::backend::{Backend, TargetAction, TargetSummary};
+use axsnap_core::backend::{Backend, ElementAction, TargetAction, TargetSummary};
 use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
@@ -247,6 +247,12 @@ impl Browsing {
                 self.run(Op::Target(action)).await
             }
             "tabs" => self.tabs(args).await,
+            "upload" => {
+                let a = Args::new("upload", args, &["ref", "paths"])?;
+                let r = a.str("ref")?.to_string();
+                let paths = self.options.upload_root.check(&a.strings("paths")?)?;
+                self.run(Op::Element { r, action: ElementAction::SetFiles { paths } }).await
+            }
             "dialog" => {
                 let a = Args::new("dialog", args, &["accept", "prompt_text"])?;
                 let action = if a.bool("accept")? {

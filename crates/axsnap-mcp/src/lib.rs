@@ -35,6 +35,7 @@ mod store;
 mod surface;
 mod tools;
 mod transport;
+mod upload;
 mod url_policy;
 mod wait;
 
@@ -45,4 +46,5 @@ pub use handler::{AxsnapServer, Shared};
 pub use options::{BrowserOptions, ServerOptions};
 pub use tools::{list as tool_list, NAMES as TOOL_NAMES};
 pub use transport::{serve_http, serve_stdio, HttpOptions, ServeError, MCP_PATH};
+pub use upload::UploadRoot;
 pub use url_policy::{UrlPolicy, UrlRefused};

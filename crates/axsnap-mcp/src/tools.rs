@@ -28,6 +28,7 @@ pub const NAMES: &[&str] = &[
     "select",
     "check",
     "scroll",
+    "upload",
     "tabs",
     "wait_for",
     "dialog",
@@ -171,6 +172,12 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
             &["direction"],
         ),
         tool(
+            "upload",
+            "Put files into a file input (paths under the server's --upload-root).",
+            json!({"ref": r, "paths": {"type": "array", "items": {"type": "string"}}}),
+            &["ref", "paths"],
+        ),
+        tool(
             "tabs",
             "List, open (url), select or close (index) tabs.",
             json!({"action": {"enum": ["list", "new", "select", "close"]}, "index": {"type": "integer"}, "url": {"type": "string"}}),
@@ -221,6 +228,19 @@ fn tool(name: &'static str, description: &'static str, properties: Value, requir
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The budget: the tools/list result within 1,500 o200k tokens, over stdio and over
+    /// HTTP (where every tool takes `session`), without the opt-in tools. Prints the counts.
+    #[test]
+    fn the_list_fits_its_budget() {
+        for (what, handles) in [("stdio", false), ("http", true)] {
+            let result = json!({"tools": list(false, false, handles)}).to_string();
+            let (o200k, cl100k) =
+                (axsnap_core::tokens::count_o200k(&result), axsnap_core::tokens::count_cl100k(&result));
+            println!("tools/list over {what}: {o200k} o200k, {cl100k} cl100k tokens");
+            assert!(o200k <= 1_500, "tools/list over {what} is {o200k} o200k tokens");
+        }
+    }
 
     #[test]
     fn names_match_the_list() {

@@ -118,6 +118,10 @@ pub struct McpArgs {
     /// address: a load balancer's or proxy's address in front of this server (repeatable).
     #[arg(long, value_name = "HOST:PORT", requires = "http")]
     pub allowed_host: Vec<String>,
+    /// The directory the upload tool may take files from (only regular files under it; none:
+    /// uploads are off).
+    #[arg(long, value_name = "DIR")]
+    pub upload_root: Option<PathBuf>,
     /// Share sessions with other servers through this Redis (redis://HOST:PORT[/DB]): a
     /// session's refs, baselines and tabs are kept there, so any server behind one load
     /// balancer can serve any call of a 2026-07-28 client, and a server that dies loses none.

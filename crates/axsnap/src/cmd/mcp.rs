@@ -19,6 +19,14 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
     if !a.cdp_header.is_empty() && a.cdp_endpoint.is_none() && a.cdp_pool.is_none() {
         anyhow::bail!("--cdp-header goes with --cdp-endpoint or --cdp-pool");
     }
+    if let Some(dir) = &a.upload_root {
+        if !dir.is_dir() {
+            anyhow::bail!(
+                "--upload-root {}: not a directory (uploads come from the files under it)",
+                dir.display()
+            );
+        }
+    }
     if !(a.idle_timeout > 0.0 && a.idle_timeout.is_finite()) {
         anyhow::bail!("--idle-timeout must be a positive number of minutes");
     }
@@ -40,6 +48,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         allow_eval: a.allow_eval,
         idle_timeout: Duration::from_secs_f64(a.idle_timeout * 60.0),
         state: a.state.clone(),
+        upload_root: axsnap_mcp::UploadRoot(a.upload_root.clone()),
         capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
         max_tokens: (a.max_tokens > 0).then_some(a.max_tokens),
         desktop: a.desktop,
