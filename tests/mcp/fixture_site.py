@@ -59,6 +59,9 @@ PAGES: dict[str, str] = {
     "/counter": "`?who=NAME`: 'Counter NAME', an 'Increment' button, a status 'NAME count: N', "
     "a 'Note' text field and a list that grows by one 'NAME click N' item a click, over a "
     "few paragraphs of text (so a click's diff is smaller than the page)",
+    "/drag": "a board (HTML5 drag and drop): cards 'Card A' and 'Card B' in a 'To do' column, "
+    "dropped into the 'Done' column; and a list sorted by pointer drags ('One', 'Two', 'Three': "
+    "an item dropped on another goes before it); a status says the board's and the list's state",
     "/upload": "a file input 'Attachment' (several files), a 'Choose photo' button that opens a "
     "hidden single-file input, a 'Title' field, and a 'Files' list naming each file chosen "
     "with its size",
@@ -318,6 +321,52 @@ document.getElementById('inc').addEventListener('click', () => {{
     return _page(f"Counter {who}", body, script)
 
 
+def _drag() -> bytes:
+    body = """<main><h1>Drag</h1>
+<section aria-label="To do" id=todo class=col><h2>To do</h2>
+<div draggable=true id=card-a aria-label="Card A">Card A</div>
+<div draggable=true id=card-b aria-label="Card B">Card B</div></section>
+<section aria-label="Done" id=done class=col><h2>Done</h2></section>
+<ol id=sort aria-label="Sortable"><li>One</li><li>Two</li><li>Three</li></ol>
+<p id=status role=status>board: To do A B | Done none; list: One Two Three</p></main>
+<style>.col { min-height: 80px; border: 1px solid #888; margin: 8px; padding: 8px }
+.col div { padding: 6px; margin: 4px; background: #eee }
+#sort li { padding: 8px; margin: 2px; background: #ddf; user-select: none; cursor: move }</style>"""
+    script = """
+function status() {
+  const names = (col) => [...document.getElementById(col).querySelectorAll('div')]
+    .map((d) => d.id.slice(-1).toUpperCase()).join(' ') || 'none';
+  const list = [...document.querySelectorAll('#sort li')].map((li) => li.textContent).join(' ');
+  document.getElementById('status').textContent =
+    'board: To do ' + names('todo') + ' | Done ' + names('done') + '; list: ' + list;
+}
+for (const card of document.querySelectorAll('[draggable]')) {
+  card.addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', card.id));
+}
+for (const col of document.querySelectorAll('.col')) {
+  col.addEventListener('dragover', (e) => e.preventDefault());
+  col.addEventListener('drop', (e) => {
+    e.preventDefault();
+    const card = document.getElementById(e.dataTransfer.getData('text/plain'));
+    if (card) { col.appendChild(card); status(); }
+  });
+}
+let held = null;
+document.getElementById('sort').addEventListener('pointerdown', (e) => {
+  if (e.target.tagName === 'LI') held = e.target;
+});
+document.addEventListener('pointerup', (e) => {
+  const over = document.elementFromPoint(e.clientX, e.clientY);
+  if (held && over && over.tagName === 'LI' && over !== held) {
+    over.parentNode.insertBefore(held, over);
+    status();
+  }
+  held = null;
+});
+"""
+    return _page("Drag", body, script)
+
+
 def _upload() -> bytes:
     body = """<main><h1>Upload</h1>
 <p><label for=attachment>Attachment</label> <input type=file id=attachment multiple></p>
@@ -514,6 +563,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/whoami":
             token = self._cookie()
             self._send(200, _whoami(self.site.user_of(token), token))
+        elif path == "/drag":
+            self._send(200, _drag())
         elif path == "/upload":
             self._send(200, _upload())
         elif path == "/counter":

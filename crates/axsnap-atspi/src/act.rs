@@ -64,6 +64,13 @@ pub async fn act(bus: &Bus, obj: &ObjectRef, action: &ElementAction) -> Result<(
         ElementAction::Check { on } => check(bus, &raw, *on).await,
         ElementAction::Scroll { dx, dy } => scroll(bus, &raw, *dx, *dy).await,
         ElementAction::Focus => focus(bus, &raw).await,
+        ElementAction::DragTo { .. } => Err(AtspiError::refused(
+            Refusal::NotActionable,
+            format!(
+                "dragging {} is not offered on the desktop yet; use the app's keys or menus",
+                describe(&raw)
+            ),
+        )),
         ElementAction::SetFiles { .. } => Err(AtspiError::refused(
             Refusal::NotActionable,
             format!(

@@ -10,6 +10,8 @@
 //! - check: clicks only when the state differs, then verifies the state;
 //! - scroll: the element if it scrolls, else its nearest scrolling ancestor, else the page;
 //! - focus: `DOM.focus`;
+//! - drag: onto another element, as an HTML5 drag (intercepted, carried by drag events) or
+//!   by pointer moves;
 //! - set files: a file input's files (`DOM.setFileInputFiles`), refused on anything else.
 //!
 //! The element is resolved fresh for every action ([`crate::locate`]): a removed or replaced
@@ -123,6 +125,7 @@ fn action_name(a: &ElementAction) -> &'static str {
         ElementAction::Focus => "focus",
         ElementAction::Press { .. } => "press keys on",
         ElementAction::SetFiles { .. } => "upload files into",
+        ElementAction::DragTo { .. } => "drag",
     }
 }
 
@@ -158,6 +161,7 @@ async fn perform(
         ElementAction::Scroll { dx, dy } => scroll(page, el, *dx, *dy).await,
         ElementAction::Focus => focus(page, el, name).await,
         ElementAction::SetFiles { paths } => set_files(page, el, paths, name).await,
+        ElementAction::DragTo { to } => drag(page, el, to, name).await,
         ElementAction::Press { keys } => {
             let chords = input::chords(keys)?;
             focus(page, el, name).await?;
@@ -168,6 +172,89 @@ async fn perform(
         }
     }
     .map(|()| None)
+}
+
+/// Pointer moves between a drag's start and its drop: pages that follow the pointer (sortable
+/// lists) look at the moves in between, not only the last.
+const DRAG_STEPS: u32 = 8;
+
+/// How long a drag waits to learn whether the page started an HTML5 drag.
+const DRAG_START_WAIT: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// Drags `el` onto the element `to`. The browser's drags are intercepted: when the page starts
+/// an HTML5 drag (`dragstart`), its data is carried to the target with drag events
+/// (`dragenter`, `dragover`, `drop`); otherwise the pointer moves there in steps and is
+/// released (a drag the page follows with mouse or pointer events).
+async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &str) -> Result<(), CdpError> {
+    ensure_enabled(page, el, name, true).await?;
+    let target = match locate::locate(page, to).await {
+        Ok(t) => t,
+        Err(CdpError::StaleElement { .. }) => {
+            return Err(not_actionable(
+                Refusal::Gone,
+                name,
+                el,
+                "the element to drop it on is gone (its ref is stale); take a new snapshot",
+            ))
+        }
+        Err(e) => return Err(e),
+    };
+    let (x0, y0) = clickable_point(page, el, name).await?;
+    let (x1, y1) = clickable_point(page, &target, "drop onto").await?;
+    let raw = page.raw();
+    let session = page.session_id();
+    let mut events = raw.subscribe();
+    let intercept = |on: bool| raw.call(Some(session), "Input.setInterceptDrags", json!({"enabled": on}));
+    intercept(true).await?;
+    let result = async {
+        let send = |p: Value| page.call("Input.dispatchMouseEvent", p);
+        send(mouse("mouseMoved", x0, y0, MouseButton::Left, 0)).await?;
+        send(mouse("mousePressed", x0, y0, MouseButton::Left, 1)).await?;
+        // Pressed and moving: the button stays down through the moves.
+        let moved = |x: f64, y: f64| {
+            let mut p = mouse("mouseMoved", x, y, MouseButton::Left, 0);
+            p["button"] = json!("left");
+            p["buttons"] = json!(1);
+            p
+        };
+        // A few pixels first: where an HTML5 drag starts.
+        send(moved(x0 + 6.0, y0 + 6.0)).await?;
+        let started = tokio::time::timeout(DRAG_START_WAIT, async {
+            loop {
+                match events.recv().await {
+                    Ok(e)
+                        if e.method == "Input.dragIntercepted"
+                            && e.session_id.as_deref() == Some(session) =>
+                    {
+                        return e.params.get("data").cloned();
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                    _ => {}
+                }
+            }
+        })
+        .await
+        .ok()
+        .flatten();
+        match started {
+            Some(data) => {
+                for kind in ["dragEnter", "dragOver", "drop"] {
+                    let p = json!({"type": kind, "x": x1, "y": y1, "data": data});
+                    page.call("Input.dispatchDragEvent", p).await?;
+                }
+            }
+            None => {
+                for i in 1..=DRAG_STEPS {
+                    let f = f64::from(i) / f64::from(DRAG_STEPS);
+                    send(moved(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)).await?;
+                }
+            }
+        }
+        send(mouse("mouseReleased", x1, y1, MouseButton::Left, 1)).await.map(|_| ())
+    }
+    .await;
+    let _ = intercept(false).await;
+    result
 }
 
 /// How long a control an upload clicks may take to open its file chooser.

@@ -37,6 +37,10 @@ pub const STYLES: &[&str] =
 
 /// The index of `-webkit-text-security` in [`STYLES`] (masked text is a secret).
 const MASK_STYLE: usize = 2;
+/// Cursors a page gives what it wants acted on: a click target's `pointer`, a drag handle's
+/// `grab` and `move` (a sortable list's items, a board's cards).
+const TARGET_CURSORS: [&str; 3] = ["pointer", "grab", "move"];
+
 /// The index of `cursor` in [`STYLES`]: a pointer cursor of an element's own (not inherited
 /// from its parent) marks a click target that may have no role and no listener of its own.
 const CURSOR_STYLE: usize = 3;
@@ -237,8 +241,8 @@ pub(crate) struct AttrIds {
     covering: Option<i64>,
     scroll: Option<i64>,
     scroll_values: Vec<i64>,
-    /// `pointer` (a cursor value).
-    pointer: Option<i64>,
+    /// The cursors that say "act on me": `pointer`, and a drag handle's `grab` and `move`.
+    pointer: Vec<i64>,
     /// `draggable` and its value `true`.
     draggable: Option<i64>,
     /// `display` values of inline-level boxes.
@@ -267,7 +271,7 @@ impl SnapIndex {
             covering: find(COVERING_ATTR),
             scroll: find(SCROLL_ATTR),
             scroll_values: ["auto", "scroll"].iter().filter_map(|s| find(s)).collect(),
-            pointer: find("pointer"),
+            pointer: TARGET_CURSORS.iter().filter_map(|s| find(s)).collect(),
             draggable: find("draggable"),
             inline_displays: INLINE_DISPLAYS.iter().filter_map(|s| find(s)).collect(),
             inline: find("inline"),
@@ -453,10 +457,10 @@ impl SnapIndex {
     }
 
     /// Whether element `n` of document `d` has a pointer cursor of its own: its computed
-    /// cursor is `pointer` and its nearest ancestor with a box does not have one (a link's
-    /// text and an icon inside a clickable card inherit theirs).
+    /// cursor is one of [`TARGET_CURSORS`] and its nearest ancestor with a box does not have
+    /// the same (a link's text and an icon inside a clickable card inherit theirs).
     fn own_pointer(&self, d: usize, n: usize) -> bool {
-        let Some(pointer) = self.attr_ids.pointer else { return false };
+        let pointers = &self.attr_ids.pointer;
         let Some(doc) = self.docs.get(d) else { return false };
         if doc.nodes.node_type.get(n) != Some(&ELEMENT_NODE) {
             return false;
@@ -466,9 +470,7 @@ impl SnapIndex {
                 .and_then(|k| doc.layout.styles.get(k))
                 .and_then(|st| st.get(CURSOR_STYLE).copied())
         };
-        if cursor(n) != Some(pointer) {
-            return false;
-        }
+        let Some(pointer) = cursor(n).filter(|c| pointers.contains(c)) else { return false };
         let mut at = n;
         for _ in 0..CURSOR_ANCESTORS {
             let Some(parent) = doc.nodes.parent_index.get(at).and_then(|p| usize::try_from(*p).ok()) else {

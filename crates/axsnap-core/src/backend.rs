@@ -123,6 +123,12 @@ pub enum ElementAction {
         /// Absolute paths of the files.
         paths: Vec<String>,
     },
+    /// Drag it onto another element of the same target and drop it there (HTML5 drag and
+    /// drop, or a drag a page follows with pointer events).
+    DragTo {
+        /// The element it is dropped on.
+        to: NativeId,
+    },
     /// Check or uncheck, verifying the resulting state.
     Check {
         /// The wanted state.

@@ -247,6 +247,13 @@ impl Browsing {
                 self.run(Op::Target(action)).await
             }
             "tabs" => self.tabs(args).await,
+            "drag" => {
+                let a = Args::new("drag", args, &["from_ref", "to_ref"])?;
+                let (from, to) = (a.str("from_ref")?.to_string(), a.str("to_ref")?);
+                // The drop target is named by its ref now: a stale one is this call's error.
+                let to = self.agent_with_page()?.resolve(to)?;
+                self.run(Op::Element { r: from, action: ElementAction::DragTo { to } }).await
+            }
             "upload" => {
                 let a = Args::new("upload", args, &["ref", "paths"])?;
                 let r = a.str("ref")?.to_string();

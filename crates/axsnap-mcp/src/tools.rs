@@ -28,6 +28,7 @@ pub const NAMES: &[&str] = &[
     "select",
     "check",
     "scroll",
+    "drag",
     "upload",
     "tabs",
     "wait_for",
@@ -170,6 +171,12 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
             "Scroll the page, or an element when ref is given.",
             json!({"ref": r, "direction": {"enum": ["down", "up", "left", "right"]}, "amount": {"type": "integer", "description": "pixels, default 600"}}),
             &["direction"],
+        ),
+        tool(
+            "drag",
+            "Drag an element and drop it on another.",
+            json!({"from_ref": r, "to_ref": r}),
+            &["from_ref", "to_ref"],
         ),
         tool(
             "upload",
