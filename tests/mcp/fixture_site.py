@@ -62,6 +62,9 @@ PAGES: dict[str, str] = {
     "/drag": "a board (HTML5 drag and drop): cards 'Card A' and 'Card B' in a 'To do' column, "
     "dropped into the 'Done' column; and a list sorted by pointer drags ('One', 'Two', 'Three': "
     "an item dropped on another goes before it); a status says the board's and the list's state",
+    "/download": "a link 'Download report' to /report.csv (an attachment, 1,000 bytes) and a "
+    "button 'Export' whose script saves a 12-byte report.csv made in the page",
+    "/report.csv": "an attachment named report.csv: 1,000 bytes of CSV",
     "/upload": "a file input 'Attachment' (several files), a 'Choose photo' button that opens a "
     "hidden single-file input, a 'Title' field, and a 'Files' list naming each file chosen "
     "with its size",
@@ -367,6 +370,26 @@ document.addEventListener('pointerup', (e) => {
     return _page("Drag", body, script)
 
 
+REPORT_CSV = ("id,value\n" + "".join(f"{i:04d},{i * 7 % 1000:04d}\n" for i in range(1, 200)))[:1000].encode()
+
+
+def _download() -> bytes:
+    body = """<main><h1>Download</h1>
+<p><a href="/report.csv">Download report</a></p>
+<p><button id=export>Export</button></p></main>"""
+    script = """
+document.getElementById('export').addEventListener('click', () => {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob(['made in page'], {type: 'text/csv'}));
+  a.download = 'report.csv';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+});
+"""
+    return _page("Download", body, script)
+
+
 def _upload() -> bytes:
     body = """<main><h1>Upload</h1>
 <p><label for=attachment>Attachment</label> <input type=file id=attachment multiple></p>
@@ -565,6 +588,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, _whoami(self.site.user_of(token), token))
         elif path == "/drag":
             self._send(200, _drag())
+        elif path == "/download":
+            self._send(200, _download())
+        elif path == "/report.csv":
+            self._send(200, REPORT_CSV, {"Content-Disposition": 'attachment; filename="report.csv"'})
         elif path == "/upload":
             self._send(200, _upload())
         elif path == "/counter":

@@ -79,6 +79,9 @@ pub struct CdpBackend {
     ax_tree: AxTree,
     /// The context it makes outlives its connection ([`CdpBackend::set_outlive`]).
     outlive: bool,
+    /// Where downloads are saved ([`CdpBackend::set_downloads`]); `None`: the browser refuses
+    /// them.
+    downloads: Option<crate::downloads::Downloads>,
     /// A handed-over share to take on the first call ([`CdpBackend::resume`]): the context
     /// another process made, if it made one.
     adopt: Option<Option<String>>,
@@ -121,6 +124,7 @@ impl CdpBackend {
             settle: SettleOptions::default(),
             ax_tree: AxTree::Auto,
             outlive: false,
+            downloads: None,
             adopt: None,
         }
     }
@@ -164,6 +168,16 @@ impl CdpBackend {
     /// Opens a new tab at `url`, makes it the active one and returns its id.
     pub async fn open(&mut self, url: &str) -> Result<TargetId, CdpError> {
         self.open_target(url).await
+    }
+
+    /// Saves this backend's downloads with `downloads` (from its next share of a browser on).
+    pub fn set_downloads(&mut self, downloads: Option<crate::downloads::Downloads>) {
+        self.downloads = downloads;
+    }
+
+    /// Where this backend's downloads are saved, when they are.
+    pub fn downloads(&self) -> Option<&crate::downloads::Downloads> {
+        self.downloads.as_ref()
     }
 
     /// The active tab, if any.

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use axsnap_cdp::{
-    AxTree, BrowserHost, BrowserSource, CdpBackend, Endpoint, Handoff, Isolation, LaunchOptions,
+    AxTree, BrowserHost, BrowserSource, CdpBackend, Downloads, Endpoint, Handoff, Isolation, LaunchOptions,
 };
 
 use crate::options::BrowserOptions;
@@ -31,6 +31,8 @@ pub struct Browsers {
     pool: Option<Endpoint>,
     sessions: Arc<AtomicU64>,
     ax_tree: AxTree,
+    /// Where sessions' downloads are saved (`--output-dir`).
+    output_dir: Option<std::path::PathBuf>,
 }
 
 impl Browsers {
@@ -57,6 +59,7 @@ impl Browsers {
             pool,
             sessions: Arc::new(AtomicU64::new(0)),
             ax_tree: options.ax_tree,
+            output_dir: options.output_dir,
         }
     }
 
@@ -93,6 +96,12 @@ impl Browsers {
     fn prepared(&self, mut b: CdpBackend, stored: bool) -> CdpBackend {
         b.set_ax_tree(self.ax_tree);
         b.set_outlive(stored);
+        if let Some(dir) = &self.output_dir {
+            match Downloads::new(dir) {
+                Ok(d) => b.set_downloads(Some(d)),
+                Err(e) => tracing::warn!("downloads stay refused: {}: {e}", dir.display()),
+            }
+        }
         b
     }
 

@@ -29,6 +29,9 @@ use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
 use crate::tools;
 
+/// How long an answer waits for the downloads its action began to end.
+const DOWNLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The failure code of a call that found the browser started again (see [`Browsing::call`]).
 const RESTARTED: &str = "browser_restarted";
 
@@ -371,6 +374,7 @@ impl Browsing {
         }
         let counts = self.log_counts(before.as_ref());
         let agent = self.agent().await?;
+        let ended_before = agent.backend_ref().downloads().map(axsnap_cdp::Downloads::ended);
         let step = surface::perform(agent, op).await;
         let step = match step {
             Ok(s) => s,
@@ -388,7 +392,10 @@ impl Browsing {
             self.note_tab(t);
         }
         self.guard_destination(&step).await?;
-        let happened = self.happenings(before.as_ref(), counts, &step).await;
+        let mut happened = self.happenings(before.as_ref(), counts, &step).await;
+        if let Some(seen) = ended_before {
+            self.downloaded(&mut happened, seen).await;
+        }
         Ok(Reply::step(&step, &happened))
     }
 
@@ -407,6 +414,21 @@ impl Browsing {
             "url_refused",
             format!("the action led to {}, which is refused: {refused}; went back", clip(&url)),
         ))
+    }
+
+    /// With `--output-dir`: the downloads the action began, once they ended (waiting at most
+    /// [`DOWNLOAD_WAIT`] for them), instead of "refused".
+    async fn downloaded(&mut self, h: &mut Happenings, seen: u64) {
+        let Some(downloads) = self.agent.as_ref().and_then(|a| a.backend_ref().downloads()).cloned() else {
+            return;
+        };
+        let begun = h.downloads.take().map_or(0, |(n, _)| n);
+        let until = Instant::now() + DOWNLOAD_WAIT;
+        while downloads.ended() < seen + begun && Instant::now() < until {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        h.saved = downloads.ended_after(seen);
+        h.downloading = begun.saturating_sub(h.saved.len() as u64);
     }
 
     /// New tabs, console errors and downloads since `counts` was read on `before`.

@@ -23,6 +23,8 @@ pub struct BrowserOptions {
     pub headless: bool,
     /// Viewport size in CSS pixels (default 1280x720).
     pub viewport: (u32, u32),
+    /// Where downloads are saved (`--output-dir`); `None`: the browser refuses them.
+    pub output_dir: Option<PathBuf>,
     /// Which tree pages are built from (default: the accessibility tree below
     /// [`axsnap_cdp::DOM_FIRST_ELEMENTS`] elements, the DOM snapshot from there on).
     pub ax_tree: axsnap_cdp::AxTree,
@@ -39,6 +41,7 @@ impl std::fmt::Debug for BrowserOptions {
             .field("cdp_headers", &headers)
             .field("headless", &self.headless)
             .field("viewport", &self.viewport)
+            .field("output_dir", &self.output_dir)
             .field("ax_tree", &self.ax_tree)
             .finish()
     }
@@ -53,6 +56,7 @@ impl Default for BrowserOptions {
             cdp_headers: Vec::new(),
             headless: true,
             viewport: (1280, 720),
+            output_dir: None,
             ax_tree: axsnap_cdp::AxTree::Auto,
         }
     }

@@ -30,6 +30,10 @@ pub struct Happenings {
     pub console_errors: Option<(u64, Option<String>)>,
     /// New downloads (refused): count and the first name.
     pub downloads: Option<(u64, Option<String>)>,
+    /// Downloads that ended (saved or failed) with `--output-dir`.
+    pub saved: Vec<axsnap_cdp::Download>,
+    /// Downloads begun and not ended when the answer was made.
+    pub downloading: u64,
     /// Anything else worth one clause (`waited 1.2 s for text "Saved"`).
     pub notes: Vec<String>,
 }
@@ -106,6 +110,26 @@ impl Reply {
             s.insert("downloads".into(), json!({"count": n, "first": first}));
             let first = first.as_deref().map(|f| format!(": {f}")).unwrap_or_default();
             clauses.push(format!("{n} download{} refused{first}", if *n == 1 { "" } else { "s" }));
+        }
+        if !happened.saved.is_empty() || happened.downloading > 0 {
+            let list: Vec<Value> = happened
+                .saved
+                .iter()
+                .map(|d| match d {
+                    axsnap_cdp::Download::Saved { name, size, path } => {
+                        clauses.push(format!("downloaded {name} ({size} bytes) to {}", path.display()));
+                        json!({"name": name, "size": size, "path": path.to_string_lossy()})
+                    }
+                    axsnap_cdp::Download::Failed { name } => {
+                        clauses.push(format!("the download of {name} failed"));
+                        json!({"name": name, "failed": true})
+                    }
+                })
+                .collect();
+            if happened.downloading > 0 {
+                clauses.push(format!("{} download(s) still running", happened.downloading));
+            }
+            s.insert("downloaded".into(), json!({"files": list, "running": happened.downloading}));
         }
         clauses.extend(happened.notes.iter().cloned());
         if let Some(p) = &r.partial {

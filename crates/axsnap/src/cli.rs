@@ -118,6 +118,10 @@ pub struct McpArgs {
     /// address: a load balancer's or proxy's address in front of this server (repeatable).
     #[arg(long, value_name = "HOST:PORT", requires = "http")]
     pub allowed_host: Vec<String>,
+    /// Save downloads under DIR (with the name the site suggests, never over a file; each
+    /// answer says what its action downloaded). Without it downloads are refused.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
     /// The directory the upload tool may take files from (only regular files under it; none:
     /// uploads are off).
     #[arg(long, value_name = "DIR")]

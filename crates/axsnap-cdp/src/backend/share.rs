@@ -96,6 +96,7 @@ impl CdpBackend {
         let adopting = self.adopt.take();
         if let Some(context) = &adopting {
             if self.take_over(&running, context.as_deref()).await? {
+                self.enable_downloads(&running.browser).await;
                 return Ok(running.browser);
             }
         }
@@ -126,6 +127,7 @@ impl CdpBackend {
             context,
             default_context: running.default_context,
         });
+        self.enable_downloads(&browser).await;
         if restoring {
             let reopened = self.reopen(&browser).await?;
             if reopened > 0 && !std::mem::take(&mut self.loss_told) {
@@ -134,6 +136,14 @@ impl CdpBackend {
         }
         self.loss_told = false;
         Ok(browser)
+    }
+
+    /// Lets this backend's context download into its folder, when it saves downloads.
+    async fn enable_downloads(&self, browser: &Browser) {
+        let (Some(downloads), Some(live)) = (&self.downloads, &self.live) else { return };
+        if let Err(e) = downloads.enable(browser.raw(), live.context.as_deref()).await {
+            tracing::warn!("downloads stay refused in a session's context: {e}");
+        }
     }
 
     /// Reopens the tabs this backend knew at their last URLs (a tab whose URL no longer loads

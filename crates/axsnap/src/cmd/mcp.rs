@@ -39,6 +39,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             headless: a.headless,
             viewport: a.viewport,
             ax_tree: a.ax_tree.into(),
+            output_dir: a.output_dir.clone(),
         },
         urls: UrlPolicy {
             allow_local: a.allow_local,
