@@ -545,8 +545,17 @@ impl Browsing {
     }
 
     async fn screenshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("screenshot", args, &["ref"])?;
+        let a = Args::new("screenshot", args, &["ref", "annotate"])?;
         let r = a.opt_str("ref")?.map(str::to_string);
+        if a.opt_bool("annotate")? == Some(true) {
+            if r.is_some() {
+                return Err(Failure::tool(
+                    "bad_argument",
+                    "annotate labels the refs in the viewport; leave out ref, or leave out annotate to shoot one element",
+                ));
+            }
+            return self.annotated().await;
+        }
         let agent = self.agent_with_page()?;
         let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
         let native = match &r {
@@ -569,6 +578,66 @@ impl Browsing {
         let what = r.map(|r| format!("element {r}")).unwrap_or_else(|| "the viewport".into());
         let mut reply = Reply::message("screenshot", format!("a PNG of {what}, {} bytes", png.len()));
         reply.structured.insert("bytes".into(), json!(png.len()));
+        reply.image = Some(data);
+        Ok(reply)
+    }
+
+    /// A PNG of the viewport with each element that has a ref in the snapshot boxed and
+    /// labelled with it (elements of the top document; those in frames are not labelled).
+    async fn annotated(&mut self) -> Result<Reply, Failure> {
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        // The refs of the snapshot as it is now, placed by the raw capture's boxes (projection
+        // keeps none); elements of the top document only (a frame's boxes are its own).
+        let tree = &agent.look().await?.tree;
+        let top = tree.root().map(|r| tree.node(r).native.scope.clone());
+        let refs: Vec<(String, axsnap_core::NativeId)> = tree
+            .preorder()
+            .filter(|(id, _)| tree.root() != Some(*id) && axsnap_core::render::ref_shown(tree, *id))
+            .filter_map(|(id, _)| {
+                let n = tree.node(id);
+                (Some(&n.native.scope) == top.as_ref())
+                    .then(|| Some((n.ref_id?.to_string(), n.native.clone())))?
+            })
+            .collect();
+        let boxes: HashMap<&axsnap_core::NativeId, axsnap_core::tree::Rect> = match agent.last_capture() {
+            Some(c) => c
+                .tree
+                .preorder()
+                .filter_map(|(id, _)| Some((&c.tree.node(id).native, c.tree.node(id).bounds?)))
+                .collect(),
+            None => HashMap::new(),
+        };
+        let marks: Vec<axsnap_cdp::screenshot::Mark> = refs
+            .iter()
+            .filter_map(|(label, native)| {
+                let b = boxes.get(native)?;
+                Some(axsnap_cdp::screenshot::Mark { label: label.clone(), x: b.x, y: b.y, w: b.w, h: b.h })
+            })
+            .collect();
+        drop(boxes);
+        let page = agent.backend().page(&target).await?;
+        let (png, drawn) = axsnap_cdp::screenshot::annotated(&page, &marks).await?;
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        let shown: Vec<String> = drawn.iter().take(60).map(|m| m.label.clone()).collect();
+        let more = drawn.len().saturating_sub(shown.len());
+        let mut text = format!(
+            "a PNG of the viewport, {} bytes, {} ref(s) boxed and labelled: {}",
+            png.len(),
+            drawn.len(),
+            shown.join(" ")
+        );
+        if more > 0 {
+            text.push_str(&format!(" and {more} more (structuredContent.labels)"));
+        }
+        let mut reply = Reply::message("screenshot", text);
+        reply.structured.insert("bytes".into(), json!(png.len()));
+        let labels: Vec<serde_json::Value> = drawn
+            .iter()
+            .map(|m| json!({"ref": m.label, "x": m.x.round(), "y": m.y.round(), "w": m.w.round(), "h": m.h.round()}))
+            .collect();
+        reply.structured.insert("labels".into(), json!(labels));
         reply.image = Some(data);
         Ok(reply)
     }

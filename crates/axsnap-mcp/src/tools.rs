@@ -180,7 +180,7 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
         ),
         tool(
             "upload",
-            "Put files into a file input (paths under the server's --upload-root).",
+            "Upload files (under --upload-root) into a file input.",
             json!({"ref": r, "paths": {"type": "array", "items": {"type": "string"}}}),
             &["ref", "paths"],
         ),
@@ -208,7 +208,12 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
             json!({"accept": {"type": "boolean"}, "prompt_text": {"type": "string"}}),
             &["accept"],
         ),
-        tool("screenshot", "A PNG of the viewport, or of one element.", json!({"ref": r}), &[]),
+        tool(
+            "screenshot",
+            "A PNG of the viewport, or of one element; annotate: label refs on it.",
+            json!({"ref": r, "annotate": {"type": "boolean"}}),
+            &[],
+        ),
         tool("close", "Close this session's browser context: tabs, cookies, storage.", json!({}), &[]),
     ];
     if allow_eval {

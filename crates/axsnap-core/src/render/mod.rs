@@ -128,7 +128,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diff::Diff;
 use crate::snapshot::Snapshot;
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 
 /// Output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -156,6 +156,14 @@ pub fn render_diff(diff: &Diff, prev: &Tree, next: &Tree, format: Format) -> Str
         Format::Text => diff_text::diff(diff, prev, next),
         Format::Json => json::diff(diff),
     }
+}
+
+/// Whether node `id` of a projected tree shows its ref in the text form: what an agent sees
+/// a ref on (an annotated screenshot labels these).
+pub fn ref_shown(tree: &Tree, id: NodeId) -> bool {
+    let node = tree.node(id);
+    let holds_more = node.children.iter().any(|c| tree.node(*c).role == crate::role::Role::More);
+    line::shows_ref(node, holds_more)
 }
 
 /// The one-line answer when nothing changed since snapshot `seq`.
