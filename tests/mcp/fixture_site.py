@@ -65,6 +65,8 @@ PAGES: dict[str, str] = {
     "/download": "a link 'Download report' to /report.csv (an attachment, 1,000 bytes) and a "
     "button 'Export' whose script saves a 12-byte report.csv made in the page",
     "/report.csv": "an attachment named report.csv: 1,000 bytes of CSV",
+    "/canvas": "a 300x200 canvas at 50,100 of the viewport (no margins) that says where it was "
+    "clicked ('clicked at X,Y', canvas pixels) and how far the wheel turned over it",
     "/upload": "a file input 'Attachment' (several files), a 'Choose photo' button that opens a "
     "hidden single-file input, a 'Title' field, and a 'Files' list naming each file chosen "
     "with its size",
@@ -390,6 +392,20 @@ document.getElementById('export').addEventListener('click', () => {
     return _page("Download", body, script)
 
 
+def _canvas() -> bytes:
+    body = """<canvas id=c width=300 height=200 style="position:absolute;left:50px;top:100px"></canvas>
+<p id=status role=status style="position:absolute;left:50px;top:320px">nothing yet</p>"""
+    script = """
+const c = document.getElementById('c'), status = document.getElementById('status');
+c.addEventListener('click', (e) => {
+  const r = c.getBoundingClientRect();
+  status.textContent = 'clicked at ' + Math.round(e.clientX - r.left) + ',' + Math.round(e.clientY - r.top);
+});
+c.addEventListener('wheel', (e) => { e.preventDefault(); status.textContent = 'wheel ' + e.deltaY; });
+"""
+    return _page("Canvas", body, script).replace(b"<body>", b"<body style=margin:0>")
+
+
 def _upload() -> bytes:
     body = """<main><h1>Upload</h1>
 <p><label for=attachment>Attachment</label> <input type=file id=attachment multiple></p>
@@ -592,6 +608,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, _download())
         elif path == "/report.csv":
             self._send(200, REPORT_CSV, {"Content-Disposition": 'attachment; filename="report.csv"'})
+        elif path == "/canvas":
+            self._send(200, _canvas())
         elif path == "/upload":
             self._send(200, _upload())
         elif path == "/counter":

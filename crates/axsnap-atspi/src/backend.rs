@@ -416,6 +416,11 @@ impl Backend for AtspiBackend {
                     "scroll an element of the window (scroll ref=...)".into(),
                 ))
             }
+            TargetAction::Pointer { .. } => {
+                return Err(AtspiError::Unsupported(
+                    "a desktop window is acted on by its elements' refs, not by coordinates".into(),
+                ))
+            }
             TargetAction::Navigate { .. }
             | TargetAction::Back
             | TargetAction::Forward

@@ -18,7 +18,7 @@
 //! element is a [`CdpError::StaleElement`], never a look-alike. The document's own node
 //! (`id = "root"`) takes scroll and press.
 
-use axsnap_core::backend::{ElementAction, MouseButton, Outcome, Refusal};
+use axsnap_core::backend::{ElementAction, MouseButton, Outcome, PointerAction, Refusal};
 use axsnap_core::NativeId;
 use serde_json::{json, Value};
 
@@ -70,6 +70,52 @@ pub async fn scroll_page(
     opts: &SettleOptions,
 ) -> Result<Outcome, CdpError> {
     act_on_document(page, &ElementAction::Scroll { dx, dy }, opts).await
+}
+
+/// A mouse event at a point of the viewport, then a settle (the `mouse` tool: canvases and
+/// widgets the tree does not describe). A point outside the viewport is refused.
+pub async fn pointer(
+    page: &PageHandle,
+    x: f64,
+    y: f64,
+    action: PointerAction,
+    opts: &SettleOptions,
+) -> Result<Outcome, CdpError> {
+    let size = page.eval("[window.innerWidth, window.innerHeight]").await?;
+    let (w, h) = (
+        size.get(0).and_then(Value::as_f64).unwrap_or(0.0),
+        size.get(1).and_then(Value::as_f64).unwrap_or(0.0),
+    );
+    if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+        return Err(CdpError::NotActionable {
+            kind: Refusal::Hidden,
+            action: "mouse".into(),
+            target: format!("the point {x},{y}"),
+            reason: format!("it is outside the viewport ({w}x{h} CSS pixels from its top left)"),
+        });
+    }
+    let watcher = Watcher::start(page).await?;
+    let work = async {
+        let send = |p: Value| page.call("Input.dispatchMouseEvent", p);
+        let left = MouseButton::Left;
+        match action {
+            PointerAction::Wheel { dx, dy } => {
+                send(json!({"type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy})).await?;
+            }
+            _ => {
+                send(mouse("mouseMoved", x, y, left, 0)).await?;
+                if matches!(action, PointerAction::Click | PointerAction::Down) {
+                    send(mouse("mousePressed", x, y, left, 1)).await?;
+                }
+                if matches!(action, PointerAction::Click | PointerAction::Up) {
+                    send(mouse("mouseReleased", x, y, left, 1)).await?;
+                }
+            }
+        }
+        Ok(())
+    };
+    watcher.run(work).await?;
+    watcher.settle(opts, false).await
 }
 
 /// Presses keys on whatever has focus in the page and settles.

@@ -461,6 +461,7 @@ impl CdpBackend {
             TargetAction::Reload => nav::reload(&page, &opts).await?,
             TargetAction::Press { keys } => crate::act::press_page(&page, keys, &opts).await?,
             TargetAction::Scroll { dx, dy } => crate::act::scroll_page(&page, *dx, *dy, &opts).await?,
+            TargetAction::Pointer { x, y, does } => crate::act::pointer(&page, *x, *y, *does, &opts).await?,
             TargetAction::AcceptDialog { text } => {
                 dialogs::answer(&page, &dialogs::Answer::Accept(text.clone()), &opts).await?
             }

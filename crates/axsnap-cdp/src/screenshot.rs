@@ -137,3 +137,19 @@ pub async fn annotated(page: &PageHandle, marks: &[Mark]) -> Result<(Vec<u8>, Ve
         .unwrap_or_default();
     Ok((shot?, drawn))
 }
+
+/// The page printed to PDF (`Page.printToPDF`, backgrounds included), as bytes.
+pub async fn pdf(page: &PageHandle) -> Result<Vec<u8>, CdpError> {
+    let printed = page
+        .call_within("Page.printToPDF", json!({"printBackground": true}), std::time::Duration::from_secs(60))
+        .await?;
+    let data = str_field(&printed, "data").ok_or_else(|| CdpError::BadResponse {
+        method: "Page.printToPDF".into(),
+        reason: "no PDF data".into(),
+    })?;
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| CdpError::BadResponse {
+        method: "Page.printToPDF".into(),
+        reason: format!("PDF data is not base64: {e}"),
+    })
+}

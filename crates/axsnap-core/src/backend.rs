@@ -208,6 +208,37 @@ pub enum TargetAction {
     },
     /// Dismiss the open JavaScript dialog.
     DismissDialog,
+    /// A mouse event at a point of the viewport (CSS pixels from its top left), for what the
+    /// tree does not describe (a canvas, a custom widget).
+    Pointer {
+        /// Horizontal position.
+        x: f64,
+        /// Vertical position.
+        y: f64,
+        /// What the mouse does there.
+        does: PointerAction,
+    },
+}
+
+/// What [`TargetAction::Pointer`] does at its point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PointerAction {
+    /// Move there, press and release the left button.
+    Click,
+    /// Move there.
+    Move,
+    /// Move there and press the left button.
+    Down,
+    /// Move there and release the left button.
+    Up,
+    /// Turn the wheel there by a delta in pixels.
+    Wheel {
+        /// Horizontal delta.
+        dx: f64,
+        /// Vertical delta.
+        dy: f64,
+    },
 }
 
 /// What happened after an action.

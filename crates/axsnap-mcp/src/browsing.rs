@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axsnap_cdp::{CdpBackend, CdpError, PageLog};
-use axsnap_core::backend::{Backend, ElementAction, TargetAction, TargetSummary};
+use axsnap_core::backend::{Backend, ElementAction, PointerAction, TargetAction, TargetSummary};
 use axsnap_core::TargetId;
 use rmcp::model::JsonObject;
 use serde_json::json;
@@ -290,6 +290,30 @@ impl Browsing {
                 ))
             }
             tools::EVALUATE if self.options.allow_eval => self.evaluate(args).await,
+            "mouse" if self.options.caps.vision => {
+                let a = Args::new("mouse", args, &["x", "y", "action", "dx", "dy"])?;
+                let coord = |f| -> Result<f64, Failure> {
+                    a.opt_number(f, 0.0, 100_000.0)?.ok_or_else(|| {
+                        Failure::tool(
+                            "bad_argument",
+                            format!("{f} is required: viewport CSS pixels from its top left"),
+                        )
+                    })
+                };
+                let (x, y) = (coord("x")?, coord("y")?);
+                let does = match a.choice("action", &["click", "move", "down", "up", "wheel"])? {
+                    "click" => PointerAction::Click,
+                    "move" => PointerAction::Move,
+                    "down" => PointerAction::Down,
+                    "up" => PointerAction::Up,
+                    _ => PointerAction::Wheel {
+                        dx: a.opt_number("dx", -100_000.0, 100_000.0)?.unwrap_or(0.0),
+                        dy: a.opt_number("dy", -100_000.0, 100_000.0)?.unwrap_or(0.0),
+                    },
+                };
+                self.run(Op::Target(TargetAction::Pointer { x, y, does })).await
+            }
+            "pdf" if self.options.caps.pdf => self.pdf(args).await,
             other => Err(Failure::Protocol(rmcp::ErrorData::invalid_params(
                 format!("unknown tool {:?}; tools/list names the tools this server offers", clip(other)),
                 Some(json!({"field": "name"})),
@@ -639,6 +663,28 @@ impl Browsing {
             .collect();
         reply.structured.insert("labels".into(), json!(labels));
         reply.image = Some(data);
+        Ok(reply)
+    }
+
+    /// The current page printed to a PDF under `--output-dir` (never over a file).
+    async fn pdf(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("pdf", args, &["path"])?;
+        let given = a.str("path")?.to_string();
+        let Some(dir) = self.options.browser.output_dir.clone() else {
+            return Err(Failure::tool(
+                "no_output_dir",
+                "this server saves no files: start it with --output-dir DIR",
+            ));
+        };
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let page = agent.backend().page(&target).await?;
+        let bytes = axsnap_cdp::screenshot::pdf(&page).await?;
+        let (name, path) = crate::output::write_new(&dir, &given, &bytes)?;
+        let mut reply =
+            Reply::message("pdf", format!("wrote {name} ({} bytes) to {}", bytes.len(), path.display()));
+        reply.structured.insert("path".into(), json!(path.to_string_lossy()));
+        reply.structured.insert("bytes".into(), json!(bytes.len()));
         Ok(reply)
     }
 

@@ -82,7 +82,7 @@ impl Shared {
     pub fn new(options: ServerOptions, http: bool, store: Option<Store>) -> Shared {
         axsnap_core::tokens::warm_in_background();
         let browsers = Browsers::new(options.browser.clone());
-        let tools = Arc::new(tools::list(options.allow_eval, options.desktop, http));
+        let tools = Arc::new(tools::list(options.allow_eval, options.desktop, http, options.caps));
         let shared = Shared {
             options: Arc::new(options),
             browsers,

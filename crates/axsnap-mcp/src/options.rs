@@ -77,6 +77,8 @@ pub struct ServerOptions {
     /// A state store shared with other servers (`redis://…`, HTTP only): handle sessions
     /// live there, so any of the servers can serve any call. `None`: in this process only.
     pub state: Option<String>,
+    /// The opt-in tool groups (`--caps`).
+    pub caps: crate::caps::Caps,
     /// Where `upload` may take files from (`--upload-root`); none: uploads are off.
     pub upload_root: crate::upload::UploadRoot,
     /// Most time one capture may take before it answers with a partial tree.
@@ -99,6 +101,7 @@ impl Default for ServerOptions {
             allow_eval: false,
             idle_timeout: Duration::from_secs(30 * 60),
             state: None,
+            caps: crate::caps::Caps::default(),
             upload_root: crate::upload::UploadRoot::default(),
             capture_deadline: Duration::from_secs(10),
             max_wait: Duration::from_secs(60),

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool};
 use serde_json::{json, Value};
 
+use crate::caps::Caps;
 use crate::sessions::SESSION_ARG;
 
 /// Tool names, in the order they are listed.
@@ -57,10 +58,30 @@ pub const WINDOWED: &[&str] =
 /// each takes an optional `session` (the handle of a stateless client's session: over stdio
 /// the process is the session, and the list stays as small as it was); with `desktop`, the
 /// [`DESKTOP_WINDOWS`], [`DESKTOP_LAUNCH`] and [`CLIPBOARD`] tools and a `window` argument on
-/// the [`WINDOWED`] tools. Without
+/// the [`WINDOWED`] tools; the tools of each group `caps` turns on. Without
 /// `desktop` the list is exactly the browser's.
-pub fn list(allow_eval: bool, desktop: bool, handles: bool) -> Vec<Tool> {
+pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<Tool> {
     let mut tools = browser_tools(allow_eval);
+    if caps.vision {
+        tools.push(tool(
+            "mouse",
+            "Mouse at viewport pixels (a canvas, a widget without refs): click, move, down, up, or wheel by dx, dy.",
+            json!({
+                "x": {"type": "number"}, "y": {"type": "number"},
+                "action": {"enum": ["click", "move", "down", "up", "wheel"]},
+                "dx": {"type": "number"}, "dy": {"type": "number"}
+            }),
+            &["x", "y", "action"],
+        ));
+    }
+    if caps.pdf {
+        tools.push(tool(
+            "pdf",
+            "Print the page to a PDF file under the server's --output-dir.",
+            json!({"path": {"type": "string"}}),
+            &["path"],
+        ));
+    }
     if desktop {
         for t in tools.iter_mut().filter(|t| WINDOWED.contains(&t.name.as_ref())) {
             let schema = Arc::make_mut(&mut t.input_schema);
@@ -246,7 +267,7 @@ mod tests {
     #[test]
     fn the_list_fits_its_budget() {
         for (what, handles) in [("stdio", false), ("http", true)] {
-            let result = json!({"tools": list(false, false, handles)}).to_string();
+            let result = json!({"tools": list(false, false, handles, Caps::default())}).to_string();
             let (o200k, cl100k) =
                 (axsnap_core::tokens::count_o200k(&result), axsnap_core::tokens::count_cl100k(&result));
             println!("tools/list over {what}: {o200k} o200k, {cl100k} cl100k tokens");
@@ -254,18 +275,40 @@ mod tests {
         }
     }
 
+    /// What each group adds, measured (printed); the groups are opt-in, so only the default
+    /// list has a budget.
+    #[test]
+    fn groups_add_their_tools_only() {
+        let base = list(false, false, true, Caps::default());
+        let all = list(false, false, true, Caps { vision: true, pdf: true });
+        let added: Vec<&str> = all.iter().skip(base.len()).map(|t| t.name.as_ref()).collect();
+        assert_eq!(added, ["mouse", "pdf"]);
+        for (what, caps) in
+            [("vision", Caps { vision: true, pdf: false }), ("pdf", Caps { vision: false, pdf: true })]
+        {
+            let result = json!({"tools": list(false, false, true, caps)}).to_string();
+            let (o, c) =
+                (axsnap_core::tokens::count_o200k(&result), axsnap_core::tokens::count_cl100k(&result));
+            println!("tools/list over http with --caps {what}: {o} o200k, {c} cl100k tokens");
+        }
+        let result = json!({"tools": all}).to_string();
+        let (o, c) = (axsnap_core::tokens::count_o200k(&result), axsnap_core::tokens::count_cl100k(&result));
+        println!("tools/list over http with --caps all: {o} o200k, {c} cl100k tokens");
+    }
+
     #[test]
     fn names_match_the_list() {
-        let listed: Vec<String> = list(false, false, false).iter().map(|t| t.name.to_string()).collect();
+        let listed: Vec<String> =
+            list(false, false, false, Caps::default()).iter().map(|t| t.name.to_string()).collect();
         assert_eq!(listed, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert!(list(true, false, false).iter().any(|t| t.name == EVALUATE));
-        assert!(!list(true, false, false).iter().any(|t| t.name == DESKTOP_WINDOWS));
+        assert!(list(true, false, false, Caps::default()).iter().any(|t| t.name == EVALUATE));
+        assert!(!list(true, false, false, Caps::default()).iter().any(|t| t.name == DESKTOP_WINDOWS));
     }
 
     #[test]
     fn desktop_adds_three_tools_and_a_window_argument() {
-        let browser = list(false, false, false);
-        let desktop = list(false, true, false);
+        let browser = list(false, false, false, Caps::default());
+        let desktop = list(false, true, false, Caps::default());
         assert_eq!(desktop.len(), browser.len() + 3);
         let added: Vec<&str> = desktop[browser.len()..].iter().map(|t| t.name.as_ref()).collect();
         assert_eq!(added, [DESKTOP_WINDOWS, DESKTOP_LAUNCH, CLIPBOARD]);
@@ -278,8 +321,8 @@ mod tests {
 
     #[test]
     fn http_adds_a_session_argument_to_every_tool() {
-        let stdio = list(true, true, false);
-        let http = list(true, true, true);
+        let stdio = list(true, true, false, Caps::default());
+        let http = list(true, true, true, Caps::default());
         assert_eq!(stdio.len(), http.len());
         for (s, h) in stdio.iter().zip(&http) {
             let has = |t: &Tool| t.input_schema.get("properties").and_then(|p| p.get(SESSION_ARG)).is_some();
@@ -289,7 +332,7 @@ mod tests {
 
     #[test]
     fn required_fields_are_properties() {
-        for t in list(true, true, false) {
+        for t in list(true, true, false, Caps::default()) {
             let props =
                 t.input_schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
             let required =

@@ -118,6 +118,10 @@ pub struct McpArgs {
     /// address: a load balancer's or proxy's address in front of this server (repeatable).
     #[arg(long, value_name = "HOST:PORT", requires = "http")]
     pub allowed_host: Vec<String>,
+    /// Opt-in tool groups, comma-separated: vision (mouse at viewport pixels), pdf (print the
+    /// page to a PDF under --output-dir), or all.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub caps: Vec<String>,
     /// Save downloads under DIR (with the name the site suggests, never over a file; each
     /// answer says what its action downloaded). Without it downloads are refused.
     #[arg(long, value_name = "DIR")]

@@ -19,6 +19,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
     if !a.cdp_header.is_empty() && a.cdp_endpoint.is_none() && a.cdp_pool.is_none() {
         anyhow::bail!("--cdp-header goes with --cdp-endpoint or --cdp-pool");
     }
+    let caps = axsnap_mcp::Caps::parse(&a.caps).map_err(|e| anyhow::anyhow!("--caps: {e}"))?;
     if let Some(dir) = &a.upload_root {
         if !dir.is_dir() {
             anyhow::bail!(
@@ -49,6 +50,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         allow_eval: a.allow_eval,
         idle_timeout: Duration::from_secs_f64(a.idle_timeout * 60.0),
         state: a.state.clone(),
+        caps,
         upload_root: axsnap_mcp::UploadRoot(a.upload_root.clone()),
         capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
         max_tokens: (a.max_tokens > 0).then_some(a.max_tokens),
