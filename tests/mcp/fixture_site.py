@@ -29,7 +29,7 @@ SESSION_COOKIE = "session"
 # path -> what the page is for (the tests' map of the site; the index lists them too).
 PAGES: dict[str, str] = {
     "/": "index: a link to every page",
-    "/login": "form: user name, password, 'Log in'; POST sets the session cookie and "
+    "/login": "form: user name, password, 'Log in' (`?remember`: the cookie outlives the browser); POST sets the session cookie and "
     "redirects to /whoami; a wrong password shows an alert 'Wrong user name or password.'",
     "/whoami": "who the session cookie says you are ('Signed in as alice' or 'Not signed "
     "in') and the cookie itself; a 'Log out' button",
@@ -107,10 +107,12 @@ def _index() -> bytes:
     return _page("Fixture site", f"<main><h1>Fixture site</h1><ul>{items}</ul></main>")
 
 
-def _login(error: str = "", user: str = "") -> bytes:
+def _login(error: str = "", user: str = "", remember: bool = False) -> bytes:
     alert = f'<p role=alert class=error>{html.escape(error)}</p>' if error else ""
+    # `?remember`: the session cookie outlives the browser (Max-Age); the page looks the same.
+    keep = "<input type=hidden name=remember value=1>" if remember else ""
     body = f"""<main><h1>Log in</h1>{alert}
-<form method=post action=/login>
+<form method=post action=/login>{keep}
 <p><label>User name <input name=user autocomplete=username value="{html.escape(user)}"></label></p>
 <p><label>Password <input name=password type=password autocomplete=current-password></label></p>
 <p><button type=submit>Log in</button></p>
@@ -590,6 +592,8 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]
             page = lambda: _deep_construct(kind)  # noqa: E731
+        if path == "/login" and "remember" in parse_qs(urlsplit(self.path).query, keep_blank_values=True):
+            page = lambda: _login(remember=True)  # noqa: E731
         if path == "/hang":
             # Holds the request unanswered; the client gives up or the site closes first.
             time.sleep(60)
@@ -628,7 +632,8 @@ class _Handler(BaseHTTPRequestHandler):
             password = fields.get("password", [""])[0]
             if user == USER and password == PASSWORD:
                 token = self.site.login(user)
-                self._redirect("/whoami", f"{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax")
+                keep = "; Max-Age=86400" if fields.get("remember") else ""
+                self._redirect("/whoami", f"{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax{keep}")
             else:
                 self._send(200, _login("Wrong user name or password.", user))
         elif path == "/logout":

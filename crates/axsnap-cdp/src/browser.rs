@@ -95,6 +95,9 @@ pub struct LaunchOptions {
     pub extra_args: Vec<String>,
     /// How long to wait for the browser to open its DevTools endpoint.
     pub launch_timeout: Duration,
+    /// A persistent profile directory (logins, cookies and storage kept across runs); `None`: a
+    /// fresh temporary one, removed on close.
+    pub user_data_dir: Option<PathBuf>,
 }
 
 impl Default for LaunchOptions {
@@ -105,6 +108,7 @@ impl Default for LaunchOptions {
             window: DEFAULT_VIEWPORT,
             extra_args: Vec::new(),
             launch_timeout: Duration::from_secs(20),
+            user_data_dir: None,
         }
     }
 }
@@ -152,6 +156,17 @@ fn is_executable(p: &Path) -> bool {
     {
         true
     }
+}
+
+/// The live process holding the profile `dir`, if one does: Chromium's `SingletonLock` names
+/// `HOST-PID`; a lock of another host, or of a process gone, holds nothing (Chromium takes a
+/// stale lock over itself).
+pub fn profile_holder(dir: &Path) -> Option<u32> {
+    let target = std::fs::read_link(dir.join("SingletonLock")).ok()?;
+    let (host, pid) = target.to_str()?.rsplit_once('-')?;
+    let pid: u32 = pid.parse().ok()?;
+    let this_host = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    (host == this_host.trim() && Path::new(&format!("/proc/{pid}")).exists()).then_some(pid)
 }
 
 /// A temporary browser profile directory, removed on drop.
@@ -216,10 +231,23 @@ impl Browser {
     /// Launches a headless browser on a fresh temporary profile.
     pub async fn launch(opts: LaunchOptions) -> Result<Browser, CdpError> {
         let exe = find_browser(opts.executable.as_deref())?;
-        let profile = TempProfile::create()?;
+        let (profile, dir) = match &opts.user_data_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| CdpError::io("creating the browser profile", e))?;
+                if let Some(pid) = profile_holder(dir) {
+                    return Err(CdpError::ProfileInUse { dir: dir.clone(), pid });
+                }
+                (None, dir.clone())
+            }
+            None => {
+                let p = TempProfile::create()?;
+                let dir = p.0.clone();
+                (Some(p), dir)
+            }
+        };
         let mut builder = BrowserConfig::builder()
             .chrome_executable(&exe)
-            .user_data_dir(&profile.0)
+            .user_data_dir(&dir)
             .window_size(opts.window.0, opts.window.1)
             .viewport(None)
             .launch_timeout(opts.launch_timeout)
@@ -253,7 +281,7 @@ impl Browser {
             launched: true,
             pid,
             options,
-            profile: Some(profile),
+            profile,
         };
         // Downloads never land on disk; a navigation to one fails instead.
         let _ = browser.raw.call(None, "Browser.setDownloadBehavior", json!({"behavior": "deny"})).await;

@@ -38,6 +38,17 @@ pub enum CdpError {
         /// What failed.
         reason: String,
     },
+    /// The persistent profile directory is in use by another browser.
+    #[error(
+        "the browser profile {dir} is in use by process {pid} (another browser, or another axsnap server \
+         on it); one server per profile: stop that one, or give this one another --user-data-dir"
+    )]
+    ProfileInUse {
+        /// The profile directory.
+        dir: PathBuf,
+        /// The process holding it.
+        pid: u32,
+    },
     /// A running browser could not be reached at the endpoint.
     #[error(
         "could not connect to the browser at {endpoint}: {reason}; check that it runs there (a browser \

@@ -31,6 +31,8 @@ pub struct Browsers {
     pool: Option<Endpoint>,
     sessions: Arc<AtomicU64>,
     ax_tree: AxTree,
+    /// A persistent profile (`--user-data-dir`): sessions share its default context.
+    profile: bool,
     /// Where sessions' downloads are saved (`--output-dir`).
     output_dir: Option<std::path::PathBuf>,
 }
@@ -51,6 +53,7 @@ impl Browsers {
                 executable: options.executable,
                 headless: options.headless,
                 window: options.viewport,
+                user_data_dir: options.user_data_dir.clone(),
                 ..LaunchOptions::default()
             }),
         };
@@ -59,6 +62,7 @@ impl Browsers {
             pool,
             sessions: Arc::new(AtomicU64::new(0)),
             ax_tree: options.ax_tree,
+            profile: options.user_data_dir.is_some(),
             output_dir: options.output_dir,
         }
     }
@@ -89,6 +93,8 @@ impl Browsers {
                 let id = format!("axsnap-{}-{n}", std::process::id());
                 (BrowserHost::dedicated(BrowserSource::Connect(pool.for_session(&id))), Isolation::Context)
             }
+            // A persistent profile is the user's: its default context (logins) for every session.
+            None if self.profile => (self.host.clone(), Isolation::Shared),
             None => (self.host.clone(), if isolated { Isolation::Context } else { Isolation::Shared }),
         }
     }
@@ -122,6 +128,12 @@ impl Browsers {
         if self.pool.is_some() {
             backend.host().shutdown().await;
         }
+    }
+
+    /// Starts the browser now (a persistent profile is claimed at start, so a second server on
+    /// it is refused at once, not on its first call).
+    pub async fn start(&self) -> Result<(), axsnap_cdp::CdpError> {
+        self.host.browser().await.map(|_| ())
     }
 
     /// Closes a launched browser when the server stops (an attached one is left running).

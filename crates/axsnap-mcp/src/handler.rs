@@ -96,6 +96,15 @@ impl Shared {
         shared
     }
 
+    /// With a persistent profile (`--user-data-dir`), starts the browser now: a profile another
+    /// process holds is refused when the server starts, not on a session's first call.
+    pub async fn claim_profile(&self) -> Result<(), axsnap_cdp::CdpError> {
+        if self.options.browser.user_data_dir.is_some() {
+            self.browsers.start().await?;
+        }
+        Ok(())
+    }
+
     /// A handler for a new connection. `http`: sessions get a browser context of their own,
     /// and a 2026-07-28 call is routed by its `session` handle.
     pub fn session(&self, http: bool) -> AxsnapServer {

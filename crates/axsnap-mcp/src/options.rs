@@ -23,6 +23,10 @@ pub struct BrowserOptions {
     pub headless: bool,
     /// Viewport size in CSS pixels (default 1280x720).
     pub viewport: (u32, u32),
+    /// A persistent profile for the launched browser (`--user-data-dir`): every session works
+    /// in its default context, so logins and cookies persist; `None`: a fresh temporary
+    /// profile and a context per HTTP session.
+    pub user_data_dir: Option<PathBuf>,
     /// Where downloads are saved (`--output-dir`); `None`: the browser refuses them.
     pub output_dir: Option<PathBuf>,
     /// Which tree pages are built from (default: the accessibility tree below
@@ -42,6 +46,7 @@ impl std::fmt::Debug for BrowserOptions {
             .field("headless", &self.headless)
             .field("viewport", &self.viewport)
             .field("output_dir", &self.output_dir)
+            .field("user_data_dir", &self.user_data_dir)
             .field("ax_tree", &self.ax_tree)
             .finish()
     }
@@ -57,6 +62,7 @@ impl Default for BrowserOptions {
             headless: true,
             viewport: (1280, 720),
             output_dir: None,
+            user_data_dir: None,
             ax_tree: axsnap_cdp::AxTree::Auto,
         }
     }

@@ -50,6 +50,10 @@ pub enum ServeError {
     /// The MCP session over stdio failed to start or broke.
     #[error("MCP over stdio failed: {0}")]
     Stdio(String),
+    /// The browser's persistent profile could not be claimed (another process holds it) or
+    /// the browser could not start on it.
+    #[error(transparent)]
+    Browser(#[from] axsnap_cdp::CdpError),
     /// The state store (`--state`) could not be reached.
     #[error(transparent)]
     State(#[from] StoreError),
@@ -71,6 +75,7 @@ pub async fn serve_stdio(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let shared = Shared::new(options, false, None);
+    shared.claim_profile().await?;
     let server = shared.session(false);
     tokio::pin!(shutdown);
     let started = tokio::select! {
@@ -131,6 +136,7 @@ pub async fn serve_http(
         None => None,
     };
     let shared = Shared::new(options, true, store);
+    shared.claim_profile().await?;
     let gate = Arc::new(Gate::new(addr, http.auth_token.clone(), &http.allowed_hosts));
     let cancel = CancellationToken::new();
     let mut sessions = LocalSessionManager::default();

@@ -122,6 +122,10 @@ pub struct McpArgs {
     /// page to a PDF under --output-dir), or all.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub caps: Vec<String>,
+    /// Launch the browser on this persistent profile (logins, cookies and storage kept across
+    /// runs; every session works in its default context). One server per directory.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["cdp_endpoint", "cdp_pool"])]
+    pub user_data_dir: Option<PathBuf>,
     /// Save downloads under DIR (with the name the site suggests, never over a file; each
     /// answer says what its action downloaded). Without it downloads are refused.
     #[arg(long, value_name = "DIR")]

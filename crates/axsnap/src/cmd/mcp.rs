@@ -41,6 +41,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             viewport: a.viewport,
             ax_tree: a.ax_tree.into(),
             output_dir: a.output_dir.clone(),
+            user_data_dir: a.user_data_dir.clone(),
         },
         urls: UrlPolicy {
             allow_local: a.allow_local,
