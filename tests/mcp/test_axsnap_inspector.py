@@ -12,7 +12,7 @@ from fixture_site import Site
 
 TOOLS = {
     "navigate", "back", "forward", "reload", "snapshot", "find", "click", "hover", "type",
-    "fill", "press", "select", "check", "scroll", "tabs", "wait_for", "dialog", "screenshot",
+    "fill", "press", "select", "check", "scroll", "drag", "upload", "tabs", "wait_for", "dialog", "screenshot",
     "close",
 }  # fmt: skip
 

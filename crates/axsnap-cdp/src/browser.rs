@@ -264,9 +264,18 @@ impl Browser {
         let config =
             builder.build().map_err(|reason| CdpError::LaunchFailed { path: exe.clone(), reason })?;
         let options = Some(opts);
-        let (mut inner, handler) = chromiumoxide::Browser::launch(config)
-            .await
-            .map_err(|e| CdpError::LaunchFailed { path: exe.clone(), reason: e.to_string() })?;
+        let launched = chromiumoxide::Browser::launch(config).await;
+        let (mut inner, handler) = launched.map_err(|e| {
+            // A profile another browser took meanwhile (it started between the check and now).
+            let holder = options
+                .as_ref()
+                .and_then(|o| o.user_data_dir.as_deref())
+                .and_then(|d| Some((d, profile_holder(d)?)));
+            match holder {
+                Some((dir, pid)) => CdpError::ProfileInUse { dir: dir.to_path_buf(), pid },
+                None => CdpError::LaunchFailed { path: exe.clone(), reason: e.to_string() },
+            }
+        })?;
         let pid = inner.get_mut_child().and_then(|c| c.as_mut_inner().id());
         let ws_url = inner.websocket_address().clone();
         let handler = spawn_handler(handler);

@@ -127,16 +127,17 @@ pub async fn serve_http(
         return Err(ServeError::NeedsToken(http.bind));
     }
     let idle = options.idle_timeout;
-    let listener = tokio::net::TcpListener::bind(http.bind)
-        .await
-        .map_err(|source| ServeError::Bind { addr: http.bind, source })?;
-    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: http.bind, source })?;
     let store = match &options.state {
         Some(url) => Some(Store::connect(url).await?),
         None => None,
     };
     let shared = Shared::new(options, true, store);
+    // Before listening: a server that accepts connections holds its profile.
     shared.claim_profile().await?;
+    let listener = tokio::net::TcpListener::bind(http.bind)
+        .await
+        .map_err(|source| ServeError::Bind { addr: http.bind, source })?;
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: http.bind, source })?;
     let gate = Arc::new(Gate::new(addr, http.auth_token.clone(), &http.allowed_hosts));
     let cancel = CancellationToken::new();
     let mut sessions = LocalSessionManager::default();
