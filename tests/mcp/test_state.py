@@ -274,6 +274,22 @@ def print_tail(name: str, log: Path, lines: int = 40) -> None:
         print(f"\n--- {name} ({log}), last {len(tail)} lines:\n" + "\n".join(tail))
 
 
+@contextlib.contextmanager
+def run_redis(tmp_path: Path) -> Iterator[int]:
+    """A redis-server of the test's own (nothing saved, nothing appended; its folder and its
+    log, redis.log, in tmp_path); yields its port."""
+    port = free_port()
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    argv = [
+        REDIS_SERVER or "redis-server", "--port", str(port), "--bind", "127.0.0.1",
+        "--save", "", "--appendonly", "no", "--dir", str(folder),
+    ]  # fmt: skip
+    with run_http_server(argv, port, tmp_path / "redis.log", path=""):
+        assert resp(port, "PING") == "PONG"
+        yield port
+
+
 @pytest.fixture
 def cluster(axsnap_bin: Path, tmp_path: Path) -> Iterator[Cluster]:
     with run_cluster(axsnap_bin, tmp_path) as c:
@@ -292,16 +308,8 @@ def run_cluster(axsnap_bin: Path, tmp_path: Path, *extra: str) -> Iterator[Clust
     with contextlib.ExitStack() as stack:
         try:
             # Redis: nothing saved, nothing appended; its working folder in tmp_path.
-            redis_port = free_port()
-            redis_dir = tmp_path / "redis"
-            redis_dir.mkdir()
             logs["redis"] = tmp_path / "redis.log"
-            redis_argv = [
-                REDIS_SERVER, "--port", str(redis_port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--dir", str(redis_dir),
-            ]  # fmt: skip
-            stack.enter_context(run_http_server(redis_argv, redis_port, logs["redis"], path=""))
-            assert resp(redis_port, "PING") == "PONG"
+            redis_port = stack.enter_context(run_redis(tmp_path))
 
             # The shared browser, on a fresh profile.
             cdp_port = free_port()
@@ -654,13 +662,7 @@ async def test_a_pool_session_is_reopened_on_b_when_its_browser_went_with_a(
 
     who = "t4"
     with contextlib.ExitStack() as stack:
-        redis_port = free_port()
-        (tmp_path / "redis").mkdir()
-        redis_argv = [
-            REDIS_SERVER or "redis-server", "--port", str(redis_port), "--bind", "127.0.0.1",
-            "--save", "", "--appendonly", "no", "--dir", str(tmp_path / "redis"),
-        ]  # fmt: skip
-        stack.enter_context(run_http_server(redis_argv, redis_port, tmp_path / "redis.log", path=""))
+        redis_port = stack.enter_context(run_redis(tmp_path))
         pool = stack.enter_context(run_pool(tmp_path))
         servers: dict[str, HttpServer] = {}
         for name in ("a", "b"):

@@ -29,6 +29,12 @@ use crate::locate::{self, call_on, clickable_point, not_actionable, Element};
 use crate::page::PageHandle;
 use crate::settle::{SettleOptions, Watcher};
 
+mod drag;
+mod files;
+
+use drag::drag;
+use files::set_files;
+
 /// Performs `action` on the element `element` of `page` and waits for the page to settle with
 /// the default [`SettleOptions`]. This is what [`axsnap_core::backend::Backend::act`] does.
 pub async fn act(page: &PageHandle, element: &NativeId, action: &ElementAction) -> Result<Outcome, CdpError> {
@@ -218,176 +224,6 @@ async fn perform(
         }
     }
     .map(|()| None)
-}
-
-/// Pointer moves between a drag's start and its drop: pages that follow the pointer (sortable
-/// lists) look at the moves in between, not only the last.
-const DRAG_STEPS: u32 = 8;
-
-/// How long a drag waits to learn whether the page started an HTML5 drag.
-const DRAG_START_WAIT: std::time::Duration = std::time::Duration::from_millis(300);
-
-/// Drags `el` onto the element `to`. The browser's drags are intercepted: when the page starts
-/// an HTML5 drag (`dragstart`), its data is carried to the target with drag events
-/// (`dragenter`, `dragover`, `drop`); otherwise the pointer moves there in steps and is
-/// released (a drag the page follows with mouse or pointer events).
-async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &str) -> Result<(), CdpError> {
-    ensure_enabled(page, el, name, true).await?;
-    let target = match locate::locate(page, to).await {
-        Ok(t) => t,
-        Err(CdpError::StaleElement { .. }) => {
-            return Err(not_actionable(
-                Refusal::Gone,
-                name,
-                el,
-                "the element to drop it on is gone (its ref is stale); take a new snapshot",
-            ))
-        }
-        Err(e) => return Err(e),
-    };
-    let (x0, y0) = clickable_point(page, el, name).await?;
-    let (x1, y1) = clickable_point(page, &target, "drop onto").await?;
-    let raw = page.raw();
-    let session = page.session_id();
-    let mut events = raw.subscribe();
-    let intercept = |on: bool| raw.call(Some(session), "Input.setInterceptDrags", json!({"enabled": on}));
-    intercept(true).await?;
-    let result = async {
-        let send = |p: Value| page.call("Input.dispatchMouseEvent", p);
-        send(mouse("mouseMoved", x0, y0, MouseButton::Left, 0)).await?;
-        send(mouse("mousePressed", x0, y0, MouseButton::Left, 1)).await?;
-        // Pressed and moving: the button stays down through the moves.
-        let moved = |x: f64, y: f64| {
-            let mut p = mouse("mouseMoved", x, y, MouseButton::Left, 0);
-            p["button"] = json!("left");
-            p["buttons"] = json!(1);
-            p
-        };
-        // A few pixels first: where an HTML5 drag starts.
-        send(moved(x0 + 6.0, y0 + 6.0)).await?;
-        let started = tokio::time::timeout(DRAG_START_WAIT, async {
-            loop {
-                match events.recv().await {
-                    Ok(e)
-                        if e.method == "Input.dragIntercepted"
-                            && e.session_id.as_deref() == Some(session) =>
-                    {
-                        return e.params.get("data").cloned();
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                    _ => {}
-                }
-            }
-        })
-        .await
-        .ok()
-        .flatten();
-        match started {
-            Some(data) => {
-                for kind in ["dragEnter", "dragOver", "drop"] {
-                    let p = json!({"type": kind, "x": x1, "y": y1, "data": data});
-                    page.call("Input.dispatchDragEvent", p).await?;
-                }
-            }
-            None => {
-                for i in 1..=DRAG_STEPS {
-                    let f = f64::from(i) / f64::from(DRAG_STEPS);
-                    send(moved(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)).await?;
-                }
-            }
-        }
-        send(mouse("mouseReleased", x1, y1, MouseButton::Left, 1)).await.map(|_| ())
-    }
-    .await;
-    let _ = intercept(false).await;
-    result
-}
-
-/// How long a control an upload clicks may take to open its file chooser.
-const CHOOSER_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// Puts files into a file input (`DOM.setFileInputFiles` fires its `input` and `change`
-/// events, as a choice in the file dialog does). A button or label that opens a file chooser
-/// (a page that hides its input behind one) is clicked with the chooser intercepted, and the
-/// files go into the input it opened for.
-async fn set_files(page: &PageHandle, el: &Element, paths: &[String], name: &str) -> Result<(), CdpError> {
-    ensure_enabled(page, el, name, true).await?;
-    let v = call_on(
-        page,
-        el,
-        "function() {
-           if (this instanceof HTMLInputElement && this.type === 'file') return this.multiple ? 'multiple' : 'single';
-           const role = this.getAttribute && this.getAttribute('role');
-           return (this instanceof HTMLButtonElement || this instanceof HTMLLabelElement || role === 'button')
-             ? 'opener' : 'no'; }",
-        &[],
-    )
-    .await?;
-    let (multiple, backend) = match v.as_str() {
-        Some("multiple") => (true, el.backend),
-        Some("single") => (false, el.backend),
-        Some("opener") => chooser(page, el, name).await?,
-        _ => return Err(not_actionable(
-            Refusal::NotActionable,
-            name,
-            el,
-            "it is neither a file input (<input type=file>) nor a button that opens a file chooser; upload \
-                 into the file input, or the button or label that opens it",
-        )),
-    };
-    if !multiple && paths.len() > 1 {
-        return Err(not_actionable(
-            Refusal::NotActionable,
-            name,
-            el,
-            &format!("it takes one file and {} were given; upload one", paths.len()),
-        ));
-    }
-    // On the element's own session: an input in an out-of-process frame lives there.
-    let params = json!({"files": paths, "backendNodeId": backend});
-    page.raw().call(Some(&el.session), "DOM.setFileInputFiles", params).await.map(|_| ())
-}
-
-/// Clicks `el` with file choosers intercepted; the chooser it opened: whether it takes
-/// several files, and its input's backend node id.
-async fn chooser(page: &PageHandle, el: &Element, name: &str) -> Result<(bool, i64), CdpError> {
-    let raw = page.raw();
-    let mut events = raw.subscribe();
-    let intercept =
-        |on: bool| raw.call(Some(&el.session), "Page.setInterceptFileChooserDialog", json!({"enabled": on}));
-    intercept(true).await?;
-    let clicked = click(page, el, MouseButton::Left, 1, name).await;
-    let opened = async {
-        while clicked.is_ok() {
-            match events.recv().await {
-                Ok(e)
-                    if e.method == "Page.fileChooserOpened"
-                        && e.session_id.as_deref() == Some(&el.session) =>
-                {
-                    return Some(e.params.clone());
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                _ => {}
-            }
-        }
-        None
-    };
-    let opened = tokio::time::timeout(CHOOSER_WAIT, opened).await.ok().flatten();
-    let _ = intercept(false).await;
-    clicked?;
-    let backend = opened.as_ref().and_then(|p| p.get("backendNodeId")).and_then(Value::as_i64);
-    match (opened.as_ref(), backend) {
-        (Some(p), Some(b)) => Ok((p.get("mode").and_then(Value::as_str) == Some("selectMultiple"), b)),
-        _ => Err(not_actionable(
-            Refusal::NotActionable,
-            name,
-            el,
-            &format!(
-                "clicking it opened no file chooser within {} s; upload into the file input itself",
-                CHOOSER_WAIT.as_secs()
-            ),
-        )),
-    }
 }
 
 /// Refuses disabled controls (a click on one does nothing, which would look like success).

@@ -155,11 +155,12 @@ impl Downloads {
 
     /// A download that completed: saved under its name when it is this session's.
     fn completed(&self, guid: &str) {
+        // Every session hears every download's events: the name goes either way.
+        let suggested = self.lock().names.remove(guid).unwrap_or_default();
         let src = self.partial.join(guid);
         if guid.contains(['/', '\\']) || !src.is_file() {
             return; // another session's (or not a file at all)
         }
-        let suggested = self.lock().names.remove(guid).unwrap_or_default();
         let download = match save(&src, &self.dir, &suggested) {
             Ok((name, path)) => {
                 let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
@@ -174,15 +175,16 @@ impl Downloads {
         self.push(download);
     }
 
+    /// A download that was cancelled or failed: reported when it is this session's (its
+    /// half-made file is in this session's folder).
     fn canceled(&self, guid: &str) {
-        let name = self.lock().names.remove(guid);
-        // Only a download this session began: its name was noted when its folder had it.
-        if let Some(name) = name {
-            if self.partial.join(guid).exists() || name.is_empty() {
-                let _ = std::fs::remove_file(self.partial.join(guid));
-            }
-            self.push(Download::Failed { name: safe_name(&name) });
+        let name = self.lock().names.remove(guid).unwrap_or_default();
+        let src = self.partial.join(guid);
+        if guid.contains(['/', '\\']) || !src.exists() {
+            return;
         }
+        let _ = std::fs::remove_file(&src);
+        self.push(Download::Failed { name: safe_name(&name) });
     }
 
     fn push(&self, d: Download) {
@@ -216,15 +218,24 @@ fn safe_name(suggested: &str) -> String {
     }
 }
 
+/// `name`, then `stem (1).ext`, `stem (2).ext` ... (1,000 in all): the names a file is
+/// saved under when the ones before are taken.
+pub fn numbered(name: &str) -> impl Iterator<Item = String> + '_ {
+    let (stem, ext) = match name.rsplit_once('.') {
+        Some((s, e)) if !s.is_empty() => (s, Some(e)),
+        _ => (name, None),
+    };
+    (0..1000).map(move |n| match (n, ext) {
+        (0, _) => name.to_string(),
+        (n, Some(e)) => format!("{stem} ({n}).{e}"),
+        (n, None) => format!("{stem} ({n})"),
+    })
+}
+
 /// Links `src` into `dir` under `suggested` (or `stem (n).ext`), never replacing a file.
 fn save(src: &Path, dir: &Path, suggested: &str) -> std::io::Result<(String, PathBuf)> {
     let name = safe_name(suggested);
-    let (stem, ext) = match name.rsplit_once('.') {
-        Some((s, e)) if !s.is_empty() => (s.to_string(), format!(".{e}")),
-        _ => (name.clone(), String::new()),
-    };
-    for n in 0..1000 {
-        let candidate = if n == 0 { name.clone() } else { format!("{stem} ({n}){ext}") };
+    for candidate in numbered(&name) {
         let path = dir.join(&candidate);
         match std::fs::hard_link(src, &path) {
             Ok(()) => return Ok((candidate, path)),

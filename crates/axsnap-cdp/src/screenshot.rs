@@ -52,15 +52,17 @@ pub async fn screenshot(page: &PageHandle, element: Option<&NativeId>) -> Result
         params["captureBeyondViewport"] = json!(true);
     }
     let shot = page.call("Page.captureScreenshot", params).await?;
-    let data = str_field(&shot, "data").ok_or_else(|| CdpError::BadResponse {
-        method: "Page.captureScreenshot".into(),
-        reason: "no image data".into(),
-    })?;
+    data_of(&shot, "Page.captureScreenshot")
+}
+
+/// The bytes of an answer's base64 `data` (a screenshot, a PDF).
+fn data_of(answer: &Value, method: &str) -> Result<Vec<u8>, CdpError> {
+    let bad = |reason: String| CdpError::BadResponse { method: method.into(), reason };
+    let data = str_field(answer, "data").ok_or_else(|| bad("no data".into()))?;
     use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| CdpError::BadResponse {
-        method: "Page.captureScreenshot".into(),
-        reason: format!("image data is not base64: {e}"),
-    })
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| bad(format!("data is not base64: {e}")))
 }
 
 /// An element's box to label on an annotated screenshot: its ref and its box in the page's
@@ -143,13 +145,5 @@ pub async fn pdf(page: &PageHandle) -> Result<Vec<u8>, CdpError> {
     let printed = page
         .call_within("Page.printToPDF", json!({"printBackground": true}), std::time::Duration::from_secs(60))
         .await?;
-    let data = str_field(&printed, "data").ok_or_else(|| CdpError::BadResponse {
-        method: "Page.printToPDF".into(),
-        reason: "no PDF data".into(),
-    })?;
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.decode(data).map_err(|e| CdpError::BadResponse {
-        method: "Page.printToPDF".into(),
-        reason: format!("PDF data is not base64: {e}"),
-    })
+    data_of(&printed, "Page.printToPDF")
 }

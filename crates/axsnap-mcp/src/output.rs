@@ -34,12 +34,7 @@ pub fn write_new(dir: &Path, given: &str, bytes: &[u8]) -> Result<(String, PathB
         return Err(outside());
     }
     let file = target.file_name().and_then(|f| f.to_str()).unwrap_or("output").to_string();
-    let (stem, ext) = match file.rsplit_once('.') {
-        Some((s, e)) if !s.is_empty() => (s.to_string(), format!(".{e}")),
-        _ => (file.clone(), String::new()),
-    };
-    for n in 0..1000 {
-        let name = if n == 0 { file.clone() } else { format!("{stem} ({n}){ext}") };
+    for name in axsnap_cdp::downloads::numbered(&file) {
         let path = parent.join(&name);
         match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(mut f) => {

@@ -1,0 +1,135 @@
+//! What a page looks like, as files: screenshots (of the viewport, of one element, or with
+//! each ref labelled on it) and the page printed to PDF.
+
+use std::collections::HashMap;
+
+use axsnap_cdp::CdpError;
+use rmcp::model::JsonObject;
+use serde_json::json;
+
+use super::Browsing;
+use crate::args::Args;
+use crate::failure::Failure;
+use crate::reply::Reply;
+
+impl Browsing {
+    pub(super) async fn screenshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("screenshot", args, &["ref", "annotate"])?;
+        let r = a.opt_str("ref")?.map(str::to_string);
+        if a.opt_bool("annotate")? == Some(true) {
+            if r.is_some() {
+                return Err(Failure::tool(
+                    "bad_argument",
+                    "annotate labels the refs in the viewport; leave out ref, or leave out annotate to shoot one element",
+                ));
+            }
+            return self.annotated().await;
+        }
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let native = match &r {
+            Some(r) => Some(agent.resolve(r)?),
+            None => None,
+        };
+        let page = agent.backend().page(&target).await?;
+        let png =
+            axsnap_cdp::screenshot::screenshot(&page, native.as_ref()).await.map_err(|e| match (e, &r) {
+                (CdpError::StaleElement { .. }, Some(r)) => {
+                    Failure::from(crate::AgentError::<CdpError>::Stale {
+                        r: r.clone(),
+                        cause: CdpError::NoSuchTarget(String::new()),
+                    })
+                }
+                (e, _) => Failure::from(e),
+            })?;
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        let what = r.map(|r| format!("element {r}")).unwrap_or_else(|| "the viewport".into());
+        let mut reply = Reply::message("screenshot", format!("a PNG of {what}, {} bytes", png.len()));
+        reply.structured.insert("bytes".into(), json!(png.len()));
+        reply.image = Some(data);
+        Ok(reply)
+    }
+
+    /// A PNG of the viewport with each element that has a ref in the snapshot boxed and
+    /// labelled with it (elements of the top document; those in frames are not labelled).
+    async fn annotated(&mut self) -> Result<Reply, Failure> {
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        // The refs of the snapshot as it is now, placed by the raw capture's boxes (projection
+        // keeps none); elements of the top document only (a frame's boxes are its own).
+        let tree = &agent.look().await?.tree;
+        let top = tree.root().map(|r| tree.node(r).native.scope.clone());
+        let refs: Vec<(String, axsnap_core::NativeId)> = tree
+            .preorder()
+            .filter(|(id, _)| tree.root() != Some(*id) && axsnap_core::render::ref_shown(tree, *id))
+            .filter_map(|(id, _)| {
+                let n = tree.node(id);
+                (Some(&n.native.scope) == top.as_ref())
+                    .then(|| Some((n.ref_id?.to_string(), n.native.clone())))?
+            })
+            .collect();
+        let boxes: HashMap<&axsnap_core::NativeId, axsnap_core::tree::Rect> = match agent.last_capture() {
+            Some(c) => c
+                .tree
+                .preorder()
+                .filter_map(|(id, _)| Some((&c.tree.node(id).native, c.tree.node(id).bounds?)))
+                .collect(),
+            None => HashMap::new(),
+        };
+        let marks: Vec<axsnap_cdp::screenshot::Mark> = refs
+            .iter()
+            .filter_map(|(label, native)| {
+                let b = boxes.get(native)?;
+                Some(axsnap_cdp::screenshot::Mark { label: label.clone(), x: b.x, y: b.y, w: b.w, h: b.h })
+            })
+            .collect();
+        drop(boxes);
+        let page = agent.backend().page(&target).await?;
+        let (png, drawn) = axsnap_cdp::screenshot::annotated(&page, &marks).await?;
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        let shown: Vec<String> = drawn.iter().take(60).map(|m| m.label.clone()).collect();
+        let more = drawn.len().saturating_sub(shown.len());
+        let mut text = format!(
+            "a PNG of the viewport, {} bytes, {} ref(s) boxed and labelled: {}",
+            png.len(),
+            drawn.len(),
+            shown.join(" ")
+        );
+        if more > 0 {
+            text.push_str(&format!(" and {more} more (structuredContent.labels)"));
+        }
+        let mut reply = Reply::message("screenshot", text);
+        reply.structured.insert("bytes".into(), json!(png.len()));
+        let labels: Vec<serde_json::Value> = drawn
+            .iter()
+            .map(|m| json!({"ref": m.label, "x": m.x.round(), "y": m.y.round(), "w": m.w.round(), "h": m.h.round()}))
+            .collect();
+        reply.structured.insert("labels".into(), json!(labels));
+        reply.image = Some(data);
+        Ok(reply)
+    }
+
+    /// The current page printed to a PDF under `--output-dir` (never over a file).
+    pub(super) async fn pdf(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+        let a = Args::new("pdf", args, &["path"])?;
+        let given = a.str("path")?.to_string();
+        let Some(dir) = self.options.browser.output_dir.clone() else {
+            return Err(Failure::tool(
+                "no_output_dir",
+                "this server saves no files: start it with --output-dir DIR",
+            ));
+        };
+        let agent = self.agent_with_page()?;
+        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let page = agent.backend().page(&target).await?;
+        let bytes = axsnap_cdp::screenshot::pdf(&page).await?;
+        let (name, path) = crate::output::write_new(&dir, &given, &bytes)?;
+        let mut reply =
+            Reply::message("pdf", format!("wrote {name} ({} bytes) to {}", bytes.len(), path.display()));
+        reply.structured.insert("path".into(), json!(path.to_string_lossy()));
+        reply.structured.insert("bytes".into(), json!(bytes.len()));
+        Ok(reply)
+    }
+}
