@@ -70,6 +70,13 @@ PAGES: dict[str, str] = {
     "/upload": "a file input 'Attachment' (several files), a 'Choose photo' button that opens a "
     "hidden single-file input, a 'Title' field, and a 'Files' list naming each file chosen "
     "with its size",
+    "/activity": "on load: fetches GET /api/items?q=cats&token=t0k3n-abc, POSTs JSON with a password to "
+    "/api/login (answered 401 with a token), loads a missing image (404), logs at every console "
+    "level (debug 'dbg detail', log 'loaded' with an object, warn 'low disk', error 'boom') and "
+    "throws an uncaught TypeError; then says 'ready'. A 'Load more' button fetches page 2 and "
+    "logs 'page 2'",
+    "/prefs": "a 'Theme' status read from localStorage ('light' when unset) and a 'Use dark theme' "
+    "button that stores 'dark'",
 }
 
 # Pages a plain HTTP client cannot fetch whole (they never answer).
@@ -430,6 +437,43 @@ document.getElementById('pick').addEventListener('click', () => photo.click());
     return _page("Upload", body, script)
 
 
+def _activity() -> bytes:
+    body = """<main><h1>Activity</h1><img src=/missing.png alt=logo>
+<p id=state role=status>loading</p><button id=more>Load more</button><ul id=items></ul></main>"""
+    script = """
+console.debug('dbg detail');
+console.log('loaded', {a: 1});
+console.warn('low disk');
+console.error('boom');
+setTimeout(() => { null.nope(); }, 0);
+(async () => {
+  const items = await (await fetch('/api/items?q=cats&token=t0k3n-abc')).json();
+  const denied = await (await fetch('/api/login', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify({user: 'ann', password: 'hunter22'})})).json();
+  document.getElementById('state').dataset.login = denied.error;
+  document.getElementById('items').innerHTML = items.items.map(i => '<li>' + i + '</li>').join('');
+  document.getElementById('state').textContent = 'ready';
+})();
+document.getElementById('more').addEventListener('click', async () => {
+  const more = await (await fetch('/api/items?page=2')).json();
+  console.log('page 2');
+  document.getElementById('items').insertAdjacentHTML('beforeend', more.items.map(i => '<li>' + i + '</li>').join(''));
+});
+"""
+    return _page("Activity", body, script)
+
+
+def _prefs() -> bytes:
+    body = """<main><h1>Preferences</h1><p id=theme role=status></p>
+<button id=dark>Use dark theme</button></main>"""
+    script = """
+const show = () => { document.getElementById('theme').textContent = 'Theme: ' + (localStorage.getItem('theme') || 'light'); };
+document.getElementById('dark').addEventListener('click', () => { localStorage.setItem('theme', 'dark'); show(); });
+show();
+"""
+    return _page("Preferences", body, script)
+
+
 def _deep_code() -> bytes:
     # A paragraph holding a chain of nested code spans, each with a link and the next span
     # (rustdoc's signatures, nested past any sense), then a button to act on. Chromium lays out
@@ -555,6 +599,15 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def _json(self, status: int, value: object) -> None:
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
     def _redirect(self, location: str, cookie: str | None = None) -> None:
         headers = {"Location": location}
         if cookie is not None:
@@ -588,6 +641,8 @@ class _Handler(BaseHTTPRequestHandler):
             "/busy-on-load": _busy_on_load,
             "/sync-xhr": _sync_xhr,
             "/deep-code": _deep_code,
+            "/activity": _activity,
+            "/prefs": _prefs,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]
@@ -616,6 +671,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, _canvas())
         elif path == "/upload":
             self._send(200, _upload())
+        elif path == "/api/items":
+            query = parse_qs(urlsplit(self.path).query)
+            page_no = query.get("page", ["1"])[0]
+            items = ["cat one", "cat two"] if page_no == "1" else ["cat three"]
+            self._json(200, {"items": items, "q": query.get("q", [""])[0]})
         elif path == "/counter":
             who = parse_qs(urlsplit(self.path).query).get("who", ["anyone"])[0]
             self._send(200, _counter(who))
@@ -641,6 +701,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._redirect("/whoami", f"{SESSION_COOKIE}=; Path=/; Max-Age=0")
         elif path == "/form":
             self._send(200, _form_result(self._form_body()))
+        elif path == "/api/login":
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(min(length, 1 << 20))
+            self._json(401, {"error": "bad password", "token": "srv-s3cret-token"})
         else:
             self._send(404, _page("Not found", "<main><h1>Not found</h1></main>"))
 

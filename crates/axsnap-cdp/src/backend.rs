@@ -18,8 +18,10 @@ use crate::tabs;
 use crate::{dialogs, nav};
 
 mod handoff;
+mod recording;
 mod replace;
 mod share;
+mod storage;
 
 pub use handoff::Handoff;
 use share::Live;
@@ -85,6 +87,8 @@ pub struct CdpBackend {
     /// A handed-over share to take on the first call ([`CdpBackend::resume`]): the context
     /// another process made, if it made one.
     adopt: Option<Option<String>>,
+    /// Its tabs' requests and console messages, when it records ([`CdpBackend::set_recording`]).
+    recorder: Option<crate::record::Recorder>,
 }
 
 impl CdpBackend {
@@ -126,6 +130,7 @@ impl CdpBackend {
             outlive: false,
             downloads: None,
             adopt: None,
+            recorder: None,
         }
     }
 
@@ -241,7 +246,7 @@ impl CdpBackend {
             CdpError::NoSuchTarget(_) => CdpError::NoSuchTarget(target.0.clone()),
             e => e,
         })?;
-        self.pages.insert(id, p.clone());
+        self.keep_page(id, p.clone());
         Ok(p)
     }
 
@@ -255,7 +260,7 @@ impl CdpBackend {
             let started = std::time::Instant::now();
             let capture = self.blocked(target, &dialog).await?;
             let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
-            return Ok(CaptureOutput { capture, stats });
+            return Ok(CaptureOutput { capture, stats, secret_texts: Vec::new() });
         }
         // A dialog that opens during the capture blocks the calls still to come until it is
         // answered: answer with the blocked capture as soon as the watcher sees it, instead
@@ -280,7 +285,7 @@ impl CdpBackend {
                     let started = std::time::Instant::now();
                     let capture = self.blocked(target, &dialog).await?;
                     let stats = CaptureStats { elapsed: started.elapsed(), ..CaptureStats::default() };
-                    return Ok(CaptureOutput { capture, stats });
+                    return Ok(CaptureOutput { capture, stats, secret_texts: Vec::new() });
                 }
             };
             // A document caught between loads (empty and still loading: a page that reloads
@@ -307,6 +312,9 @@ impl CdpBackend {
             if let Some(root) = out.capture.tree.root() {
                 self.roots.insert(page.target_id().to_string(), out.capture.tree.node(root).native.clone());
             }
+        }
+        if let Some(r) = &self.recorder {
+            r.note_secrets(&out.secret_texts);
         }
         Ok(out)
     }
@@ -478,7 +486,21 @@ impl CdpBackend {
     async fn open_target_inner(&mut self, url: &str) -> Result<TargetId, CdpError> {
         let browser = self.ready().await?;
         let context = self.live.as_ref().and_then(|l| l.context.clone());
-        let page = tabs::open_in(&browser, context.as_deref(), url, self.settle.load).await?;
+        let page = if self.recorder.is_some() {
+            // Recorded from its first request on: kept (and watched) before it navigates.
+            let page = tabs::open_in(&browser, context.as_deref(), "about:blank", self.settle.load).await?;
+            self.keep_page(page.target_id().to_string(), page.clone());
+            if url != "about:blank" {
+                if let Err(e) = page.goto_within(url, self.settle.load).await {
+                    self.pages.remove(page.target_id());
+                    let _ = tabs::close(&browser, page.target_id()).await;
+                    return Err(e);
+                }
+            }
+            page
+        } else {
+            tabs::open_in(&browser, context.as_deref(), url, self.settle.load).await?
+        };
         let id = page.target_id().to_string();
         self.pages.insert(id.clone(), page);
         self.urls.insert(id.clone(), url.to_string());

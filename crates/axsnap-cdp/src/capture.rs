@@ -72,6 +72,9 @@ pub struct CaptureOutput {
     pub capture: Capture,
     /// Its stats.
     pub stats: CaptureStats,
+    /// The secret texts the capture cut out (a password field's value): never shown, kept
+    /// to cut them out of other outputs too (see [`crate::record::Redactor`]).
+    pub secret_texts: Vec<String>,
 }
 
 /// From this many elements in a session's frames on, the DOM snapshot is taken before the
@@ -348,6 +351,7 @@ pub async fn capture_with(
             &secret_texts,
         ),
         stats,
+        secret_texts,
     })
 }
 

@@ -30,6 +30,8 @@ use crate::surface::{self, Call, Done};
 use crate::tools;
 
 mod images;
+mod inspect;
+mod storage;
 
 /// How long an answer waits for the downloads its action began to end.
 const DOWNLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -44,7 +46,10 @@ const LOST: &str = "the browser had stopped and was started again: this session'
 /// Whether a call may run again after a browser restart without acting on a page whose state
 /// was lost: it only looks, or goes somewhere whole.
 fn repeatable(tool: &str) -> bool {
-    matches!(tool, "navigate" | "reload" | "snapshot" | "find" | "tabs" | "wait_for" | "screenshot")
+    matches!(
+        tool,
+        "navigate" | "reload" | "snapshot" | "find" | "tabs" | "wait_for" | "screenshot" | "network_requests" | "console"
+    )
 }
 
 /// A backend that waits as the server's options say: a navigation waits for its load half as
@@ -55,6 +60,7 @@ fn settled(mut backend: CdpBackend, options: &ServerOptions) -> CdpBackend {
     let load = options.capture_deadline / 2;
     let blank = options.capture_deadline;
     backend.set_settle_options(axsnap_cdp::SettleOptions { load, blank, ..settle });
+    backend.set_recording(options.caps.network);
     backend
 }
 
@@ -69,6 +75,9 @@ pub struct SavedBrowsing {
     agent: Option<SavedAgent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     backend: Option<Handoff>,
+    /// `--storage-state` is still to be loaded into the context.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    state_pending: bool,
 }
 
 /// One session's browser state.
@@ -87,6 +96,8 @@ pub struct Browsing {
     last_used: Instant,
     /// Why the browser context went, when it did (`close`, idle): said on the next call.
     released: Option<String>,
+    /// The context was made since `--storage-state` was last loaded into one.
+    state_pending: bool,
 }
 
 impl Browsing {
@@ -104,6 +115,7 @@ impl Browsing {
             tabs: Vec::new(),
             last_used: Instant::now(),
             released: None,
+            state_pending: false,
         }
     }
 
@@ -116,6 +128,7 @@ impl Browsing {
             released: self.released.clone(),
             agent: self.agent.as_ref().map(|a| a.save(now)),
             backend: self.agent.as_ref().map(|a| a.backend_ref().handoff()),
+            state_pending: self.state_pending,
         }
     }
 
@@ -142,6 +155,7 @@ impl Browsing {
             tabs: saved.tabs,
             last_used: Instant::now(),
             released: saved.released,
+            state_pending: saved.state_pending,
         })
     }
 
@@ -316,6 +330,10 @@ impl Browsing {
                 self.run(Op::Target(TargetAction::Pointer { x, y, does })).await
             }
             "pdf" if self.options.caps.pdf => self.pdf(args).await,
+            "network_requests" if self.options.caps.network => self.network_requests(args).await,
+            "console" if self.options.caps.network => self.console(args).await,
+            "storage" if self.options.caps.storage => self.storage(args).await,
+            "cookies" if self.options.caps.storage => self.cookies(args).await,
             other => Err(Failure::Protocol(rmcp::ErrorData::invalid_params(
                 format!("unknown tool {:?}; tools/list names the tools this server offers", clip(other)),
                 Some(json!({"field": "name"})),
@@ -328,7 +346,9 @@ impl Browsing {
         if self.agent.is_none() {
             let backend = settled(self.browsers.backend(self.isolated, self.stored), &self.options);
             self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
+            self.state_pending = self.options.storage_state.is_some();
         }
+        self.load_start_state().await?;
         self.agent
             .as_mut()
             .ok_or_else(|| Failure::tool("browser_unavailable", "the browser could not be started"))

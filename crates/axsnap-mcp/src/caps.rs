@@ -4,15 +4,19 @@
 use std::fmt;
 
 /// The groups this build offers, as `--caps` names them.
-pub const GROUPS: &[&str] = &["vision", "pdf"];
+pub const GROUPS: &[&str] = &["network", "vision", "pdf", "storage"];
 
 /// Which opt-in groups are on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Caps {
+    /// `network_requests` and `console`: what the page loaded and logged.
+    pub network: bool,
     /// `mouse {x, y, action}`: the pointer at viewport coordinates.
     pub vision: bool,
     /// `pdf {path}`: the page printed to a PDF under `--output-dir`.
     pub pdf: bool,
+    /// `storage {action: save|load, path}` and `cookies {action, …}`.
+    pub storage: bool,
 }
 
 /// A `--caps` value naming no group of this build.
@@ -33,20 +37,29 @@ impl Caps {
         let mut caps = Caps::default();
         for name in names.iter().map(|n| n.as_ref().trim()).filter(|n| !n.is_empty()) {
             match name {
+                "network" => caps.network = true,
                 "vision" => caps.vision = true,
                 "pdf" => caps.pdf = true,
-                "all" => caps = Caps { vision: true, pdf: true },
+                "storage" => caps.storage = true,
+                "all" => caps = Caps::all(),
                 other => return Err(UnknownCap(other.chars().take(40).collect())),
             }
         }
         Ok(caps)
     }
 
+    /// Every group on.
+    pub fn all() -> Caps {
+        Caps { network: true, vision: true, pdf: true, storage: true }
+    }
+
     /// Whether the tool `name` of a group is on (tools of no group always are).
     pub fn allows(&self, name: &str) -> bool {
         match name {
+            "network_requests" | "console" => self.network,
             "mouse" => self.vision,
             "pdf" => self.pdf,
+            "storage" | "cookies" => self.storage,
             _ => true,
         }
     }
@@ -58,11 +71,13 @@ mod tests {
 
     #[test]
     fn groups_are_named_or_refused() {
-        assert_eq!(Caps::parse(&["vision"]), Ok(Caps { vision: true, pdf: false }));
-        assert_eq!(Caps::parse(&["all"]), Ok(Caps { vision: true, pdf: true }));
+        assert_eq!(Caps::parse(&["vision"]), Ok(Caps { vision: true, ..Caps::default() }));
+        assert_eq!(Caps::parse(&["network", " storage"]), Ok(Caps { network: true, storage: true, ..Caps::default() }));
+        assert_eq!(Caps::parse(&["all"]), Ok(Caps::all()));
         assert_eq!(Caps::parse::<&str>(&[]), Ok(Caps::default()));
         let e = Caps::parse(&["vision", "telepathy"]).unwrap_err();
-        assert!(e.to_string().contains("telepathy") && e.to_string().contains("vision, pdf"), "{e}");
+        assert!(e.to_string().contains("telepathy") && e.to_string().contains("network, vision, pdf, storage"), "{e}");
         assert!(!Caps::default().allows("mouse") && Caps::default().allows("click"));
+        assert!(!Caps::default().allows("console") && Caps::all().allows("cookies"));
     }
 }

@@ -34,6 +34,7 @@ mod output;
 mod reply;
 mod sessions;
 mod store;
+pub mod storage_state;
 mod surface;
 mod tools;
 mod transport;

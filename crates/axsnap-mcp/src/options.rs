@@ -87,6 +87,9 @@ pub struct ServerOptions {
     pub caps: crate::caps::Caps,
     /// Where `upload` may take files from (`--upload-root`); none: uploads are off.
     pub upload_root: crate::upload::UploadRoot,
+    /// Cookies and local storage every session starts with (`--storage-state FILE`, read at
+    /// start), loaded into its browser context before its first page.
+    pub storage_state: Option<std::sync::Arc<axsnap_cdp::storage::StorageState>>,
     /// Most time one capture may take before it answers with a partial tree.
     pub capture_deadline: Duration,
     /// Most time a `wait_for` may wait.
@@ -109,6 +112,7 @@ impl Default for ServerOptions {
             state: None,
             caps: crate::caps::Caps::default(),
             upload_root: crate::upload::UploadRoot::default(),
+            storage_state: None,
             capture_deadline: Duration::from_secs(10),
             max_wait: Duration::from_secs(60),
             max_tokens: Some(axsnap_core::outline::DEFAULT_MAX_TOKENS),

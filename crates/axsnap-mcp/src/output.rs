@@ -1,14 +1,61 @@
-//! Files the tools write (`pdf`) go under `--output-dir` only, never over a file.
+//! Files the tools write (`pdf`, `storage save`) go under `--output-dir` only, never over a
+//! file; files they read (`storage load`) come from there too.
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use crate::failure::Failure;
 
+/// Most bytes a file read from the output directory may have.
+const MAX_READ: u64 = 16 * 1024 * 1024;
+
 /// Writes `bytes` as `given` (a file name, or a path under `dir`) inside `dir`: a name that is
 /// taken becomes `stem (1).ext`, and nothing outside `dir` is ever written. Returns the name
 /// written and its path.
 pub fn write_new(dir: &Path, given: &str, bytes: &[u8]) -> Result<(String, PathBuf), Failure> {
+    write_file(dir, given, bytes, false)
+}
+
+/// [`write_new`] for a file that holds secrets (cookies): readable by its owner only.
+pub fn write_private(dir: &Path, given: &str, bytes: &[u8]) -> Result<(String, PathBuf), Failure> {
+    write_file(dir, given, bytes, true)
+}
+
+/// Reads `given` (a path under `dir`, as [`write_new`] takes it): a regular file of at most
+/// 16 MiB, never one outside `dir` (links included).
+pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure> {
+    let shown: String = given.chars().take(200).collect();
+    let rel = Path::new(given.trim());
+    let outside = || {
+        Failure::tool(
+            "outside_output_dir",
+            format!("{shown:?} is not a path under the output directory {}; give a file name there", dir.display()),
+        )
+    };
+    if rel.as_os_str().is_empty()
+        || rel.is_absolute()
+        || rel.components().any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(outside());
+    }
+    let cannot = |e: std::io::Error| Failure::tool("no_such_file", format!("{shown:?} could not be read: {e}"));
+    let root = dir.canonicalize().map_err(cannot)?;
+    let path = root.join(rel).canonicalize().map_err(cannot)?;
+    if !path.starts_with(&root) {
+        return Err(outside());
+    }
+    let meta = std::fs::metadata(&path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(Failure::tool("no_such_file", format!("{shown:?} is not a regular file")));
+    }
+    if meta.len() > MAX_READ {
+        return Err(Failure::tool("file_too_big", format!("{shown:?} has {} bytes; at most {MAX_READ}", meta.len())));
+    }
+    let bytes = std::fs::read(&path).map_err(cannot)?;
+    Ok((path, bytes))
+}
+
+fn write_file(dir: &Path, given: &str, bytes: &[u8], private: bool) -> Result<(String, PathBuf), Failure> {
     let shown: String = given.chars().take(200).collect();
     let rel = Path::new(given.trim());
     let outside = || {
@@ -36,7 +83,16 @@ pub fn write_new(dir: &Path, given: &str, bytes: &[u8]) -> Result<(String, PathB
     let file = target.file_name().and_then(|f| f.to_str()).unwrap_or("output").to_string();
     for name in axsnap_cdp::downloads::numbered(&file) {
         let path = parent.join(&name);
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true).create_new(true);
+        #[cfg(unix)]
+        if private {
+            use std::os::unix::fs::OpenOptionsExt;
+            open.mode(0o600);
+        }
+        #[cfg(not(unix))]
+        let _ = private;
+        match open.open(&path) {
             Ok(mut f) => {
                 f.write_all(bytes).map_err(cannot)?;
                 return Ok((name, path));
@@ -68,6 +124,27 @@ mod tests {
                 "{bad}"
             );
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reads_stay_in_the_directory() {
+        let dir = std::env::temp_dir().join(format!("axsnap-read-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        let (_, path) = write_private(&dir, "state.json", b"{}").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        assert_eq!(read_under(&dir, "state.json").unwrap().1, b"{}");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("/etc/hostname", dir.join("out.json")).unwrap();
+        for (bad, code) in [("../x", "outside_output_dir"), ("/etc/hostname", "outside_output_dir"), ("missing.json", "no_such_file"), ("sub", "no_such_file")] {
+            assert!(matches!(read_under(&dir, bad), Err(Failure::Tool { code: c, .. }) if c == code), "{bad}");
+        }
+        #[cfg(unix)]
+        assert!(matches!(read_under(&dir, "out.json"), Err(Failure::Tool { code: "outside_output_dir", .. })));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -62,6 +62,28 @@ pub const WINDOWED: &[&str] =
 /// `desktop` the list is exactly the browser's.
 pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<Tool> {
     let mut tools = browser_tools(allow_eval);
+    if caps.network {
+        tools.push(tool(
+            "network_requests",
+            "Requests this tab made: method, status, type, size, time; newest last. id: one request with its bodies.",
+            json!({
+                "filter": {"type": "string", "description": "text the line contains: /api/, POST, fetch, 404, failed"},
+                "limit": {"type": "integer", "description": "default 30"},
+                "id": {"type": "integer"}
+            }),
+            &[],
+        ));
+        tools.push(tool(
+            "console",
+            "This tab's console messages with their source locations, newest last.",
+            json!({
+                "level": {"enum": ["debug", "info", "warning", "error"], "description": "and above; default info"},
+                "filter": {"type": "string"},
+                "limit": {"type": "integer", "description": "default 30"}
+            }),
+            &[],
+        ));
+    }
     if caps.vision {
         tools.push(tool(
             "mouse",
@@ -80,6 +102,27 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
             "Print the page to a PDF file under the server's --output-dir.",
             json!({"path": {"type": "string"}}),
             &["path"],
+        ));
+    }
+    if caps.storage {
+        tools.push(tool(
+            "storage",
+            "Save this session's cookies and local storage to a file under --output-dir, or load such a file.",
+            json!({"action": {"enum": ["save", "load"]}, "path": {"type": "string"}}),
+            &["action", "path"],
+        ));
+        tools.push(tool(
+            "cookies",
+            "List (values hidden), set, delete or clear this session's cookies.",
+            json!({
+                "action": {"enum": ["list", "set", "delete", "clear"]},
+                "name": {"type": "string"}, "value": {"type": "string"},
+                "url": {"type": "string", "description": "or domain and path"},
+                "domain": {"type": "string"}, "path": {"type": "string"},
+                "expires": {"type": "number", "description": "epoch seconds; none: a session cookie"},
+                "http_only": {"type": "boolean"}, "secure": {"type": "boolean"}
+            }),
+            &["action"],
         ));
     }
     if desktop {
@@ -280,16 +323,18 @@ mod tests {
     #[test]
     fn groups_add_their_tools_only() {
         let base = list(false, false, true, Caps::default());
-        let all = list(false, false, true, Caps { vision: true, pdf: true });
+        let all = list(false, false, true, Caps::all());
         let added: Vec<&str> = all.iter().skip(base.len()).map(|t| t.name.as_ref()).collect();
-        assert_eq!(added, ["mouse", "pdf"]);
-        for (what, caps) in
-            [("vision", Caps { vision: true, pdf: false }), ("pdf", Caps { vision: false, pdf: true })]
-        {
+        assert_eq!(added, ["network_requests", "console", "mouse", "pdf", "storage", "cookies"]);
+        for t in &all[base.len()..] {
+            assert!(!Caps::default().allows(&t.name) && Caps::all().allows(&t.name), "{}", t.name);
+        }
+        for group in crate::caps::GROUPS {
+            let caps = Caps::parse(&[group]).unwrap();
             let result = json!({"tools": list(false, false, true, caps)}).to_string();
             let (o, c) =
                 (axsnap_core::tokens::count_o200k(&result), axsnap_core::tokens::count_cl100k(&result));
-            println!("tools/list over http with --caps {what}: {o} o200k, {c} cl100k tokens");
+            println!("tools/list over http with --caps {group}: {o} o200k, {c} cl100k tokens");
         }
         let result = json!({"tools": all}).to_string();
         let (o, c) = (axsnap_core::tokens::count_o200k(&result), axsnap_core::tokens::count_cl100k(&result));

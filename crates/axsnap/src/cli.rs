@@ -118,14 +118,19 @@ pub struct McpArgs {
     /// address: a load balancer's or proxy's address in front of this server (repeatable).
     #[arg(long, value_name = "HOST:PORT", requires = "http")]
     pub allowed_host: Vec<String>,
-    /// Opt-in tool groups, comma-separated: vision (mouse at viewport pixels), pdf (print the
-    /// page to a PDF under --output-dir), or all.
+    /// Opt-in tool groups, comma-separated: network (network_requests, console), vision (mouse
+    /// at viewport pixels), pdf (print the page to a PDF under --output-dir), storage (storage
+    /// save/load under --output-dir, cookies), or all.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub caps: Vec<String>,
     /// Launch the browser on this persistent profile (logins, cookies and storage kept across
     /// runs; every session works in its default context). One server per directory.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["cdp_endpoint", "cdp_pool"])]
     pub user_data_dir: Option<PathBuf>,
+    /// Cookies and local storage every session starts with: a JSON file in Playwright's
+    /// storageState form (what `storage save` writes). Sites the URL policy refuses are left out.
+    #[arg(long, value_name = "FILE")]
+    pub storage_state: Option<PathBuf>,
     /// Save downloads under DIR (with the name the site suggests, never over a file; each
     /// answer says what its action downloaded). Without it downloads are refused.
     #[arg(long, value_name = "DIR")]

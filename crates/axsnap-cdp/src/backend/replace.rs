@@ -48,7 +48,7 @@ impl CdpBackend {
         ));
         self.pages.remove(&old);
         self.roots.remove(&old);
-        self.pages.insert(new.clone(), fresh.clone());
+        self.keep_page(new.clone(), fresh.clone());
         if target.0 == new {
             self.aliases.remove(&target.0);
         } else {

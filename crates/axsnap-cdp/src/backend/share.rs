@@ -180,7 +180,7 @@ impl CdpBackend {
                 }
             };
             let id = page.target_id().to_string();
-            self.pages.insert(id.clone(), page);
+            self.keep_page(id.clone(), page);
             self.aliases.insert(agent_id.clone(), id);
             // This backend made it, so a release closes it.
             self.opened.insert(agent_id);

@@ -28,6 +28,28 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             );
         }
     }
+    let urls = UrlPolicy {
+        allow_local: a.allow_local,
+        allowed_origins: a.allowed_origins.iter().filter(|s| !s.trim().is_empty()).cloned().collect(),
+        blocked_origins: a.blocked_origins.iter().filter(|s| !s.trim().is_empty()).cloned().collect(),
+    };
+    let storage_state = match &a.storage_state {
+        None => None,
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("--storage-state {}", path.display()))?;
+            let state = axsnap_mcp::storage_state::parse(&bytes)
+                .map_err(|e| anyhow::anyhow!("--storage-state {}: {e}", path.display()))?;
+            let (state, skipped) = axsnap_mcp::storage_state::allowed(&state, &urls);
+            if !skipped.is_empty() {
+                eprintln!(
+                    "axsnap mcp: --storage-state: left out {} site(s) the URL policy refuses: {}",
+                    skipped.len(),
+                    skipped.join(", ")
+                );
+            }
+            Some(std::sync::Arc::new(state))
+        }
+    };
     if !(a.idle_timeout > 0.0 && a.idle_timeout.is_finite()) {
         anyhow::bail!("--idle-timeout must be a positive number of minutes");
     }
@@ -43,16 +65,13 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
             output_dir: a.output_dir.clone(),
             user_data_dir: a.user_data_dir.clone(),
         },
-        urls: UrlPolicy {
-            allow_local: a.allow_local,
-            allowed_origins: a.allowed_origins.iter().filter(|s| !s.trim().is_empty()).cloned().collect(),
-            blocked_origins: a.blocked_origins.iter().filter(|s| !s.trim().is_empty()).cloned().collect(),
-        },
+        urls,
         allow_eval: a.allow_eval,
         idle_timeout: Duration::from_secs_f64(a.idle_timeout * 60.0),
         state: a.state.clone(),
         caps,
         upload_root: axsnap_mcp::UploadRoot(a.upload_root.clone()),
+        storage_state,
         capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
         max_tokens: (a.max_tokens > 0).then_some(a.max_tokens),
         desktop: a.desktop,
