@@ -89,6 +89,9 @@ pub struct CdpBackend {
     adopt: Option<Option<String>>,
     /// Its tabs' requests and console messages, when it records ([`CdpBackend::set_recording`]).
     recorder: Option<crate::record::Recorder>,
+    /// A scratch tab a storage load left open until this backend opens a tab of its own
+    /// (see [`CdpBackend::load_storage_state`]).
+    scratch: Option<String>,
 }
 
 impl CdpBackend {
@@ -131,6 +134,7 @@ impl CdpBackend {
             downloads: None,
             adopt: None,
             recorder: None,
+            scratch: None,
         }
     }
 
@@ -503,6 +507,7 @@ impl CdpBackend {
         };
         let id = page.target_id().to_string();
         self.pages.insert(id.clone(), page);
+        self.close_scratch(&browser);
         self.urls.insert(id.clone(), url.to_string());
         self.opened.insert(id.clone());
         self.active = Some(id.clone());

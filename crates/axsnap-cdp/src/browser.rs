@@ -213,6 +213,8 @@ pub struct Browser {
     pid: Option<u32>,
     /// How it was launched (`None` when connected to): what a restart needs.
     options: Option<LaunchOptions>,
+    /// When this handle was made (a launched browser: when it started).
+    since: std::time::Instant,
     // Declared last: dropped after the process is gone.
     profile: Option<TempProfile>,
 }
@@ -290,6 +292,7 @@ impl Browser {
             launched: true,
             pid,
             options,
+            since: std::time::Instant::now(),
             profile,
         };
         // Downloads never land on disk; a navigation to one fails instead.
@@ -334,6 +337,7 @@ impl Browser {
             launched: false,
             pid: None,
             options: None,
+            since: std::time::Instant::now(),
             profile: None,
         })
     }
@@ -367,6 +371,11 @@ impl Browser {
     /// Whether the connection to the browser is still up.
     pub fn is_open(&self) -> bool {
         self.raw.is_open()
+    }
+
+    /// How long ago this browser was launched or connected to.
+    pub fn age(&self) -> std::time::Duration {
+        self.since.elapsed()
     }
 
     /// The process id of a launched browser (`None` for a connected one).

@@ -190,11 +190,17 @@ impl Recorder {
         // A tab's earlier sessions (before a replacement) end with it.
         self.tasks.retain(|_, t| !t.is_finished());
         let events = page.raw().subscribe();
-        let task = tokio::spawn(listen(events, session.clone(), page.target_id().to_string(), self.records.clone()));
+        let task =
+            tokio::spawn(listen(events, session.clone(), page.target_id().to_string(), self.records.clone()));
         self.tasks.insert(session.clone(), task);
         // Queued now, answered whenever: a tab that a dialog blocks answers later.
         let raw = page.raw();
-        let enable = raw.send(Some(&session), "Network.enable", json!({"maxPostDataSize": network::POST_DATA_BYTES}), BODY_TIMEOUT);
+        let enable = raw.send(
+            Some(&session),
+            "Network.enable",
+            json!({"maxPostDataSize": network::POST_DATA_BYTES}),
+            BODY_TIMEOUT,
+        );
         let log = raw.send(Some(&session), "Log.enable", json!({}), BODY_TIMEOUT);
         tokio::spawn(async move {
             let _ = futures::future::join(enable, log).await;
@@ -283,7 +289,12 @@ impl Recorder {
             // Not sent with the event (too long for the browser's setting): asked for now.
             let asked = page
                 .raw()
-                .call_within(Some(page.session_id()), "Network.getRequestPostData", json!({"requestId": q.cdp_id}), BODY_TIMEOUT)
+                .call_within(
+                    Some(page.session_id()),
+                    "Network.getRequestPostData",
+                    json!({"requestId": q.cdp_id}),
+                    BODY_TIMEOUT,
+                )
                 .await;
             if let Some(d) = asked.ok().as_ref().and_then(|v| str_field(v, "postData")) {
                 out.request = Some(red.body(q.request_type.as_deref(), d));
@@ -302,7 +313,12 @@ impl Recorder {
         }
         let got = page
             .raw()
-            .call_within(Some(page.session_id()), "Network.getResponseBody", json!({"requestId": q.cdp_id}), BODY_TIMEOUT)
+            .call_within(
+                Some(page.session_id()),
+                "Network.getResponseBody",
+                json!({"requestId": q.cdp_id}),
+                BODY_TIMEOUT,
+            )
             .await;
         let got = match got {
             Ok(v) => v,
@@ -311,7 +327,8 @@ impl Recorder {
                 return Ok(Some(out));
             }
             Err(CdpError::Protocol { .. }) => {
-                out.response_note = Some("the browser no longer has it (a redirect, or the page moved on)".into());
+                out.response_note =
+                    Some("the browser no longer has it (a redirect, or the page moved on)".into());
                 return Ok(Some(out));
             }
             Err(e) => return Err(e),
@@ -335,7 +352,9 @@ impl Recorder {
 fn textual(mime: Option<&str>) -> bool {
     let m = mime.unwrap_or("").to_ascii_lowercase();
     m.starts_with("text/")
-        || ["json", "xml", "javascript", "ecmascript", "x-www-form-urlencoded", "svg", "csv"].iter().any(|t| m.contains(t))
+        || ["json", "xml", "javascript", "ecmascript", "x-www-form-urlencoded", "svg", "csv"]
+            .iter()
+            .any(|t| m.contains(t))
 }
 
 fn lock(m: &Mutex<Records>) -> MutexGuard<'_, Records> {
@@ -380,16 +399,49 @@ mod tests {
         r.apply("T", &ev("Network.requestWillBeSent", json!({"requestId": "1", "timestamp": 1.0, "type": "Document", "request": {"method": "GET", "url": "http://a/old"}})));
         r.apply("T", &ev("Network.requestWillBeSent", json!({"requestId": "1", "timestamp": 1.1, "type": "Document", "request": {"method": "GET", "url": "http://a/new?token=s3cret"},
             "redirectResponse": {"status": 302, "mimeType": "text/html"}})));
-        r.apply("T", &ev("Network.responseReceived", json!({"requestId": "1", "response": {"status": 200, "mimeType": "text/html"}})));
-        r.apply("T", &ev("Network.loadingFinished", json!({"requestId": "1", "timestamp": 1.3, "encodedDataLength": 900})));
-        r.apply("U", &ev("Network.requestWillBeSent", json!({"requestId": "2", "timestamp": 2.0, "request": {"url": "http://b/"}})));
-        r.apply("U", &ev("Network.loadingFailed", json!({"requestId": "2", "timestamp": 2.5, "errorText": "net::ERR_FAILED"})));
+        r.apply(
+            "T",
+            &ev(
+                "Network.responseReceived",
+                json!({"requestId": "1", "response": {"status": 200, "mimeType": "text/html"}}),
+            ),
+        );
+        r.apply(
+            "T",
+            &ev(
+                "Network.loadingFinished",
+                json!({"requestId": "1", "timestamp": 1.3, "encodedDataLength": 900}),
+            ),
+        );
+        r.apply(
+            "U",
+            &ev(
+                "Network.requestWillBeSent",
+                json!({"requestId": "2", "timestamp": 2.0, "request": {"url": "http://b/"}}),
+            ),
+        );
+        r.apply(
+            "U",
+            &ev(
+                "Network.loadingFailed",
+                json!({"requestId": "2", "timestamp": 2.5, "errorText": "net::ERR_FAILED"}),
+            ),
+        );
         assert_eq!(r.requests.len(), 3);
-        assert_eq!((r.requests[0].status, r.requests[1].status, r.requests[1].size), (Some(302), Some(200), Some(900)));
+        assert_eq!(
+            (r.requests[0].status, r.requests[1].status, r.requests[1].size),
+            (Some(302), Some(200), Some(900))
+        );
         assert_eq!(r.requests[2].failed.as_deref(), Some("net::ERR_FAILED"));
         assert!(r.open.is_empty());
         for i in 0..MAX_REQUESTS + 5 {
-            r.apply("T", &ev("Network.requestWillBeSent", json!({"requestId": format!("x{i}"), "request": {"url": "http://a/poll"}})));
+            r.apply(
+                "T",
+                &ev(
+                    "Network.requestWillBeSent",
+                    json!({"requestId": format!("x{i}"), "request": {"url": "http://a/poll"}}),
+                ),
+            );
         }
         assert_eq!((r.requests.len(), r.requests_dropped), (MAX_REQUESTS, 8));
         assert!(r.open.len() <= 2 * MAX_REQUESTS);
@@ -405,7 +457,13 @@ mod tests {
             let mut r = lock(&rec.records);
             r.apply("T", &ev("Network.requestWillBeSent", json!({"requestId": "1", "request": {"method": "POST", "url": "http://a/login?next=/&token=abc",
                 "postData": "user=ann&p=hunter22", "headers": {"content-type": "application/x-www-form-urlencoded"}}})));
-            r.apply("T", &ev("Runtime.consoleAPICalled", json!({"type": "log", "args": [{"type": "string", "value": "logging in with hunter22"}]})));
+            r.apply(
+                "T",
+                &ev(
+                    "Runtime.consoleAPICalled",
+                    json!({"type": "log", "args": [{"type": "string", "value": "logging in with hunter22"}]}),
+                ),
+            );
         }
         rec.note_secrets(&["hunter22".to_string()]);
         let (reqs, dropped) = rec.requests("T");

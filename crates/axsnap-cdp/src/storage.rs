@@ -3,8 +3,8 @@
 //! other), and the CDP calls behind it.
 //!
 //! Local storage belongs to an origin and is only reachable from a document of that origin.
-//! Reading takes it from the context's open tabs; writing opens a scratch tab whose requests
-//! are answered by the browser itself ([`Fetch`](https://chromedevtools.github.io/devtools-protocol/tot/Fetch/)
+//! Reading takes it from the context's open tabs; writing goes through a scratch tab whose
+//! requests are answered by the browser itself ([`Fetch`](https://chromedevtools.github.io/devtools-protocol/tot/Fetch/)
 //! interception, an empty page), so no site is contacted and none need be running.
 
 use std::time::Duration;
@@ -125,7 +125,8 @@ impl Cookie {
     /// Whether it is sent to `host` (its domain, or a subdomain of a `.domain` cookie).
     pub fn matches_host(&self, host: &str) -> bool {
         let d = self.domain.trim_start_matches('.');
-        host.eq_ignore_ascii_case(d) || host.to_ascii_lowercase().ends_with(&format!(".{}", d.to_ascii_lowercase()))
+        host.eq_ignore_ascii_case(d)
+            || host.to_ascii_lowercase().ends_with(&format!(".{}", d.to_ascii_lowercase()))
     }
 }
 
@@ -138,18 +139,77 @@ fn context_param(mut params: Value, context: Option<&str>) -> Value {
 
 /// Every cookie of the context `context` (`None`: the default one).
 pub async fn cookies(browser: &Browser, context: Option<&str>) -> Result<Vec<Cookie>, CdpError> {
+    cookies_of(browser, context).await
+}
+
+async fn cookies_of(browser: &Browser, context: Option<&str>) -> Result<Vec<Cookie>, CdpError> {
     let got = browser.raw().call(None, "Storage.getCookies", context_param(json!({}), context)).await?;
-    Ok(got.get("cookies").and_then(Value::as_array).into_iter().flatten().filter_map(Cookie::from_cdp).collect())
+    Ok(got
+        .get("cookies")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Cookie::from_cdp)
+        .collect())
 }
 
 /// Sets `cookies` in the context (replacing those of the same name, domain and path). A
 /// cookie that expired is removed.
-pub async fn set_cookies(browser: &Browser, context: Option<&str>, cookies: &[Cookie]) -> Result<(), CdpError> {
+pub async fn set_cookies(
+    browser: &Browser,
+    context: Option<&str>,
+    cookies: &[Cookie],
+) -> Result<(), CdpError> {
     if cookies.is_empty() {
         return Ok(());
     }
+    // A profile's cookie store loads on first use and drops the session cookies it holds as
+    // it does; a cookie set before that is dropped with them (seen on a launched Chromium's
+    // default context): read first, so the store has loaded.
+    browser.raw().call(None, "Storage.getCookies", context_param(json!({}), context)).await?;
     let list: Vec<Value> = cookies.iter().map(Cookie::to_cdp).collect();
     browser.raw().call(None, "Storage.setCookies", context_param(json!({"cookies": list}), context)).await?;
+    Ok(())
+}
+
+/// How long after a launch Chromium may still drop the session cookies of its default
+/// context: it does, once, a moment after it starts (seen at 0.4 to 0.7 s here), whatever was
+/// set before.
+const STARTUP_DROP: Duration = Duration::from_secs(2);
+
+/// [`set_cookies`], then, in a launched browser's default context while it may still drop
+/// session cookies ([`STARTUP_DROP`]), watches them until it did (and sets again those that
+/// went) or that time is past.
+pub async fn set_cookies_kept(
+    browser: &Browser,
+    context: Option<&str>,
+    cookies: &[Cookie],
+) -> Result<(), CdpError> {
+    set_cookies(browser, context, cookies).await?;
+    if context.is_some() || !browser.launched() {
+        return Ok(());
+    }
+    while browser.age() < STARTUP_DROP {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = cookies_of(browser, context).await?;
+        let gone: Vec<Cookie> = cookies
+            .iter()
+            .filter(|c| {
+                !now.iter().any(|n| {
+                    n.name == c.name
+                        && n.domain.trim_start_matches('.') == c.domain.trim_start_matches('.')
+                        && n.path == c.path
+                })
+            })
+            .cloned()
+            .collect();
+        if !gone.is_empty() {
+            tracing::debug!("the browser dropped {} cookie(s) as it started; setting them again", gone.len());
+            set_cookies(browser, context, &gone).await?;
+            // It drops them once: the ones set again stay.
+            break;
+        }
+    }
     Ok(())
 }
 
@@ -172,22 +232,16 @@ pub async fn local_storage(page: &PageHandle) -> Result<Option<OriginStorage>, C
     Ok(serde_json::from_value::<Option<OriginStorage>>(v).ok().flatten())
 }
 
-/// Writes each origin's items into the context's local storage (adding to what is there,
-/// replacing items of the same key) through a scratch tab that contacts no site, and returns
-/// how many items it wrote.
-pub async fn put_local_storage(
-    browser: &Browser,
-    context: Option<&str>,
-    origins: &[OriginStorage],
-) -> Result<usize, CdpError> {
+/// Writes each origin's items into local storage through `page`, a scratch tab of the
+/// context: its requests are answered here with an empty page, so no site is contacted. Adds
+/// to what is there, replacing items of the same key; returns how many items it wrote. The
+/// tab is left at the last origin's empty page: close it.
+pub async fn put_local_storage(page: &PageHandle, origins: &[OriginStorage]) -> Result<usize, CdpError> {
     let origins: Vec<&OriginStorage> = origins.iter().filter(|o| !o.local_storage.is_empty()).collect();
     if origins.is_empty() {
         return Ok(0);
     }
-    let page = browser.new_page_in(context, "about:blank").await?;
-    let written = write_origins(&page, &origins).await;
-    let _ = browser.raw().call(None, "Target.closeTarget", json!({"targetId": page.target_id()})).await;
-    written
+    write_origins(page, &origins).await
 }
 
 async fn write_origins(page: &PageHandle, origins: &[&OriginStorage]) -> Result<usize, CdpError> {
@@ -260,7 +314,10 @@ mod tests {
         .unwrap();
         assert_eq!(c.to_cdp()["expires"], json!(1.9e9));
         assert!(c.matches_host("x.org") && c.matches_host("www.x.org") && !c.matches_host("y.org"));
-        let s = Cookie::from_cdp(&json!({"name": "b", "value": "2", "domain": "h", "expires": 5.0, "session": true})).unwrap();
+        let s = Cookie::from_cdp(
+            &json!({"name": "b", "value": "2", "domain": "h", "expires": 5.0, "session": true}),
+        )
+        .unwrap();
         assert_eq!(s.expires, -1.0);
         assert!(s.to_cdp().get("expires").is_none());
     }

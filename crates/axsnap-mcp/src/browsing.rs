@@ -48,7 +48,15 @@ const LOST: &str = "the browser had stopped and was started again: this session'
 fn repeatable(tool: &str) -> bool {
     matches!(
         tool,
-        "navigate" | "reload" | "snapshot" | "find" | "tabs" | "wait_for" | "screenshot" | "network_requests" | "console"
+        "navigate"
+            | "reload"
+            | "snapshot"
+            | "find"
+            | "tabs"
+            | "wait_for"
+            | "screenshot"
+            | "network_requests"
+            | "console"
     )
 }
 

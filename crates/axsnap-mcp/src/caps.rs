@@ -72,11 +72,17 @@ mod tests {
     #[test]
     fn groups_are_named_or_refused() {
         assert_eq!(Caps::parse(&["vision"]), Ok(Caps { vision: true, ..Caps::default() }));
-        assert_eq!(Caps::parse(&["network", " storage"]), Ok(Caps { network: true, storage: true, ..Caps::default() }));
+        assert_eq!(
+            Caps::parse(&["network", " storage"]),
+            Ok(Caps { network: true, storage: true, ..Caps::default() })
+        );
         assert_eq!(Caps::parse(&["all"]), Ok(Caps::all()));
         assert_eq!(Caps::parse::<&str>(&[]), Ok(Caps::default()));
         let e = Caps::parse(&["vision", "telepathy"]).unwrap_err();
-        assert!(e.to_string().contains("telepathy") && e.to_string().contains("network, vision, pdf, storage"), "{e}");
+        assert!(
+            e.to_string().contains("telepathy") && e.to_string().contains("network, vision, pdf, storage"),
+            "{e}"
+        );
         assert!(!Caps::default().allows("mouse") && Caps::default().allows("click"));
         assert!(!Caps::default().allows("console") && Caps::all().allows("cookies"));
     }

@@ -29,7 +29,10 @@ pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure
     let outside = || {
         Failure::tool(
             "outside_output_dir",
-            format!("{shown:?} is not a path under the output directory {}; give a file name there", dir.display()),
+            format!(
+                "{shown:?} is not a path under the output directory {}; give a file name there",
+                dir.display()
+            ),
         )
     };
     if rel.as_os_str().is_empty()
@@ -38,7 +41,8 @@ pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure
     {
         return Err(outside());
     }
-    let cannot = |e: std::io::Error| Failure::tool("no_such_file", format!("{shown:?} could not be read: {e}"));
+    let cannot =
+        |e: std::io::Error| Failure::tool("no_such_file", format!("{shown:?} could not be read: {e}"));
     let root = dir.canonicalize().map_err(cannot)?;
     let path = root.join(rel).canonicalize().map_err(cannot)?;
     if !path.starts_with(&root) {
@@ -49,7 +53,10 @@ pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure
         return Err(Failure::tool("no_such_file", format!("{shown:?} is not a regular file")));
     }
     if meta.len() > MAX_READ {
-        return Err(Failure::tool("file_too_big", format!("{shown:?} has {} bytes; at most {MAX_READ}", meta.len())));
+        return Err(Failure::tool(
+            "file_too_big",
+            format!("{shown:?} has {} bytes; at most {MAX_READ}", meta.len()),
+        ));
     }
     let bytes = std::fs::read(&path).map_err(cannot)?;
     Ok((path, bytes))
@@ -140,11 +147,22 @@ mod tests {
         assert_eq!(read_under(&dir, "state.json").unwrap().1, b"{}");
         #[cfg(unix)]
         std::os::unix::fs::symlink("/etc/hostname", dir.join("out.json")).unwrap();
-        for (bad, code) in [("../x", "outside_output_dir"), ("/etc/hostname", "outside_output_dir"), ("missing.json", "no_such_file"), ("sub", "no_such_file")] {
-            assert!(matches!(read_under(&dir, bad), Err(Failure::Tool { code: c, .. }) if c == code), "{bad}");
+        for (bad, code) in [
+            ("../x", "outside_output_dir"),
+            ("/etc/hostname", "outside_output_dir"),
+            ("missing.json", "no_such_file"),
+            ("sub", "no_such_file"),
+        ] {
+            assert!(
+                matches!(read_under(&dir, bad), Err(Failure::Tool { code: c, .. }) if c == code),
+                "{bad}"
+            );
         }
         #[cfg(unix)]
-        assert!(matches!(read_under(&dir, "out.json"), Err(Failure::Tool { code: "outside_output_dir", .. })));
+        assert!(matches!(
+            read_under(&dir, "out.json"),
+            Err(Failure::Tool { code: "outside_output_dir", .. })
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -11,8 +11,12 @@ const MAX_ENTRIES: usize = 10_000;
 /// A storage state from a file's bytes (Playwright's `storageState` JSON: `cookies` and
 /// `origins`), or what is wrong with it.
 pub fn parse(bytes: &[u8]) -> Result<StorageState, String> {
-    let state: StorageState = serde_json::from_slice(bytes)
-        .map_err(|e| format!("not a storage state (JSON with cookies and origins): {e}"))?;
+    let not = |e: String| format!("not a storage state (a JSON object with cookies and origins): {e}");
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| not(e.to_string()))?;
+    if !value.is_object() {
+        return Err(not("the file holds no object".into()));
+    }
+    let state: StorageState = serde_json::from_value(value).map_err(|e| not(e.to_string()))?;
     if state.cookies.len() + state.origins.len() > MAX_ENTRIES {
         return Err(format!("more than {MAX_ENTRIES} cookies and origins"));
     }
@@ -23,9 +27,8 @@ pub fn parse(bytes: &[u8]) -> Result<StorageState, String> {
 /// origin as it is), and the domains and origins left out.
 pub fn allowed(state: &StorageState, urls: &UrlPolicy) -> (StorageState, Vec<String>) {
     let mut skipped = Vec::new();
-    let site_ok = |host: &str| {
-        ["http", "https"].iter().any(|s| urls.check(&format!("{s}://{host}/")).is_ok())
-    };
+    let site_ok =
+        |host: &str| ["http", "https"].iter().any(|s| urls.check(&format!("{s}://{host}/")).is_ok());
     let cookies = state
         .cookies
         .iter()
@@ -59,7 +62,9 @@ mod tests {
 
     #[test]
     fn files_are_checked_and_cut_to_the_policy() {
-        assert!(parse(b"[1, 2]").unwrap_err().contains("not a storage state"));
+        for bad in [&b"[1, 2]"[..], b"[]", b"{\"cookies\": 5}", b"not json"] {
+            assert!(parse(bad).unwrap_err().contains("not a storage state"), "{bad:?}");
+        }
         let state = parse(
             br#"{"cookies": [{"name": "a", "value": "1", "domain": "127.0.0.1"},
                              {"name": "b", "value": "2", "domain": ".example.com"}],

@@ -74,6 +74,7 @@ impl CdpBackend {
         self.aliases.clear();
         self.urls.clear();
         self.opened.clear();
+        self.scratch = None;
         self.loss_told = false;
     }
 

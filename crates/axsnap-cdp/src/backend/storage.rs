@@ -2,10 +2,14 @@
 //! calls behind the MCP server's `storage` group and `--storage-state`).
 
 use std::collections::HashSet;
+use std::time::Duration;
+
+use serde_json::json;
 
 use super::CdpBackend;
 use crate::error::CdpError;
 use crate::storage::{self, Cookie, StorageState};
+use crate::tabs;
 
 impl CdpBackend {
     /// Every cookie of this backend's context (starting the browser if needed).
@@ -22,7 +26,7 @@ impl CdpBackend {
     pub async fn set_cookies(&mut self, cookies: &[Cookie]) -> Result<(), CdpError> {
         let r = async {
             let browser = self.ready().await?;
-            storage::set_cookies(&browser, self.context_id(), cookies).await
+            storage::set_cookies_kept(&browser, self.context_id(), cookies).await
         }
         .await;
         self.told(r)
@@ -68,16 +72,49 @@ impl CdpBackend {
         self.told(r)
     }
 
-    /// Loads `state` into this backend's context: its cookies, and each origin's local storage
-    /// (through a scratch tab that contacts no site). Returns the local storage items written.
+    /// Loads `state` into this backend's context: each origin's local storage (through a
+    /// scratch tab that contacts no site), then its cookies. Returns the local storage items
+    /// written.
     pub async fn load_storage_state(&mut self, state: &StorageState) -> Result<usize, CdpError> {
-        let r = async {
-            let browser = self.ready().await?;
-            let context = self.context_id().map(str::to_string);
-            storage::set_cookies(&browser, context.as_deref(), &state.cookies).await?;
-            storage::put_local_storage(&browser, context.as_deref(), &state.origins).await
-        }
-        .await;
+        let r = self.load_inner(state).await;
         self.told(r)
+    }
+
+    async fn load_inner(&mut self, state: &StorageState) -> Result<usize, CdpError> {
+        let browser = self.ready().await?;
+        let context = self.context_id().map(str::to_string);
+        let mut items = 0;
+        if state.origins.iter().any(|o| !o.local_storage.is_empty()) {
+            let others = self.own_tabs(&browser).await?.len();
+            let page = browser.new_page_in(context.as_deref(), "about:blank").await?;
+            let id = page.target_id().to_string();
+            let written = storage::put_local_storage(&page, &state.origins).await;
+            if others > 0 {
+                let _ = tabs::close(&browser, &id).await;
+            } else {
+                // Closing a context's last tab ends its browsing session, and the session
+                // cookies go with it (seen on a launched Chromium, a moment after the close):
+                // the scratch tab stays until this backend has a tab of its own.
+                let _ = page.goto_within("about:blank", Duration::from_secs(5)).await;
+                self.opened.insert(id.clone());
+                self.scratch = Some(id);
+            }
+            items = written?;
+        }
+        storage::set_cookies_kept(&browser, context.as_deref(), &state.cookies).await?;
+        Ok(items)
+    }
+
+    /// Closes the scratch tab a load left open, now that this backend has a tab of its own.
+    pub(super) fn close_scratch(&mut self, browser: &crate::browser::Browser) {
+        if let Some(id) = self.scratch.take() {
+            self.opened.remove(&id);
+            drop(browser.raw().send(
+                None,
+                "Target.closeTarget",
+                json!({"targetId": id}),
+                Duration::from_secs(5),
+            ));
+        }
     }
 }

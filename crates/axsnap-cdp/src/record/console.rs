@@ -98,7 +98,8 @@ impl Message {
                 let e = p.get("entry")?;
                 let level = Level::parse(str_field(e, "level").unwrap_or("info")).unwrap_or(Level::Info);
                 let text = str_field(e, "text").unwrap_or_default().to_string();
-                let at = location(e).or_else(|| str_field(e, "url").filter(|u| !u.is_empty()).map(str::to_string));
+                let at =
+                    location(e).or_else(|| str_field(e, "url").filter(|u| !u.is_empty()).map(str::to_string));
                 (level, str_field(e, "source").unwrap_or("browser").to_string(), text, at)
             }
             _ => return None,
@@ -129,7 +130,11 @@ fn arg_text(arg: &Value) -> String {
                     .iter()
                     .map(|p| {
                         let v = str_field(p, "value").unwrap_or("…");
-                        if open.0 == '[' { v.to_string() } else { format!("{}: {v}", str_field(p, "name").unwrap_or("?")) }
+                        if open.0 == '[' {
+                            v.to_string()
+                        } else {
+                            format!("{}: {v}", str_field(p, "name").unwrap_or("?"))
+                        }
                     })
                     .collect();
                 return format!("{}{}{}", open.0, fields.join(", "), open.1);
@@ -161,7 +166,10 @@ mod tests {
             {"type": "object", "preview": {"properties": [{"name": "a", "value": "1"}]}}],
             "stackTrace": {"callFrames": [{"url": "http://a/app.js", "lineNumber": 9, "columnNumber": 4}]}});
         let m = Message::from_event(1, "T", "Runtime.consoleAPICalled", &log).unwrap();
-        assert_eq!((m.level, m.source.as_str(), m.text.as_str()), (Level::Warning, "console.warning", "low 3 {a: 1}"));
+        assert_eq!(
+            (m.level, m.source.as_str(), m.text.as_str()),
+            (Level::Warning, "console.warning", "low 3 {a: 1}")
+        );
         assert_eq!(m.location.as_deref(), Some("http://a/app.js:10:5"));
         let ex = json!({"exceptionDetails": {"text": "Uncaught", "url": "http://a/x.js", "lineNumber": 0, "columnNumber": 0,
             "exception": {"description": "TypeError: x is not a function\n    at y"}}});
@@ -170,7 +178,10 @@ mod tests {
         assert_eq!(m.location.as_deref(), Some("http://a/x.js:1:1"));
         let entry = json!({"entry": {"source": "network", "level": "error", "text": "Failed to load resource: 404", "url": "http://a/missing.png"}});
         let m = Message::from_event(3, "T", "Log.entryAdded", &entry).unwrap();
-        assert_eq!((m.level, m.source.as_str(), m.location.as_deref()), (Level::Error, "network", Some("http://a/missing.png")));
+        assert_eq!(
+            (m.level, m.source.as_str(), m.location.as_deref()),
+            (Level::Error, "network", Some("http://a/missing.png"))
+        );
         assert!(Message::from_event(4, "T", "Page.loadEventFired", &json!({})).is_none());
     }
 

@@ -128,12 +128,20 @@ mod tests {
                         "headers": {"Content-Type": "application/json"}}});
         let mut r = Request::sent(3, "T", &p).unwrap();
         assert!(r.pending());
-        assert_eq!((r.method.as_str(), r.kind.as_str(), r.request_type.as_deref()), ("POST", "Fetch", Some("application/json")));
+        assert_eq!(
+            (r.method.as_str(), r.kind.as_str(), r.request_type.as_deref()),
+            ("POST", "Fetch", Some("application/json"))
+        );
         r.responded(&json!({"status": 201, "mimeType": "application/json"}));
         r.ended(Some(10.25), Some(512));
         assert_eq!((r.status, r.size, r.millis), (Some(201), Some(512), Some(250.0)));
         assert!(!r.pending());
-        let mut f = Request::sent(4, "T", &json!({"requestId": "8", "timestamp": 1.0, "request": {"url": "http://b"}})).unwrap();
+        let mut f = Request::sent(
+            4,
+            "T",
+            &json!({"requestId": "8", "timestamp": 1.0, "request": {"url": "http://b"}}),
+        )
+        .unwrap();
         f.failed(&json!({"errorText": "net::ERR_CONNECTION_REFUSED", "timestamp": 1.5}));
         assert_eq!(f.failed.as_deref(), Some("net::ERR_CONNECTION_REFUSED"));
         assert!(Request::sent(5, "T", &json!({"request": {}})).is_none());
@@ -142,7 +150,8 @@ mod tests {
     #[test]
     fn long_bodies_are_cut_on_a_char_boundary() {
         let body = "é".repeat(POST_DATA_BYTES);
-        let r = Request::sent(1, "T", &json!({"requestId": "1", "request": {"url": "u", "postData": body}})).unwrap();
+        let r = Request::sent(1, "T", &json!({"requestId": "1", "request": {"url": "u", "postData": body}}))
+            .unwrap();
         assert!(r.post_data_cut && r.post_data.unwrap().len() <= POST_DATA_BYTES);
     }
 }

@@ -52,7 +52,8 @@ pub struct Redactor {
 impl Redactor {
     /// A redactor that also cuts the texts in `known` (shorter ones are ignored).
     pub fn new<I: IntoIterator<Item = String>>(known: I) -> Redactor {
-        let mut known: Vec<String> = known.into_iter().filter(|s| s.chars().count() >= MIN_SECRET_CHARS).collect();
+        let mut known: Vec<String> =
+            known.into_iter().filter(|s| s.chars().count() >= MIN_SECRET_CHARS).collect();
         // Longest first, so a secret that contains another is cut whole.
         known.sort_by_key(|s| std::cmp::Reverse(s.len()));
         known.dedup();
@@ -153,7 +154,10 @@ fn form_fields(query: &str) -> String {
 }
 
 fn decode(s: &str) -> String {
-    url::form_urlencoded::parse(format!("k={s}").as_bytes()).next().map(|(_, v)| v.into_owned()).unwrap_or_default()
+    url::form_urlencoded::parse(format!("k={s}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default()
 }
 
 /// Replaces the values of secret keys, and returns how many it replaced.
@@ -209,7 +213,8 @@ mod tests {
 
     #[test]
     fn names_that_hold_secrets() {
-        for n in ["password", "new-password", "user[password]", "api_key", "X-Auth-Token", "pin", "sessionId"] {
+        for n in ["password", "new-password", "user[password]", "api_key", "X-Auth-Token", "pin", "sessionId"]
+        {
             assert!(is_secret_name(n), "{n}");
         }
         for n in ["username", "email", "author", "q", "page", "keyboard_layout", ""] {
@@ -249,7 +254,10 @@ mod tests {
     fn known_secrets_are_cut_in_every_form() {
         let r = Redactor::new(["p@ss word".to_string(), "ab".to_string()]);
         assert_eq!(r.body(Some("text/plain"), "x p@ss word y"), format!("x {REDACTED} y"));
-        assert_eq!(r.body(Some("application/x-www-form-urlencoded"), "p=p%40ss+word"), format!("p={REDACTED}"));
+        assert_eq!(
+            r.body(Some("application/x-www-form-urlencoded"), "p=p%40ss+word"),
+            format!("p={REDACTED}")
+        );
         assert_eq!(r.text(r#"{"p":"p@ss word"}"#), format!(r#"{{"p":"{REDACTED}"}}"#));
         // Too short to cut by value.
         assert_eq!(r.text("ab cd"), "ab cd");

@@ -44,11 +44,14 @@ impl Browsing {
             return Ok(one_request(&request, &bodies));
         }
         let (all, dropped) = recorder(agent.backend_ref())?.requests(&tab);
-        let matched: Vec<&Request> =
-            all.iter().filter(|q| filter.as_deref().is_none_or(|f| line(q).to_lowercase().contains(f))).collect();
+        let matched: Vec<&Request> = all
+            .iter()
+            .filter(|q| filter.as_deref().is_none_or(|f| line(q).to_lowercase().contains(f)))
+            .collect();
         let shown = &matched[matched.len().saturating_sub(limit)..];
         let narrowed = filter.as_deref().map(|f| format!("match {f:?}"));
-        let mut text = listing_head("request", all.len(), matched.len(), shown.len(), narrowed.as_deref(), dropped);
+        let mut text =
+            listing_head("request", all.len(), matched.len(), shown.len(), narrowed.as_deref(), dropped);
         for q in shown {
             text.push('\n');
             text.push_str(&line(q));
@@ -91,8 +94,14 @@ impl Browsing {
             narrowed.push(format!("containing {f:?}"));
         }
         let narrowed = (!narrowed.is_empty()).then(|| format!("are {}", narrowed.join(", ")));
-        let mut text =
-            listing_head("console message", all.len(), matched.len(), shown.len(), narrowed.as_deref(), dropped);
+        let mut text = listing_head(
+            "console message",
+            all.len(),
+            matched.len(),
+            shown.len(),
+            narrowed.as_deref(),
+            dropped,
+        );
         for m in shown {
             text.push('\n');
             text.push_str(&message_line(m));
@@ -112,13 +121,23 @@ impl Browsing {
 
 fn recorder(backend: &axsnap_cdp::CdpBackend) -> Result<&axsnap_cdp::Recorder, Failure> {
     backend.recorder().ok_or_else(|| {
-        Failure::tool("not_recording", "this session does not record its tabs; start the server with --caps network")
+        Failure::tool(
+            "not_recording",
+            "this session does not record its tabs; start the server with --caps network",
+        )
     })
 }
 
 /// `12 requests on this tab (3 match "api"); the last 2:` and a note of what was let go;
 /// `narrowed` says how the matched ones were chosen.
-fn listing_head(what: &str, total: usize, matched: usize, shown: usize, narrowed: Option<&str>, dropped: u64) -> String {
+fn listing_head(
+    what: &str,
+    total: usize,
+    matched: usize,
+    shown: usize,
+    narrowed: Option<&str>,
+    dropped: u64,
+) -> String {
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let mut text = format!("{total} {what}{} on this tab", plural(total));
     if let Some(how) = narrowed {
@@ -189,7 +208,11 @@ fn one_request(q: &Request, b: &Bodies) -> Reply {
     let mut text = line(q);
     if let Some(body) = &b.request {
         let kind = q.request_type.as_deref().unwrap_or("no type");
-        text.push_str(&format!("\nrequest body ({kind}, {} chars):\n{}", body.chars().count(), short(body, REQUEST_BODY_CHARS)));
+        text.push_str(&format!(
+            "\nrequest body ({kind}, {} chars):\n{}",
+            body.chars().count(),
+            short(body, REQUEST_BODY_CHARS)
+        ));
         if b.request_cut {
             text.push_str(" (longer than the browser kept)");
         }
@@ -198,7 +221,10 @@ fn one_request(q: &Request, b: &Bodies) -> Reply {
         (Some(body), _) => {
             let kind = q.mime.as_deref().unwrap_or("no type");
             let size = b.response_bytes.map(|n| bytes(n as u64)).unwrap_or_default();
-            text.push_str(&format!("\nresponse body ({kind}, {size}):\n{}", short(body, RESPONSE_BODY_CHARS)));
+            text.push_str(&format!(
+                "\nresponse body ({kind}, {size}):\n{}",
+                short(body, RESPONSE_BODY_CHARS)
+            ));
         }
         (None, Some(note)) => text.push_str(&format!("\nresponse body: {note}")),
         (None, None) => {}
@@ -246,7 +272,10 @@ mod tests {
 
     #[test]
     fn sizes_and_cuts() {
-        assert_eq!((bytes(999), bytes(1_250), bytes(2_500_000)), ("999 B".into(), "1.2 kB".into(), "2.5 MB".into()));
+        assert_eq!(
+            (bytes(999), bytes(1_250), bytes(2_500_000)),
+            ("999 B".into(), "1.2 kB".into(), "2.5 MB".into())
+        );
         assert_eq!(short("abcdef", 3), "abc…+3 chars");
         assert_eq!(short("abc", 3), "abc");
     }

@@ -109,7 +109,9 @@ impl Browsing {
                 let matched: Vec<&Cookie> = all
                     .iter()
                     .filter(|c| name.as_deref().is_none_or(|n| c.name == n))
-                    .filter(|c| site.as_ref().is_none_or(|s| c.matches_host(&s.host) && s.path.starts_with(&c.path)))
+                    .filter(|c| {
+                        site.as_ref().is_none_or(|s| c.matches_host(&s.host) && s.path.starts_with(&c.path))
+                    })
                     .collect();
                 let mut text = format!("{} cookie{} in this session", all.len(), plural(all.len()));
                 if matched.len() != all.len() {
@@ -121,7 +123,10 @@ impl Browsing {
                     text.push_str(&cookie_line(c));
                 }
                 if matched.len() > MAX_LISTED {
-                    text.push_str(&format!("\n… and {} more (name or url narrows the list)", matched.len() - MAX_LISTED));
+                    text.push_str(&format!(
+                        "\n… and {} more (name or url narrows the list)",
+                        matched.len() - MAX_LISTED
+                    ));
                 }
                 let list: Vec<Value> = matched.iter().take(MAX_LISTED).map(|c| cookie_json(c)).collect();
                 let mut s = Map::new();
@@ -156,7 +161,10 @@ impl Browsing {
             }
             "delete" => {
                 let Some(name) = name else {
-                    return Err(Failure::tool("bad_argument", "cookies delete needs the cookie's name (and url or domain to pick one site's)"));
+                    return Err(Failure::tool(
+                        "bad_argument",
+                        "cookies delete needs the cookie's name (and url or domain to pick one site's)",
+                    ));
                 };
                 let backend = self.agent().await?.backend();
                 let all = backend.cookies().await?;
@@ -169,11 +177,22 @@ impl Browsing {
                 // A cookie set again with a date long past is removed.
                 backend.set_cookies(&gone).await?;
                 let left = backend.cookies().await?;
-                let stuck = gone.iter().filter(|g| left.iter().any(|c| c.name == g.name && c.domain == g.domain && c.path == g.path)).count();
+                let stuck = gone
+                    .iter()
+                    .filter(|g| {
+                        left.iter().any(|c| c.name == g.name && c.domain == g.domain && c.path == g.path)
+                    })
+                    .count();
                 if stuck > 0 {
-                    return Err(Failure::tool("not_deleted", format!("{stuck} cookie(s) named {name:?} could not be removed")));
+                    return Err(Failure::tool(
+                        "not_deleted",
+                        format!("{stuck} cookie(s) named {name:?} could not be removed"),
+                    ));
                 }
-                Ok(Reply::message("cookies", format!("deleted {} cookie{} named {:?}", gone.len(), plural(gone.len()), clip(&name))))
+                Ok(Reply::message(
+                    "cookies",
+                    format!("deleted {} cookie{} named {:?}", gone.len(), plural(gone.len()), clip(&name)),
+                ))
             }
             _ => {
                 let backend = self.agent().await?.backend();
@@ -186,7 +205,12 @@ impl Browsing {
 
     /// The site a cookie call names: `url`, or `domain` (and `path`), checked against the
     /// server's URL policy.
-    fn site(&self, url: Option<&str>, domain: Option<&str>, path: Option<&str>) -> Result<Option<Site>, Failure> {
+    fn site(
+        &self,
+        url: Option<&str>,
+        domain: Option<&str>,
+        path: Option<&str>,
+    ) -> Result<Option<Site>, Failure> {
         let refuse = |e: crate::url_policy::UrlRefused| Failure::tool("url_refused", format!("{e}"));
         if let Some(u) = url {
             self.options.urls.check(u).map_err(refuse)?;
@@ -223,14 +247,22 @@ fn plural(n: usize) -> &'static str {
 
 /// `sid for 127.0.0.1/ (session, httpOnly; value 24 chars)`: everything but the value.
 fn cookie_line(c: &Cookie) -> String {
-    let mut flags = vec![if c.expires > 0.0 { format!("expires {}", c.expires.round()) } else { "session".into() }];
+    let mut flags =
+        vec![if c.expires > 0.0 { format!("expires {}", c.expires.round()) } else { "session".into() }];
     if c.http_only {
         flags.push("httpOnly".into());
     }
     if c.secure {
         flags.push("secure".into());
     }
-    format!("{} for {}{} ({}; value {} chars)", clip(&c.name), c.domain, c.path, flags.join(", "), c.value.chars().count())
+    format!(
+        "{} for {}{} ({}; value {} chars)",
+        clip(&c.name),
+        c.domain,
+        c.path,
+        flags.join(", "),
+        c.value.chars().count()
+    )
 }
 
 fn cookie_json(c: &Cookie) -> Value {
