@@ -112,8 +112,10 @@ async def test_a_login_form_post_is_redacted(axsnap_bin: Path, site: Site) -> No
         text, s = await agent.ok("network_requests", filter="POST")
         post = s["requests"][0]
         assert post["url"] == site.url("/login") and post["status"] == 303, s
-        _, s = await agent.ok("network_requests", id=post["id"])
+        text, s = await agent.ok("network_requests", id=post["id"])
         assert s["request_body"] == f"user={USER}&password=[redacted]", s
+        # The browser keeps the last hop's body only: a redirect says so, not another's body.
+        assert s["response_body"] is None and "a redirect: no body kept" in text, text
         # The redirect's next hop is its own entry.
         _, s = await agent.ok("network_requests", filter="whoami")
         assert s["requests"] and s["requests"][-1]["status"] == 200, s

@@ -91,6 +91,7 @@ impl Records {
             if let Some(prev) = self.open_request(tab, cdp_id) {
                 prev.responded(response);
                 prev.ended(ts, None);
+                prev.redirected = true;
             }
         }
         let n = self.next_request + 1;
@@ -300,6 +301,11 @@ impl Recorder {
                 out.request = Some(red.body(q.request_type.as_deref(), d));
                 out.request_cut = false;
             }
+        }
+        if q.redirected {
+            // The browser keeps one body per request: the last hop's.
+            out.response_note = Some("a redirect: no body kept (the next entry is where it led)".into());
+            return Ok(Some(out));
         }
         // A response whose body the page never read may not have ended: its body can still
         // be there, so it is asked for once the response came.

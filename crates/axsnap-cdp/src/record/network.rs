@@ -36,6 +36,8 @@ pub struct Request {
     pub failed: Option<String>,
     /// Served from the memory or disk cache.
     pub cached: bool,
+    /// A redirect: the next entry of the same request is where it led.
+    pub redirected: bool,
     /// The request body as sent, when the page gave it (at most [`POST_DATA_BYTES`]).
     pub post_data: Option<String>,
     /// The body was longer than what is kept, or not sent with the event.
@@ -81,6 +83,7 @@ impl Request {
             millis: None,
             failed: None,
             cached: false,
+            redirected: false,
             post_data,
             post_data_cut,
             cdp_id,

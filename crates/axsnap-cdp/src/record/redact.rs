@@ -25,6 +25,8 @@ const SECRET_PARTS: &[&str] = &[
     "cookie",
     "sessionid",
     "signature",
+    "xsrf",
+    "csrf",
     "cvv",
     "cvc",
     "cardnumber",

@@ -106,6 +106,9 @@ impl Browsing {
             text.push('\n');
             text.push_str(&message_line(m));
         }
+        if shown.is_empty() && level > Level::Debug && all.iter().any(|m| m.level < level) {
+            text.push_str(" (level: debug lists them all)");
+        }
         let mut s = Map::new();
         s.insert("kind".into(), json!("console"));
         s.insert("total".into(), json!(all.len()));
