@@ -1,6 +1,8 @@
 """Per-tool latency medians of issue 23's tools (upload, drag, download, annotated
-screenshot, mouse, pdf) over MCP (the Python SDK, stdio, a launched browser) on the fixture
-site, each call repeated; beside them a plain click and screenshot for scale.
+screenshot, mouse, pdf, network_requests, console, cookies, storage) over MCP (the Python SDK,
+stdio, a launched browser) on the fixture site, each call repeated; beside them a plain click
+and screenshot for scale. Then the cost of recording (`--caps network`): a click that
+navigates on a server that records and on one that does not, alternated.
 
     target/mcp-venv/bin/python bench/features/latency.py [--axsnap BIN] [--runs N]
 """
@@ -32,7 +34,7 @@ async def measure(axsnap: Path, runs: int) -> dict:
         out.mkdir()
         (root / "a.txt").write_text("hello")
         argv = axsnap_stdio_command(
-            axsnap, "--upload-root", str(root), "--output-dir", str(out), "--caps", "vision,pdf"
+            axsnap, "--upload-root", str(root), "--output-dir", str(out), "--caps", "all"
         )
         async with connect(stdio_params(argv)) as c:
 
@@ -64,6 +66,38 @@ async def measure(axsnap: Path, runs: int) -> dict:
                 await c.call_tool("navigate", {"url": site.url("/pages/one")})
                 await timed("pdf", {"path": "one.pdf"})
                 await timed("click", {"ref": await ref("Two", "link")}, "click (navigates)")
+                await c.call_tool("navigate", {"url": site.url("/activity")})
+                await c.call_tool("wait_for", {"text": "ready"})
+                await timed("network_requests", {})
+                r = await timed("network_requests", {"filter": "/api/login"}, "network_requests (filter)")
+                login = r.structured_content["requests"][0]["id"]
+                await timed("network_requests", {"id": login}, "network_requests (id: bodies)")
+                await timed("console", {})
+                await timed("cookies", {"action": "set", "name": "pref", "value": "x", "url": site.url("/")}, "cookies set")
+                await timed("cookies", {"action": "list"}, "cookies list")
+                await c.call_tool("navigate", {"url": site.url("/prefs")})
+                await c.call_tool("click", {"ref": await ref("Use dark theme", "button")})
+                await timed("storage", {"action": "save", "path": "state.json"}, "storage save")
+                await timed("storage", {"action": "load", "path": "state.json"}, "storage load")
+    return {k: {"median_ms": round(statistics.median(v) * 1000, 1), "calls": len(v)} for k, v in times.items()}
+
+
+async def recording_cost(axsnap: Path, runs: int) -> dict:
+    """A click that navigates, on a server that records its tabs and one that does not, in
+    turn (the same site, browser and pages)."""
+    times: dict[str, list[float]] = {"recording": [], "not recording": []}
+    with Site() as site:
+        argv_on = axsnap_stdio_command(axsnap, "--caps", "network")
+        async with connect(stdio_params(argv_on)) as on, connect(stdio_params(axsnap_stdio_command(axsnap))) as off:
+            for c in (on, off):
+                await c.call_tool("navigate", {"url": site.url("/pages/one")})
+            for i in range(runs * 4):
+                for name, c in (("recording", on), ("not recording", off)):
+                    r = await c.call_tool("find", {"query": "Two link" if i % 2 == 0 else "One link", "limit": 1})
+                    t0 = time.perf_counter()
+                    r = await c.call_tool("click", {"ref": r.structured_content["hits"][0]["ref"]})
+                    times[name].append(time.perf_counter() - t0)
+                    assert not r.is_error, text_of(r)
     return {k: {"median_ms": round(statistics.median(v) * 1000, 1), "calls": len(v)} for k, v in times.items()}
 
 
@@ -72,7 +106,9 @@ def main() -> None:
     ap.add_argument("--axsnap", type=Path, default=REPO / "target" / "release" / "axsnap")
     ap.add_argument("--runs", type=int, default=10)
     a = ap.parse_args()
-    print(json.dumps(asyncio.run(measure(a.axsnap, a.runs)), indent=2))
+    tools = asyncio.run(measure(a.axsnap, a.runs))
+    cost = asyncio.run(recording_cost(a.axsnap, a.runs))
+    print(json.dumps({"tools": tools, "click that navigates": cost}, indent=2))
 
 
 if __name__ == "__main__":
