@@ -75,6 +75,7 @@ PAGES: dict[str, str] = {
     "level (debug 'dbg detail', log 'loaded' with an object, warn 'low disk', error 'boom') and "
     "throws an uncaught TypeError; then says 'ready'. A 'Load more' button fetches page 2 and "
     "logs 'page 2'",
+    "/noisy": "logs 300 console messages of 1,500 characters each ('noise N: xxx…'), then says 'done'",
     "/prefs": "a 'Theme' status read from localStorage ('light' when unset) and a 'Use dark theme' "
     "button that stores 'dark'",
 }
@@ -463,6 +464,14 @@ document.getElementById('more').addEventListener('click', async () => {
     return _page("Activity", body, script)
 
 
+def _noisy() -> bytes:
+    script = """
+for (let i = 1; i <= 300; i++) console.log('noise ' + i + ': ' + 'x'.repeat(1500));
+document.getElementById('state').textContent = 'done';
+"""
+    return _page("Noisy", "<main><h1>Noisy</h1><p id=state>logging</p></main>", script)
+
+
 def _prefs() -> bytes:
     body = """<main><h1>Preferences</h1><p id=theme role=status></p>
 <button id=dark>Use dark theme</button></main>"""
@@ -643,6 +652,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/deep-code": _deep_code,
             "/activity": _activity,
             "/prefs": _prefs,
+            "/noisy": _noisy,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]

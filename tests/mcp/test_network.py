@@ -98,6 +98,23 @@ async def test_requests_and_console_of_a_page(axsnap_bin: Path, site: Site) -> N
         assert [m["text"] for m in s["messages"]] == ["page 2"], s
 
 
+async def test_listings_fit_one_answer(axsnap_bin: Path, site: Site) -> None:
+    """300 long console messages: a listing shows the newest that fit (about 6k tokens of
+    lines), says so, and never drops one silently."""
+    argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
+    async with connect(stdio_params(argv)) as c:
+        agent = Inspector(c)
+        await agent.ok("navigate", url=site.url("/noisy"))
+        await agent.ok("wait_for", text="done")
+        text, s = await agent.ok("console", limit=200, filter="noise")
+        shown = [m["text"].split(":")[0] for m in s["messages"]]
+        assert s["matched"] == 300 and 5 <= len(shown) < 200, (s["matched"], len(shown))
+        assert shown[-1] == "noise 300" and shown == [f"noise {n}" for n in range(301 - len(shown), 301)], shown
+        assert "as many as fit in one answer" in text and len(text) < 30_000, text[:300]
+        _, s = await agent.ok("console", filter="noise 17:")
+        assert [m["text"][:10] for m in s["messages"]] == ["noise 17: "], s
+
+
 async def test_a_login_form_post_is_redacted(axsnap_bin: Path, site: Site) -> None:
     """A form posts its password under a field named `password`; the field's value is also a
     secret text the captures found, so no form of it shows anywhere."""

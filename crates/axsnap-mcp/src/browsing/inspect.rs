@@ -14,6 +14,9 @@ use crate::reply::Reply;
 const DEFAULT_LIMIT: usize = 30;
 /// Most entries one call lists.
 const MAX_LIMIT: i64 = 200;
+/// Most characters of lines one listing shows (its structured form repeats them): about 6k
+/// tokens, so an answer stays far inside what MCP clients accept however long the lines.
+const LISTING_CHARS: usize = 24_000;
 /// Longest URL shown in a line.
 const URL_CHARS: usize = 240;
 /// Longest request body shown.
@@ -48,10 +51,11 @@ impl Browsing {
             .iter()
             .filter(|q| filter.as_deref().is_none_or(|f| line(q).to_lowercase().contains(f)))
             .collect();
-        let shown = &matched[matched.len().saturating_sub(limit)..];
+        let shown = newest_within(&matched, limit, |q| line(q).len());
         let narrowed = filter.as_deref().map(|f| format!("match {f:?}"));
         let mut text =
             listing_head("request", all.len(), matched.len(), shown.len(), narrowed.as_deref(), dropped);
+        fit_note(&mut text, shown.len(), limit, matched.len());
         for q in shown {
             text.push('\n');
             text.push_str(&line(q));
@@ -85,7 +89,7 @@ impl Browsing {
             .filter(|m| m.level >= level)
             .filter(|m| filter.as_deref().is_none_or(|f| message_line(m).to_lowercase().contains(f)))
             .collect();
-        let shown = &matched[matched.len().saturating_sub(limit)..];
+        let shown = newest_within(&matched, limit, |m| message_line(m).len());
         let mut narrowed = Vec::new();
         if level > Level::Debug {
             narrowed.push(format!("{level} and above"));
@@ -102,6 +106,7 @@ impl Browsing {
             narrowed.as_deref(),
             dropped,
         );
+        fit_note(&mut text, shown.len(), limit, matched.len());
         for m in shown {
             text.push('\n');
             text.push_str(&message_line(m));
@@ -119,6 +124,28 @@ impl Browsing {
             .collect();
         s.insert("messages".into(), Value::Array(list));
         Ok(Reply { text, structured: s, image: None })
+    }
+}
+
+/// The newest `limit` entries of `matched`, fewer when their lines would pass
+/// [`LISTING_CHARS`] (at least one).
+fn newest_within<'a, T>(matched: &'a [&'a T], limit: usize, chars: impl Fn(&T) -> usize) -> &'a [&'a T] {
+    let mut used = 0;
+    let mut n = 0;
+    for entry in matched.iter().rev().take(limit) {
+        used += chars(entry) + 1;
+        if n > 0 && used > LISTING_CHARS {
+            break;
+        }
+        n += 1;
+    }
+    &matched[matched.len() - n..]
+}
+
+/// Says when fewer entries are shown than asked for because no more fit in one answer.
+fn fit_note(text: &mut String, shown: usize, limit: usize, matched: usize) {
+    if shown < limit.min(matched) {
+        text.push_str(" (as many as fit in one answer: filter or id narrows)");
     }
 }
 
@@ -271,6 +298,19 @@ mod tests {
             "12 requests on this tab (3 match \"api\"); the last 2: (this session let 5 older ones go)"
         );
         assert_eq!(listing_head("console message", 0, 0, 0, None, 0), "0 console messages on this tab.");
+    }
+
+    #[test]
+    fn listings_keep_to_their_budget() {
+        let long = "x".repeat(5_000);
+        let lines: Vec<&String> = std::iter::repeat_n(&long, 50).collect();
+        assert_eq!(newest_within(&lines, 30, |l| l.len()).len(), LISTING_CHARS / 5_001);
+        let short = "y".to_string();
+        let few: Vec<&String> = vec![&short; 10];
+        assert_eq!(newest_within(&few, 30, |l| l.len()).len(), 10);
+        assert_eq!(newest_within(&few, 3, |l| l.len()).len(), 3);
+        let huge = "z".repeat(LISTING_CHARS * 2);
+        assert_eq!(newest_within(&[&huge], 30, |l| l.len()).len(), 1);
     }
 
     #[test]

@@ -113,7 +113,8 @@ impl Browsing {
                         site.as_ref().is_none_or(|s| c.matches_host(&s.host) && s.path.starts_with(&c.path))
                     })
                     .collect();
-                let mut text = format!("{} cookie{} in this session", all.len(), plural(all.len()));
+                let mut text =
+                    format!("{} cookie{} in {}", all.len(), plural(all.len()), self.cookie_scope());
                 if matched.len() != all.len() {
                     text.push_str(&format!(" ({} match)", matched.len()));
                 }
@@ -198,8 +199,25 @@ impl Browsing {
                 let backend = self.agent().await?.backend();
                 let n = backend.cookies().await?.len();
                 backend.clear_cookies().await?;
-                Ok(Reply::message("cookies", format!("cleared {n} cookie{} of this session", plural(n))))
+                Ok(Reply::message(
+                    "cookies",
+                    format!("cleared {n} cookie{} of {}", plural(n), self.cookie_scope()),
+                ))
             }
+        }
+    }
+
+    /// Whose cookies these are: the session's own, or those of a browser others use too (a
+    /// persistent profile's, or the default context of a browser this server connected to).
+    fn cookie_scope(&self) -> &'static str {
+        let shared =
+            self.agent.as_ref().is_some_and(|a| a.backend_ref().isolation() == axsnap_cdp::Isolation::Shared);
+        let others =
+            self.options.browser.user_data_dir.is_some() || self.options.browser.cdp_endpoint.is_some();
+        if shared && others {
+            "the browser's default context (its other tabs and clients share them)"
+        } else {
+            "this session"
         }
     }
 
