@@ -17,6 +17,13 @@ const DRAG_STEPS: u32 = 8;
 /// How long a drag waits to learn whether the page started an HTML5 drag.
 const DRAG_START_WAIT: std::time::Duration = std::time::Duration::from_millis(300);
 
+/// Whether an HTML5 drag can start from the element: it, an element around it (across shadow
+/// roots) or one inside it is draggable (`draggable=true`, or a link or image, draggable by
+/// default). When none is, the drag is the page's own and needs no wait for a `dragstart`.
+const MAY_DRAG_JS: &str = "function() { \
+  for (let e = this; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) { if (e.draggable) return true; } \
+  return !!this.querySelector('[draggable=true], a[href], img'); }";
+
 /// Drags `el` onto the element `to`. The browser's drags are intercepted: when the page starts
 /// an HTML5 drag (`dragstart`), its data is carried to the target with drag events
 /// (`dragenter`, `dragover`, `drop`); otherwise the pointer moves there in steps and is
@@ -37,6 +44,9 @@ pub(super) async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &
     };
     let (x0, y0) = clickable_point(page, el, name).await?;
     let (x1, y1) = clickable_point(page, &target, "drop onto").await?;
+    if !may_drag(page, el).await {
+        return pointer_drag(page, (x0, y0), (x1, y1)).await;
+    }
     let raw = page.raw();
     let session = page.session_id();
     let mut events = raw.subscribe();
@@ -46,13 +56,6 @@ pub(super) async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &
         let send = |p: Value| page.call("Input.dispatchMouseEvent", p);
         send(mouse("mouseMoved", x0, y0, MouseButton::Left, 0)).await?;
         send(mouse("mousePressed", x0, y0, MouseButton::Left, 1)).await?;
-        // Pressed and moving: the button stays down through the moves.
-        let moved = |x: f64, y: f64| {
-            let mut p = mouse("mouseMoved", x, y, MouseButton::Left, 0);
-            p["button"] = json!("left");
-            p["buttons"] = json!(1);
-            p
-        };
         // A few pixels first: where an HTML5 drag starts.
         send(moved(x0 + 6.0, y0 + 6.0)).await?;
         let started = tokio::time::timeout(DRAG_START_WAIT, async {
@@ -79,16 +82,56 @@ pub(super) async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &
                     page.call("Input.dispatchDragEvent", p).await?;
                 }
             }
-            None => {
-                for i in 1..=DRAG_STEPS {
-                    let f = f64::from(i) / f64::from(DRAG_STEPS);
-                    send(moved(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)).await?;
-                }
-            }
+            None => steps(page, (x0, y0), (x1, y1)).await?,
         }
         send(mouse("mouseReleased", x1, y1, MouseButton::Left, 1)).await.map(|_| ())
     }
     .await;
     let _ = intercept(false).await;
     result
+}
+
+/// A mouse move with the left button held.
+fn moved(x: f64, y: f64) -> Value {
+    let mut p = mouse("mouseMoved", x, y, MouseButton::Left, 0);
+    p["button"] = json!("left");
+    p["buttons"] = json!(1);
+    p
+}
+
+/// The pointer's moves from `from` to `to`, button held, in [`DRAG_STEPS`] steps.
+async fn steps(page: &PageHandle, from: (f64, f64), to: (f64, f64)) -> Result<(), CdpError> {
+    for i in 1..=DRAG_STEPS {
+        let f = f64::from(i) / f64::from(DRAG_STEPS);
+        page.call(
+            "Input.dispatchMouseEvent",
+            moved(from.0 + (to.0 - from.0) * f, from.1 + (to.1 - from.1) * f),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// A drag the page follows with mouse or pointer events: press, move in steps, release.
+async fn pointer_drag(page: &PageHandle, from: (f64, f64), to: (f64, f64)) -> Result<(), CdpError> {
+    let send = |p: Value| page.call("Input.dispatchMouseEvent", p);
+    send(mouse("mouseMoved", from.0, from.1, MouseButton::Left, 0)).await?;
+    send(mouse("mousePressed", from.0, from.1, MouseButton::Left, 1)).await?;
+    send(moved(from.0 + 6.0, from.1 + 6.0)).await?;
+    steps(page, from, to).await?;
+    send(mouse("mouseReleased", to.0, to.1, MouseButton::Left, 1)).await.map(|_| ())
+}
+
+/// Whether the page may start an HTML5 drag from `el` ([`MAY_DRAG_JS`]); when it cannot be
+/// told, it may.
+async fn may_drag(page: &PageHandle, el: &Element) -> bool {
+    let asked = page
+        .raw()
+        .call(
+            Some(&el.session),
+            "Runtime.callFunctionOn",
+            json!({"objectId": el.object, "functionDeclaration": MAY_DRAG_JS, "returnByValue": true}),
+        )
+        .await;
+    asked.ok().and_then(|v| v.pointer("/result/value").and_then(Value::as_bool)).unwrap_or(true)
 }
