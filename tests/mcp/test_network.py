@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import axsnap_stdio_command, connect, stdio_params, text_of
+from conftest import axsnap_http_command, axsnap_stdio_command, connect, free_port, run_http_server, stdio_params, text_of
 from fixture_site import PASSWORD, USER, Site
 from test_axsnap_agent import Agent
 
@@ -136,6 +136,27 @@ async def test_a_login_form_post_is_redacted(axsnap_bin: Path, site: Site) -> No
         # The redirect's next hop is its own entry.
         _, s = await agent.ok("network_requests", filter="whoami")
         assert s["requests"] and s["requests"][-1]["status"] == 200, s
+
+
+async def test_sessions_see_only_their_own(axsnap_bin: Path, site: Site, tmp_path: Path) -> None:
+    """Two HTTP sessions of one server, on one browser: each lists its own tab's requests and
+    messages only."""
+    port = free_port()
+    argv = axsnap_http_command(axsnap_bin, port, "--caps", "network")
+    with run_http_server(argv, port, tmp_path / "server.log") as server:
+        async with connect(server.url) as a, connect(server.url) as b:
+            one, two = Inspector(a), Inspector(b)
+            await one.ok("navigate", url=site.url("/activity"))
+            await one.ok("wait_for", text="ready")
+            await two.ok("navigate", url=site.url("/pages/two"))
+            _, s = await one.ok("network_requests")
+            assert any("/api/items" in r["url"] for r in s["requests"]), s
+            assert not any("/pages/two" in r["url"] for r in s["requests"]), s
+            _, s = await two.ok("network_requests")
+            assert [r["url"] for r in s["requests"] if r["type"] == "Document"] == [site.url("/pages/two")], s
+            assert not any("/api/" in r["url"] for r in s["requests"]), s
+            _, s = await two.ok("console", level="debug")
+            assert not any("boom" in m["text"] for m in s["messages"]), s
 
 
 async def test_the_group_is_off_by_default(axsnap_bin: Path, site: Site) -> None:
