@@ -76,6 +76,8 @@ PAGES: dict[str, str] = {
     "throws an uncaught TypeError; then says 'ready'. A 'Load more' button fetches page 2 and "
     "logs 'page 2'",
     "/noisy": "logs 300 console messages of 1,500 characters each ('noise N: xxx…'), then says 'done'",
+    "/framed": "`?src=URL`: a heading 'Framed' and an iframe 'inner' showing URL (another site's page: "
+    "an out-of-process frame)",
     "/prefs": "a 'Theme' status read from localStorage ('light' when unset) and a 'Use dark theme' "
     "button that stores 'dark'",
 }
@@ -472,6 +474,11 @@ document.getElementById('state').textContent = 'done';
     return _page("Noisy", "<main><h1>Noisy</h1><p id=state>logging</p></main>", script)
 
 
+def _framed(src: str) -> bytes:
+    body = f'<main><h1>Framed</h1><iframe title=inner src="{html.escape(src)}" width=700 height=400></iframe></main>'
+    return _page("Framed", body)
+
+
 def _prefs() -> bytes:
     body = """<main><h1>Preferences</h1><p id=theme role=status></p>
 <button id=dark>Use dark theme</button></main>"""
@@ -681,6 +688,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, _canvas())
         elif path == "/upload":
             self._send(200, _upload())
+        elif path == "/framed":
+            self._send(200, _framed(parse_qs(urlsplit(self.path).query).get("src", ["about:blank"])[0]))
         elif path == "/api/items":
             query = parse_qs(urlsplit(self.path).query)
             page_no = query.get("page", ["1"])[0]

@@ -98,6 +98,25 @@ async def test_requests_and_console_of_a_page(axsnap_bin: Path, site: Site) -> N
         assert [m["text"] for m in s["messages"]] == ["page 2"], s
 
 
+async def test_a_frame_of_another_site_is_recorded(axsnap_bin: Path, site: Site) -> None:
+    """A page of 127.0.0.1 framing /activity from localhost (another site: its own renderer
+    process and CDP session): the frame's requests and messages are the tab's too."""
+    inner = site.url("/activity").replace("127.0.0.1", "localhost")
+    argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
+    async with connect(stdio_params(argv)) as c:
+        agent = Inspector(c)
+        await agent.ok("navigate", url=site.url("/framed?src=" + inner))
+        await agent.ok("wait_for", text="ready")
+        _, s = await agent.ok("network_requests", filter="localhost")
+        urls = [r["url"] for r in s["requests"]]
+        assert inner in urls and any("/api/items" in u for u in urls), urls
+        login = next(r for r in s["requests"] if r["url"].endswith("/api/login"))
+        _, s = await agent.ok("network_requests", id=login["id"])
+        assert s["response_body"] == '{"error":"bad password","token":"[redacted]"}', s
+        _, s = await agent.ok("console", filter="boom")
+        assert [m["location"].split(":")[1] for m in s["messages"]] == ["//localhost"], s
+
+
 async def test_listings_fit_one_answer(axsnap_bin: Path, site: Site) -> None:
     """300 long console messages: a listing shows the newest that fit (about 6k tokens of
     lines), says so, and never drops one silently."""

@@ -11,10 +11,11 @@
 //! Nothing leaves the recorder unredacted: URLs, bodies and message texts pass through a
 //! [`Redactor`] that knows the secret texts the tab's captures found.
 //!
-//! Not recorded: requests of out-of-process frames (their own sessions), and what a popup
+//! Out-of-process frames are recorded too (their sessions, as they attach under the tab's;
+//! one attached before the recording began from its next request). Not recorded: what a popup
 //! loaded before the backend attached to it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -83,7 +84,7 @@ impl Records {
         self.request(n)
     }
 
-    fn push_request(&mut self, tab: &str, p: &Value) {
+    fn push_request(&mut self, tab: &str, session: &str, p: &Value) {
         let Some(cdp_id) = str_field(p, "requestId") else { return };
         // A redirect: the hop before ends with its response, the next hop is a new entry.
         if let Some(response) = p.get("redirectResponse") {
@@ -95,7 +96,7 @@ impl Records {
             }
         }
         let n = self.next_request + 1;
-        let Some(r) = Request::sent(n, tab, p) else { return };
+        let Some(r) = Request::sent(n, tab, session, p) else { return };
         self.next_request = n;
         self.open.insert((tab.to_string(), cdp_id.to_string()), n);
         self.requests.push_back(r);
@@ -124,7 +125,9 @@ impl Records {
         let p = &ev.params;
         let id = str_field(p, "requestId").unwrap_or_default();
         match ev.method.as_str() {
-            "Network.requestWillBeSent" => self.push_request(tab, p),
+            "Network.requestWillBeSent" => {
+                self.push_request(tab, ev.session_id.as_deref().unwrap_or_default(), p)
+            }
             "Network.responseReceived" => {
                 if let (Some(r), Some(response)) = (self.open_request(tab, id), p.get("response")) {
                     r.responded(response);
@@ -191,21 +194,20 @@ impl Recorder {
         // A tab's earlier sessions (before a replacement) end with it.
         self.tasks.retain(|_, t| !t.is_finished());
         let events = page.raw().subscribe();
-        let task =
-            tokio::spawn(listen(events, session.clone(), page.target_id().to_string(), self.records.clone()));
-        self.tasks.insert(session.clone(), task);
-        // Queued now, answered whenever: a tab that a dialog blocks answers later.
-        let raw = page.raw();
-        let enable = raw.send(
-            Some(&session),
-            "Network.enable",
-            json!({"maxPostDataSize": network::POST_DATA_BYTES}),
-            BODY_TIMEOUT,
-        );
-        let log = raw.send(Some(&session), "Log.enable", json!({}), BODY_TIMEOUT);
-        tokio::spawn(async move {
-            let _ = futures::future::join(enable, log).await;
-        });
+        // Frames in other processes attached before now: their events from now on.
+        let frames: Vec<String> =
+            page.watch().snapshot().sessions.into_iter().skip(1).map(|s| s.session_id).collect();
+        for s in std::iter::once(&session).chain(&frames) {
+            enable(page.raw(), s);
+        }
+        let task = tokio::spawn(listen(
+            page.raw().clone(),
+            events,
+            (session.clone(), frames),
+            page.target_id().to_string(),
+            self.records.clone(),
+        ));
+        self.tasks.insert(session, task);
     }
 
     /// Remembers secret texts a capture found, to cut them out of everything shown.
@@ -291,7 +293,7 @@ impl Recorder {
             let asked = page
                 .raw()
                 .call_within(
-                    Some(page.session_id()),
+                    Some(&q.session),
                     "Network.getRequestPostData",
                     json!({"requestId": q.cdp_id}),
                     BODY_TIMEOUT,
@@ -320,7 +322,7 @@ impl Recorder {
         let got = page
             .raw()
             .call_within(
-                Some(page.session_id()),
+                Some(&q.session),
                 "Network.getResponseBody",
                 json!({"requestId": q.cdp_id}),
                 BODY_TIMEOUT,
@@ -369,26 +371,58 @@ fn lock(m: &Mutex<Records>) -> MutexGuard<'_, Records> {
 }
 
 async fn listen(
+    raw: crate::conn::RawCdp,
     mut events: tokio::sync::broadcast::Receiver<Arc<RawEvent>>,
-    session: String,
+    (session, frames): (String, Vec<String>),
     tab: String,
     records: Arc<Mutex<Records>>,
 ) {
+    // The tab's session and those of its out-of-process frames, as they attach under it.
+    let mut mine: HashSet<String> = frames.into_iter().chain([session.clone()]).collect();
     loop {
         let ev = match events.recv().await {
             Ok(ev) => ev,
             Err(RecvError::Lagged(_)) => continue,
             Err(RecvError::Closed) => break,
         };
-        if ev.session_id.as_deref() == Some(session.as_str()) {
-            lock(&records).apply(&tab, &ev);
-        } else if ev.session_id.is_none()
-            && ev.method == "Target.detachedFromTarget"
-            && str_field(&ev.params, "sessionId") == Some(session.as_str())
-        {
-            break;
+        let from_mine = ev.session_id.as_deref().is_some_and(|s| mine.contains(s));
+        match ev.method.as_str() {
+            "Target.attachedToTarget" if from_mine => {
+                let child = str_field(&ev.params, "sessionId");
+                let is_frame =
+                    ev.params.pointer("/targetInfo/type").and_then(Value::as_str) == Some("iframe");
+                if let (Some(child), true) = (child, is_frame) {
+                    mine.insert(child.to_string());
+                    enable(&raw, child);
+                }
+            }
+            "Target.detachedFromTarget" if from_mine || ev.session_id.is_none() => {
+                if let Some(gone) = str_field(&ev.params, "sessionId") {
+                    if gone == session {
+                        break;
+                    }
+                    mine.remove(gone);
+                }
+            }
+            _ if from_mine => lock(&records).apply(&tab, &ev),
+            _ => {}
         }
     }
+}
+
+/// Turns on the events the record reads on `session` (queued now, answered whenever: a tab a
+/// dialog blocks answers later).
+fn enable(raw: &crate::conn::RawCdp, session: &str) {
+    let network = raw.send(
+        Some(session),
+        "Network.enable",
+        json!({"maxPostDataSize": network::POST_DATA_BYTES}),
+        BODY_TIMEOUT,
+    );
+    let log = raw.send(Some(session), "Log.enable", json!({}), BODY_TIMEOUT);
+    tokio::spawn(async move {
+        let _ = futures::future::join(network, log).await;
+    });
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ pub struct Request {
     /// The body was longer than what is kept, or not sent with the event.
     pub post_data_cut: bool,
     pub(super) cdp_id: String,
+    /// The CDP session that saw it (the tab's, or an out-of-process frame's): where its body is.
+    pub(super) session: String,
     pub(super) started: f64,
 }
 
@@ -53,7 +55,7 @@ impl Request {
     }
 
     /// A new entry from `Network.requestWillBeSent`.
-    pub(super) fn sent(n: u64, tab: &str, p: &Value) -> Option<Request> {
+    pub(super) fn sent(n: u64, tab: &str, session: &str, p: &Value) -> Option<Request> {
         let cdp_id = str_field(p, "requestId")?.to_string();
         let req = p.get("request")?;
         let (post_data, post_data_cut) = match str_field(req, "postData") {
@@ -87,6 +89,7 @@ impl Request {
             post_data,
             post_data_cut,
             cdp_id,
+            session: session.to_string(),
             started: p.get("timestamp").and_then(Value::as_f64).unwrap_or(0.0),
         })
     }
@@ -129,7 +132,7 @@ mod tests {
         let p = json!({"requestId": "7.1", "type": "Fetch", "timestamp": 10.0,
             "request": {"method": "POST", "url": "http://a/api", "postData": "{\"a\":1}",
                         "headers": {"Content-Type": "application/json"}}});
-        let mut r = Request::sent(3, "T", &p).unwrap();
+        let mut r = Request::sent(3, "T", "S", &p).unwrap();
         assert!(r.pending());
         assert_eq!(
             (r.method.as_str(), r.kind.as_str(), r.request_type.as_deref()),
@@ -147,14 +150,15 @@ mod tests {
         .unwrap();
         f.failed(&json!({"errorText": "net::ERR_CONNECTION_REFUSED", "timestamp": 1.5}));
         assert_eq!(f.failed.as_deref(), Some("net::ERR_CONNECTION_REFUSED"));
-        assert!(Request::sent(5, "T", &json!({"request": {}})).is_none());
+        assert!(Request::sent(5, "T", "S", &json!({"request": {}})).is_none());
     }
 
     #[test]
     fn long_bodies_are_cut_on_a_char_boundary() {
         let body = "é".repeat(POST_DATA_BYTES);
-        let r = Request::sent(1, "T", &json!({"requestId": "1", "request": {"url": "u", "postData": body}}))
-            .unwrap();
+        let r =
+            Request::sent(1, "T", "S", &json!({"requestId": "1", "request": {"url": "u", "postData": body}}))
+                .unwrap();
         assert!(r.post_data_cut && r.post_data.unwrap().len() <= POST_DATA_BYTES);
     }
 }
