@@ -145,6 +145,7 @@ mod tests {
         let mut f = Request::sent(
             4,
             "T",
+            "S",
             &json!({"requestId": "8", "timestamp": 1.0, "request": {"url": "http://b"}}),
         )
         .unwrap();
