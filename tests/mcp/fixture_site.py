@@ -25,11 +25,13 @@ from urllib.parse import parse_qs, urlsplit
 USER = "alice"
 PASSWORD = "wonderland"
 SESSION_COOKIE = "session"
+# The login form's hidden CSRF token (as Jupyter Server's login form has one, first).
+_XSRF = "2|9f3a1c|c0ffee5eed|1796424351"
 
 # path -> what the page is for (the tests' map of the site; the index lists them too).
 PAGES: dict[str, str] = {
     "/": "index: a link to every page",
-    "/login": "form: user name, password, 'Log in' (`?remember`: the cookie outlives the browser); POST sets the session cookie and "
+    "/login": "form: a hidden _xsrf token, user name, password, 'Log in' (`?remember`: the cookie outlives the browser); POST sets the session cookie and "
     "redirects to /whoami; a wrong password shows an alert 'Wrong user name or password.'",
     "/whoami": "who the session cookie says you are ('Signed in as alice' or 'Not signed "
     "in') and the cookie itself; a 'Log out' button",
@@ -122,7 +124,7 @@ def _login(error: str = "", user: str = "", remember: bool = False) -> bytes:
     # `?remember`: the session cookie outlives the browser (Max-Age); the page looks the same.
     keep = "<input type=hidden name=remember value=1>" if remember else ""
     body = f"""<main><h1>Log in</h1>{alert}
-<form method=post action=/login>{keep}
+<form method=post action=/login><input type=hidden name=_xsrf value="{_XSRF}">{keep}
 <p><label>User name <input name=user autocomplete=username value="{html.escape(user)}"></label></p>
 <p><label>Password <input name=password type=password autocomplete=current-password></label></p>
 <p><button type=submit>Log in</button></p>

@@ -135,8 +135,9 @@ async def test_listings_fit_one_answer(axsnap_bin: Path, site: Site) -> None:
 
 
 async def test_a_login_form_post_is_redacted(axsnap_bin: Path, site: Site) -> None:
-    """A form posts its password under a field named `password`; the field's value is also a
-    secret text the captures found, so no form of it shows anywhere."""
+    """A form posts a hidden CSRF token and its password (as Jupyter Server's login form does);
+    both are redacted by name, and the password field's value is also a secret text the
+    captures found, so no form of it shows anywhere."""
     argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
     async with connect(stdio_params(argv)) as c:
         agent = Inspector(c)
@@ -149,7 +150,7 @@ async def test_a_login_form_post_is_redacted(axsnap_bin: Path, site: Site) -> No
         post = s["requests"][0]
         assert post["url"] == site.url("/login") and post["status"] == 303, s
         text, s = await agent.ok("network_requests", id=post["id"])
-        assert s["request_body"] == f"user={USER}&password=[redacted]", s
+        assert s["request_body"] == f"_xsrf=[redacted]&user={USER}&password=[redacted]", s
         # The browser keeps the last hop's body only: a redirect says so, not another's body.
         assert s["response_body"] is None and "a redirect: no body kept" in text, text
         # The redirect's next hop is its own entry.
