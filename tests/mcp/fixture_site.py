@@ -61,8 +61,8 @@ PAGES: dict[str, str] = {
     "/counter": "`?who=NAME`: 'Counter NAME', an 'Increment' button, a status 'NAME count: N', "
     "a 'Note' text field and a list that grows by one 'NAME click N' item a click, over a "
     "few paragraphs of text (so a click's diff is smaller than the page)",
-    "/drag": "a board (HTML5 drag and drop): cards 'Card A' and 'Card B' in a 'To do' column, "
-    "dropped into the 'Done' column; and a list sorted by pointer drags ('One', 'Two', 'Three': "
+    "/drag": "a board (HTML5 drag and drop): cards 'Card A' and 'Card B' (draggable only once "
+    "pressed, as SortableJS makes its items) in a 'To do' column, dropped into the 'Done' column; and a list sorted by pointer drags ('One', 'Two', 'Three': "
     "an item dropped on another goes before it); a status says the board's and the list's state",
     "/download": "a link 'Download report' to /report.csv (an attachment, 1,000 bytes) and a "
     "button 'Export' whose script saves a 12-byte report.csv made in the page",
@@ -344,12 +344,13 @@ def _drag() -> bytes:
     body = """<main><h1>Drag</h1>
 <section aria-label="To do" id=todo class=col><h2>To do</h2>
 <div draggable=true id=card-a aria-label="Card A">Card A</div>
-<div draggable=true id=card-b aria-label="Card B">Card B</div></section>
+<div id=card-b aria-label="Card B" class=late>Card B</div></section>
 <section aria-label="Done" id=done class=col><h2>Done</h2></section>
 <ol id=sort aria-label="Sortable"><li>One</li><li>Two</li><li>Three</li></ol>
 <p id=status role=status>board: To do A B | Done none; list: One Two Three</p></main>
 <style>.col { min-height: 80px; border: 1px solid #888; margin: 8px; padding: 8px }
 .col div { padding: 6px; margin: 4px; background: #eee }
+.late { cursor: grab }
 #sort li { padding: 8px; margin: 2px; background: #ddf; user-select: none; cursor: move }</style>"""
     script = """
 function status() {
@@ -359,9 +360,13 @@ function status() {
   document.getElementById('status').textContent =
     'board: To do ' + names('todo') + ' | Done ' + names('done') + '; list: ' + list;
 }
-for (const card of document.querySelectorAll('[draggable]')) {
+for (const card of document.querySelectorAll('.col div')) {
   card.addEventListener('dragstart', (e) => e.dataTransfer.setData('text/plain', card.id));
 }
+// Card B is made draggable only as it is pressed, as SortableJS does with its items.
+const late = document.getElementById('card-b');
+late.addEventListener('pointerdown', () => { late.draggable = true; });
+late.addEventListener('dragend', () => { late.draggable = false; });
 for (const col of document.querySelectorAll('.col')) {
   col.addEventListener('dragover', (e) => e.preventDefault());
   col.addEventListener('drop', (e) => {

@@ -23,7 +23,7 @@ async def test_drag_cards_and_sort_a_list(axsnap_bin: Path, site: Site) -> None:
         # The sortable list's items: refs of their own (a drag handle's move cursor).
         items = dict((name, r) for r, name in re.findall(r"listitem \[(e\d+)\] \[clickable\]: (\w+)", text))
         assert set(items) == {"One", "Two", "Three"}, text
-        card_b = await agent.ref("Card B", "group", "Card B")
+        card_b = await agent.ref("Card B", "generic", "Card B")
         # The column's heading: the drop lands in its column, as a person's would.
         done = await agent.ref("Done", "heading", "Done")
         # HTML5: the page's drop handler moves the card.

@@ -230,32 +230,33 @@ impl Recorder {
         Redactor::new(lock(&self.records).secrets.clone())
     }
 
-    /// The requests of the tab `tab` (CDP id) still kept, oldest first, with URLs and request
-    /// bodies redacted; and how many requests (of all tabs) were let go before them.
+    /// The requests of the tab `tab` (CDP id) still kept, oldest first, with URLs redacted and
+    /// no bodies ([`Recorder::bodies`] has them); and how many requests (of all tabs) were let
+    /// go before them.
     pub fn requests(&self, tab: &str) -> (Vec<Request>, u64) {
         let red = self.redactor();
-        let r = lock(&self.records);
-        let list = r
-            .requests
-            .iter()
-            .filter(|q| q.tab == tab)
-            .map(|q| {
-                let mut q = q.clone();
-                q.url = red.url(&q.url);
-                q.post_data = q.post_data.map(|d| red.body(q.request_type.as_deref(), &d));
-                q
-            })
-            .collect();
-        (list, r.requests_dropped)
+        let (mut list, dropped) = {
+            let r = lock(&self.records);
+            let list: Vec<Request> = r
+                .requests
+                .iter()
+                .filter(|q| q.tab == tab)
+                .map(|q| Request { post_data: None, ..q.clone() })
+                .collect();
+            (list, r.requests_dropped)
+        };
+        // Redacted outside the lock: the listeners go on meanwhile.
+        for q in &mut list {
+            q.url = red.url(&q.url);
+        }
+        (list, dropped)
     }
 
-    /// Request number `n`, redacted as in [`Recorder::requests`], if still kept.
+    /// Request number `n`, as in [`Recorder::requests`], if still kept.
     pub fn request(&self, n: u64) -> Option<Request> {
         let red = self.redactor();
-        let mut r = lock(&self.records);
-        let mut q = r.request(n)?.clone();
+        let mut q = lock(&self.records).request(n).map(|q| Request { post_data: None, ..q.clone() })?;
         q.url = red.url(&q.url);
-        q.post_data = q.post_data.map(|d| red.body(q.request_type.as_deref(), &d));
         Some(q)
     }
 
@@ -263,19 +264,16 @@ impl Recorder {
     /// how many messages (of all tabs) were let go before them.
     pub fn messages(&self, tab: &str) -> (Vec<Message>, u64) {
         let red = self.redactor();
-        let r = lock(&self.records);
-        let list = r
-            .messages
-            .iter()
-            .filter(|m| m.tab == tab)
-            .map(|m| {
-                let mut m = m.clone();
-                m.text = red.text(&m.text);
-                m.location = m.location.map(|l| red.url(&l));
-                m
-            })
-            .collect();
-        (list, r.messages_dropped)
+        let (mut list, dropped) = {
+            let r = lock(&self.records);
+            let list: Vec<Message> = r.messages.iter().filter(|m| m.tab == tab).cloned().collect();
+            (list, r.messages_dropped)
+        };
+        for m in &mut list {
+            m.text = red.text(&m.text);
+            m.location = m.location.take().map(|l| red.url(&l));
+        }
+        (list, dropped)
     }
 
     /// Request `n`'s bodies, redacted, asking `page` (its tab) for the response's. `None`: no
@@ -288,8 +286,8 @@ impl Recorder {
             request_cut: q.post_data_cut,
             ..Bodies::default()
         };
-        if q.post_data.is_none() && q.post_data_cut {
-            // Not sent with the event (too long for the browser's setting): asked for now.
+        if q.post_data_cut {
+            // Cut, or not sent with the event: asked for whole, to be redacted whole.
             let asked = page
                 .raw()
                 .call_within(
@@ -410,15 +408,16 @@ async fn listen(
     }
 }
 
+/// The `Network.enable` parameters every enable on a tab uses (each replaces the last): request
+/// bodies up to 64 KiB come with their events.
+pub fn network_enable() -> Value {
+    json!({"maxPostDataSize": network::POST_DATA_BYTES})
+}
+
 /// Turns on the events the record reads on `session` (queued now, answered whenever: a tab a
 /// dialog blocks answers later).
 fn enable(raw: &crate::conn::RawCdp, session: &str) {
-    let network = raw.send(
-        Some(session),
-        "Network.enable",
-        json!({"maxPostDataSize": network::POST_DATA_BYTES}),
-        BODY_TIMEOUT,
-    );
+    let network = raw.send(Some(session), "Network.enable", network_enable(), BODY_TIMEOUT);
     let log = raw.send(Some(session), "Log.enable", json!({}), BODY_TIMEOUT);
     tokio::spawn(async move {
         let _ = futures::future::join(network, log).await;
@@ -509,7 +508,7 @@ mod tests {
         let (reqs, dropped) = rec.requests("T");
         assert_eq!(dropped, 0);
         assert_eq!(reqs[0].url, format!("http://a/login?next=/&token={}", redact::REDACTED));
-        assert_eq!(reqs[0].post_data.as_deref(), Some(format!("user=ann&p={}", redact::REDACTED).as_str()));
+        assert!(reqs[0].post_data.is_none(), "a listing carries no bodies");
         let (msgs, _) = rec.messages("T");
         assert_eq!(msgs[0].text, format!("logging in with {}", redact::REDACTED));
         assert!(rec.requests("U").0.is_empty());

@@ -141,7 +141,16 @@ impl Watcher {
         };
         let enables: Vec<_> = fresh
             .iter()
-            .map(|s| page.raw().send(Some(s), "Network.enable", json!({}), Duration::from_secs(5)))
+            // The same settings as a recorder's (each enable replaces them: `{}` would lift
+            // the request-body cap a recording tab relies on).
+            .map(|s| {
+                page.raw().send(
+                    Some(s),
+                    "Network.enable",
+                    crate::record::network_enable(),
+                    Duration::from_secs(5),
+                )
+            })
             .collect();
         // Queued now, so the browser lists the tabs before it sees the action's commands.
         let before =

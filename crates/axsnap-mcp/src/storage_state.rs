@@ -11,12 +11,19 @@ const MAX_ENTRIES: usize = 10_000;
 /// A storage state from a file's bytes (Playwright's `storageState` JSON: `cookies` and
 /// `origins`), or what is wrong with it.
 pub fn parse(bytes: &[u8]) -> Result<StorageState, String> {
-    let not = |e: String| format!("not a storage state (a JSON object with cookies and origins): {e}");
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| not(e.to_string()))?;
+    // Where it is wrong, never what it holds: the file may be anyone's JSON, secrets and all.
+    let not = |e: serde_json::Error| {
+        let at =
+            if e.line() > 0 { format!(" (line {}, column {})", e.line(), e.column()) } else { String::new() };
+        format!("not a storage state (a JSON object with cookies and origins): {:?} error{at}", e.classify())
+    };
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(not)?;
     if !value.is_object() {
-        return Err(not("the file holds no object".into()));
+        return Err(
+            "not a storage state (a JSON object with cookies and origins): the file holds no object".into()
+        );
     }
-    let state: StorageState = serde_json::from_value(value).map_err(|e| not(e.to_string()))?;
+    let state: StorageState = serde_json::from_value(value).map_err(not)?;
     if state.cookies.len() + state.origins.len() > MAX_ENTRIES {
         return Err(format!("more than {MAX_ENTRIES} cookies and origins"));
     }
@@ -62,8 +69,9 @@ mod tests {
 
     #[test]
     fn files_are_checked_and_cut_to_the_policy() {
-        for bad in [&b"[1, 2]"[..], b"[]", b"{\"cookies\": 5}", b"not json"] {
-            assert!(parse(bad).unwrap_err().contains("not a storage state"), "{bad:?}");
+        for bad in [&b"[1, 2]"[..], b"[]", b"{\"cookies\": 5}", b"not json", b"{\"cookies\": \"s3cr3t\"}"] {
+            let e = parse(bad).unwrap_err();
+            assert!(e.contains("not a storage state") && !e.contains("s3cr3t"), "{bad:?}: {e}");
         }
         let state = parse(
             br#"{"cookies": [{"name": "a", "value": "1", "domain": "127.0.0.1"},

@@ -19,7 +19,8 @@ const DRAG_START_WAIT: std::time::Duration = std::time::Duration::from_millis(30
 
 /// Whether an HTML5 drag can start from the element: it, an element around it (across shadow
 /// roots) or one inside it is draggable (`draggable=true`, or a link or image, draggable by
-/// default). When none is, the drag is the page's own and needs no wait for a `dragstart`.
+/// default). When none is, once pressed, the drag is the page's own and needs no wait for a
+/// `dragstart`.
 const MAY_DRAG_JS: &str = "function() { \
   for (let e = this; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) { if (e.draggable) return true; } \
   return !!this.querySelector('[draggable=true], a[href], img'); }";
@@ -44,9 +45,6 @@ pub(super) async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &
     };
     let (x0, y0) = clickable_point(page, el, name).await?;
     let (x1, y1) = clickable_point(page, &target, "drop onto").await?;
-    if !may_drag(page, el).await {
-        return pointer_drag(page, (x0, y0), (x1, y1)).await;
-    }
     let raw = page.raw();
     let session = page.session_id();
     let mut events = raw.subscribe();
@@ -58,7 +56,10 @@ pub(super) async fn drag(page: &PageHandle, el: &Element, to: &NativeId, name: &
         send(mouse("mousePressed", x0, y0, MouseButton::Left, 1)).await?;
         // A few pixels first: where an HTML5 drag starts.
         send(moved(x0 + 6.0, y0 + 6.0)).await?;
-        let started = tokio::time::timeout(DRAG_START_WAIT, async {
+        // Asked after the press: a page may make the element draggable as it is pressed
+        // (SortableJS does). Nothing draggable there: no dragstart is coming.
+        let wait = if may_drag(page, el).await { DRAG_START_WAIT } else { std::time::Duration::ZERO };
+        let started = tokio::time::timeout(wait, async {
             loop {
                 match events.recv().await {
                     Ok(e)
@@ -110,16 +111,6 @@ async fn steps(page: &PageHandle, from: (f64, f64), to: (f64, f64)) -> Result<()
         .await?;
     }
     Ok(())
-}
-
-/// A drag the page follows with mouse or pointer events: press, move in steps, release.
-async fn pointer_drag(page: &PageHandle, from: (f64, f64), to: (f64, f64)) -> Result<(), CdpError> {
-    let send = |p: Value| page.call("Input.dispatchMouseEvent", p);
-    send(mouse("mouseMoved", from.0, from.1, MouseButton::Left, 0)).await?;
-    send(mouse("mousePressed", from.0, from.1, MouseButton::Left, 1)).await?;
-    send(moved(from.0 + 6.0, from.1 + 6.0)).await?;
-    steps(page, from, to).await?;
-    send(mouse("mouseReleased", to.0, to.1, MouseButton::Left, 1)).await.map(|_| ())
 }
 
 /// Whether the page may start an HTML5 drag from `el` ([`MAY_DRAG_JS`]); when it cannot be

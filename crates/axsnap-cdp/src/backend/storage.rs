@@ -11,6 +11,9 @@ use crate::error::CdpError;
 use crate::storage::{self, Cookie, StorageState};
 use crate::tabs;
 
+/// How long a tab may take to hand over its local storage (a dialog blocks it).
+const TAB_ANSWER: Duration = Duration::from_secs(2);
+
 impl CdpBackend {
     /// Every cookie of this backend's context (starting the browser if needed).
     pub async fn cookies(&mut self) -> Result<Vec<Cookie>, CdpError> {
@@ -42,28 +45,31 @@ impl CdpBackend {
         self.told(r)
     }
 
-    /// The context's cookies and the local storage of the origins its tabs show now (an
-    /// origin open in two tabs once).
+    /// The context's cookies and the local storage of the origins this backend's tabs show now
+    /// (an origin open in two tabs once). Other tabs of a shared context are not touched; a tab
+    /// that does not answer at once (a dialog open) is left out.
     pub async fn storage_state(&mut self) -> Result<StorageState, CdpError> {
         let r = async {
             let browser = self.ready().await?;
             let cookies = storage::cookies(&browser, self.context_id()).await?;
+            let open: HashSet<String> = self.own_tabs(&browser).await?.into_iter().map(|t| t.id).collect();
+            let mut pages: Vec<(String, crate::page::PageHandle)> = self
+                .pages
+                .iter()
+                .filter(|(id, _)| open.contains(*id))
+                .map(|(i, p)| (i.clone(), p.clone()))
+                .collect();
+            pages.sort_by(|a, b| a.0.cmp(&b.0));
             let mut origins = Vec::new();
             let mut seen = HashSet::new();
-            for tab in self.own_tabs(&browser).await? {
-                let page = match self.pages.get(&tab.id) {
-                    Some(p) => p.clone(),
-                    None => match browser.attach_page(&tab.id).await {
-                        Ok(p) => p,
-                        // A tab that closed meanwhile has nothing to save.
-                        Err(CdpError::NoSuchTarget(_)) => continue,
-                        Err(e) => return Err(e),
-                    },
-                };
-                if let Some(o) = storage::local_storage(&page).await? {
-                    if seen.insert(o.origin.clone()) {
-                        origins.push(o);
-                    }
+            for (id, page) in pages {
+                if self.scratch.as_deref() == Some(id.as_str()) {
+                    continue;
+                }
+                match tokio::time::timeout(TAB_ANSWER, storage::local_storage(&page)).await {
+                    Ok(Ok(Some(o))) if seen.insert(o.origin.clone()) => origins.push(o),
+                    Ok(Err(CdpError::Disconnected)) => return Err(CdpError::Disconnected),
+                    _ => {}
                 }
             }
             Ok(StorageState { cookies, origins })

@@ -8,6 +8,8 @@ use crate::conn::str_field;
 
 /// Longest request body kept, in bytes (a bigger one is kept cut, and says so).
 pub(super) const POST_DATA_BYTES: usize = 64 * 1024;
+/// Longest URL kept, in bytes (a `data:` URL can be megabytes).
+const URL_BYTES: usize = 4 * 1024;
 
 /// One request of a tab.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +78,7 @@ impl Request {
             n,
             tab: tab.to_string(),
             method: str_field(req, "method").unwrap_or("GET").to_string(),
-            url: str_field(req, "url").unwrap_or_default().to_string(),
+            url: cut_url(str_field(req, "url").unwrap_or_default()),
             kind: str_field(p, "type").unwrap_or("Other").to_string(),
             status: None,
             mime: None,
@@ -122,6 +124,18 @@ impl Request {
     }
 }
 
+/// A URL of at most [`URL_BYTES`], cut on a character boundary with what was left out said.
+fn cut_url(url: &str) -> String {
+    if url.len() <= URL_BYTES {
+        return url.to_string();
+    }
+    let mut end = URL_BYTES;
+    while !url.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…+{} bytes", &url[..end], url.len() - end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +166,13 @@ mod tests {
         f.failed(&json!({"errorText": "net::ERR_CONNECTION_REFUSED", "timestamp": 1.5}));
         assert_eq!(f.failed.as_deref(), Some("net::ERR_CONNECTION_REFUSED"));
         assert!(Request::sent(5, "T", "S", &json!({"request": {}})).is_none());
+    }
+
+    #[test]
+    fn long_urls_are_cut() {
+        let url = format!("data:image/png;base64,{}", "é".repeat(URL_BYTES));
+        let r = Request::sent(1, "T", "S", &json!({"requestId": "1", "request": {"url": url}})).unwrap();
+        assert!(r.url.len() < URL_BYTES + 32 && r.url.ends_with(" bytes"), "{}", r.url.len());
     }
 
     #[test]

@@ -62,8 +62,15 @@ impl Redactor {
         Redactor { known }
     }
 
-    /// Cuts every known secret text out of `text`, in the forms a page sends it in.
+    /// Free text (a console message, an HTML page, a body of no known type): the values that
+    /// `name=value`, `"name": "value"` and `name="…" value="…"` give secret names, and every
+    /// known secret text.
     pub fn text(&self, text: &str) -> String {
+        self.known_texts(&by_name_in_text(text))
+    }
+
+    /// Cuts every known secret text out of `text`, in the forms a page sends it in.
+    fn known_texts(&self, text: &str) -> String {
         let mut out = text.to_string();
         for s in &self.known {
             for form in forms(s) {
@@ -92,7 +99,7 @@ impl Redactor {
             }
             None => url.to_string(),
         };
-        self.text(&cut)
+        self.known_texts(&cut)
     }
 
     /// A request or response body, redacted as its content type says: JSON by key, a form by
@@ -110,16 +117,17 @@ impl Redactor {
                         body.to_string()
                     }
                 }
-                Err(_) => body.to_string(),
+                // Not whole (cut) or not JSON after all: its "name": "value" pairs.
+                Err(_) => by_name_in_text(body),
             }
         } else if ct.starts_with("application/x-www-form-urlencoded") {
             form_fields(body)
         } else if ct.starts_with("multipart/form-data") {
             multipart(original, body)
         } else {
-            body.to_string()
+            by_name_in_text(body)
         };
-        self.text(&by_name)
+        self.known_texts(&by_name)
     }
 }
 
@@ -130,7 +138,9 @@ fn forms(s: &str) -> Vec<String> {
     let encoded: String = url::form_urlencoded::byte_serialize(s.as_bytes()).collect();
     let json = serde_json::to_string(s).unwrap_or_default();
     let json = json.trim_matches('"').to_string();
-    for f in [encoded, json] {
+    // encodeURIComponent's form: a space is %20, not +.
+    let component = encoded.replace('+', "%20");
+    for f in [encoded, component, json] {
         if !v.contains(&f) {
             v.push(f);
         }
@@ -209,6 +219,103 @@ fn multipart(content_type: &str, body: &str) -> String {
         .join(&delimiter)
 }
 
+/// Characters of a name in `name=value` or `"name":`.
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '[' | ']')
+}
+
+/// Where a value after `=` or `:` ends in free text.
+fn value_end(rest: &str) -> usize {
+    match rest.chars().next() {
+        Some(q @ ('"' | '\'')) => rest[1..].find(q).map_or(rest.len(), |i| i + 2),
+        _ => rest
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, '&' | '"' | '\'' | '<' | '>' | ';' | ',' | ')' | '}' | ']')
+            })
+            .unwrap_or(rest.len()),
+    }
+}
+
+/// Free text with the values of secret names replaced: `name=value` (a query, a form, a
+/// header-like line), `"name": "value"` (JSON, whole or cut), and an HTML input's
+/// `name="secret" … value="…"`.
+fn by_name_in_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    // After an HTML `name="secret"`: the next `value=` is the secret's.
+    let mut html_secret = false;
+    while i < text.len() {
+        let rest = &text[i..];
+        let Some(c) = rest.chars().next() else { break };
+        if !(name_char(c) || c == '"') || (i > 0 && text[..i].chars().next_back().is_some_and(name_char)) {
+            if c == '>' {
+                html_secret = false;
+            }
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        // A name: bare, or quoted (JSON keys, HTML attribute values).
+        let quoted = c == '"';
+        let body = if quoted { &rest[1..] } else { rest };
+        let len = body.find(|ch: char| !name_char(ch)).unwrap_or(body.len());
+        let name = &body[..len];
+        let mut after = &body[len..];
+        if quoted {
+            match after.strip_prefix('"') {
+                Some(a) => after = a,
+                None => {
+                    out.push(c);
+                    i += 1;
+                    continue;
+                }
+            }
+        }
+        let name_end = i + usize::from(quoted) * 2 + len;
+        let sep = after.len() - after.trim_start().len();
+        let trimmed = after.trim_start();
+        let is_value_of = name.eq_ignore_ascii_case("value") && html_secret && trimmed.starts_with('=');
+        if name.eq_ignore_ascii_case("name") && trimmed.starts_with('=') {
+            // `name="_xsrf"`: read the attribute's value as a name.
+            let v = trimmed[1..].trim_start();
+            let v = v.trim_start_matches(['"', '\'']);
+            let n = v.find(|ch: char| !name_char(ch)).unwrap_or(v.len());
+            html_secret = is_secret_name(&v[..n]);
+        }
+        let opens_value =
+            (trimmed.starts_with('=') && !trimmed.starts_with("==")) || (quoted && trimmed.starts_with(':'));
+        if (is_secret_name(name) || is_value_of) && !name.is_empty() && opens_value {
+            let value_start = name_end + sep + 1;
+            let after_sep = &text[value_start..];
+            let pad = after_sep.len() - after_sep.trim_start().len();
+            let v_start = value_start + pad;
+            let v_len = value_end(&text[v_start..]);
+            if v_len > 0 {
+                out.push_str(&text[i..v_start]);
+                let v = &text[v_start..v_start + v_len];
+                match v.chars().next() {
+                    Some(q @ ('"' | '\'')) => {
+                        out.push(q);
+                        out.push_str(REDACTED);
+                        if v.len() > 1 && v.ends_with(q) {
+                            out.push(q);
+                        }
+                    }
+                    _ => out.push_str(REDACTED),
+                }
+                if is_value_of {
+                    html_secret = false;
+                }
+                i = v_start + v_len;
+                continue;
+            }
+        }
+        out.push_str(&text[i..name_end]);
+        i = name_end;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +360,28 @@ mod tests {
     }
 
     #[test]
+    fn free_text_loses_values_of_secret_names() {
+        let r = Redactor::default();
+        assert_eq!(
+            r.text("GET https://s3/x.js?X-Amz-Signature=abc123&v=2 failed"),
+            format!("GET https://s3/x.js?X-Amz-Signature={REDACTED}&v=2 failed")
+        );
+        assert_eq!(
+            r.text(r#"sent {"user": "ann", "password": "hunter22", "n": 3}"#),
+            format!(r#"sent {{"user": "ann", "password": "{REDACTED}", "n": 3}}"#)
+        );
+        assert_eq!(
+            r.text(r#"<input type=hidden name="_xsrf" value="2|abc|def"><input name=q value="cats">"#),
+            format!(r#"<input type=hidden name="_xsrf" value="{REDACTED}"><input name=q value="cats">"#)
+        );
+        assert_eq!(r.text("token: abc, a == b, x=1"), "token: abc, a == b, x=1");
+        // A cut JSON body (too long to parse) still loses its secret values.
+        let cut = r#"{"token":"t0k3n","blob":"aaaa"#;
+        assert_eq!(r.body(Some("application/json"), cut), format!(r#"{{"token":"{REDACTED}","blob":"aaaa"#));
+        assert_eq!(r.text("ünïcode password=é€ done"), format!("ünïcode password={REDACTED} done"));
+    }
+
+    #[test]
     fn known_secrets_are_cut_in_every_form() {
         let r = Redactor::new(["p@ss word".to_string(), "ab".to_string()]);
         assert_eq!(r.body(Some("text/plain"), "x p@ss word y"), format!("x {REDACTED} y"));
@@ -261,6 +390,7 @@ mod tests {
             format!("p={REDACTED}")
         );
         assert_eq!(r.text(r#"{"p":"p@ss word"}"#), format!(r#"{{"p":"{REDACTED}"}}"#));
+        assert_eq!(r.url("http://a/?q=p%40ss%20word"), format!("http://a/?q={REDACTED}"));
         // Too short to cut by value.
         assert_eq!(r.text("ab cd"), "ab cd");
     }

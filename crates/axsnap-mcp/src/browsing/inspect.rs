@@ -120,7 +120,7 @@ impl Browsing {
         s.insert("matched".into(), json!(matched.len()));
         let list: Vec<Value> = shown
             .iter()
-            .map(|m| json!({"id": m.n, "level": m.level.to_string(), "source": m.source, "text": m.text, "location": m.location}))
+            .map(|m| json!({"id": m.n, "level": m.level.to_string(), "source": m.source, "text": m.text, "location": m.location.as_deref().map(|l| short(l, URL_CHARS))}))
             .collect();
         s.insert("messages".into(), Value::Array(list));
         Ok(Reply { text, structured: s, image: None })
@@ -228,7 +228,7 @@ fn message_line(m: &Message) -> String {
 
 fn request_json(q: &Request) -> Value {
     json!({
-        "id": q.n, "method": q.method, "url": q.url, "type": q.kind, "status": q.status,
+        "id": q.n, "method": q.method, "url": short(&q.url, URL_CHARS), "type": q.kind, "status": q.status,
         "mime": q.mime, "size": q.size, "ms": q.millis.map(f64::round), "failed": q.failed, "cached": q.cached,
     })
 }

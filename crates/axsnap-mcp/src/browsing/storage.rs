@@ -21,9 +21,15 @@ impl Browsing {
             return Ok(());
         };
         let Some(agent) = self.agent.as_mut() else { return Ok(()) };
-        agent.backend().load_storage_state(&state).await?;
+        // Tried once per context: a file the browser refuses is said once, then the session
+        // goes on without it.
         self.state_pending = false;
-        Ok(())
+        agent.backend().load_storage_state(&state).await.map(|_| ()).map_err(|e| {
+            Failure::tool(
+                "storage_state_failed",
+                format!("--storage-state could not be loaded into this session's browser ({e}); it goes on without it"),
+            )
+        })
     }
 
     /// `storage {action: save|load, path}`.
