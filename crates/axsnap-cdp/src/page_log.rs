@@ -158,13 +158,19 @@ fn console_arg(arg: &Value) -> String {
 
 /// One line of at most [`MESSAGE_CHARS`] characters.
 fn bounded(s: &str) -> String {
+    one_line(s, MESSAGE_CHARS)
+}
+
+/// `s` on one line (runs of white space as one space), at most `max` characters, saying how
+/// many more there were.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
     let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
     let total = line.chars().count();
-    if total <= MESSAGE_CHARS {
+    if total <= max {
         return line;
     }
-    let cut: String = line.chars().take(MESSAGE_CHARS).collect();
-    format!("{cut}…+{} chars", total - MESSAGE_CHARS)
+    let cut: String = line.chars().take(max).collect();
+    format!("{cut}…+{} chars", total - max)
 }
 
 #[cfg(test)]

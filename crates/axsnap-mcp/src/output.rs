@@ -24,23 +24,8 @@ pub fn write_private(dir: &Path, given: &str, bytes: &[u8]) -> Result<(String, P
 /// Reads `given` (a path under `dir`, as [`write_new`] takes it): a regular file of at most
 /// 16 MiB, never one outside `dir` (links included).
 pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure> {
-    let shown: String = given.chars().take(200).collect();
-    let rel = Path::new(given.trim());
-    let outside = || {
-        Failure::tool(
-            "outside_output_dir",
-            format!(
-                "{shown:?} is not a path under the output directory {}; give a file name there",
-                dir.display()
-            ),
-        )
-    };
-    if rel.as_os_str().is_empty()
-        || rel.is_absolute()
-        || rel.components().any(|c| !matches!(c, Component::Normal(_)))
-    {
-        return Err(outside());
-    }
+    let (shown, rel) = relative(dir, given)?;
+    let outside = || outside(dir, &shown);
     let cannot =
         |e: std::io::Error| Failure::tool("no_such_file", format!("{shown:?} could not be read: {e}"));
     let root = dir.canonicalize().map_err(cannot)?;
@@ -62,21 +47,33 @@ pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure
     Ok((path, bytes))
 }
 
-fn write_file(dir: &Path, given: &str, bytes: &[u8], private: bool) -> Result<(String, PathBuf), Failure> {
+/// `given` as it is shown in errors (at most 200 characters) and as a path: one relative to
+/// the output directory with no `..`, else the call's `outside_output_dir` error.
+fn relative<'a>(dir: &Path, given: &'a str) -> Result<(String, &'a Path), Failure> {
     let shown: String = given.chars().take(200).collect();
     let rel = Path::new(given.trim());
-    let outside = || {
-        Failure::tool(
-            "outside_output_dir",
-            format!("{shown:?} is not a path under the output directory {}; give a file name", dir.display()),
-        )
-    };
     if rel.as_os_str().is_empty()
         || rel.is_absolute()
         || rel.components().any(|c| !matches!(c, Component::Normal(_)))
     {
-        return Err(outside());
+        return Err(outside(dir, &shown));
     }
+    Ok((shown, rel))
+}
+
+fn outside(dir: &Path, shown: &str) -> Failure {
+    Failure::tool(
+        "outside_output_dir",
+        format!(
+            "{shown:?} is not a path under the output directory {}; give a file name there",
+            dir.display()
+        ),
+    )
+}
+
+fn write_file(dir: &Path, given: &str, bytes: &[u8], private: bool) -> Result<(String, PathBuf), Failure> {
+    let (shown, rel) = relative(dir, given)?;
+    let outside = || outside(dir, &shown);
     let cannot =
         |e: std::io::Error| Failure::tool("write_failed", format!("{shown:?} could not be written: {e}"));
     let root = dir.canonicalize().map_err(cannot)?;

@@ -7,6 +7,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::conn::str_field;
+use crate::page_log::one_line;
 
 /// Longest message text kept, in characters.
 pub(super) const TEXT_CHARS: usize = 2_000;
@@ -104,7 +105,7 @@ impl Message {
             }
             _ => return None,
         };
-        Some(Message { n, tab: tab.to_string(), level, source, text: one_line(&text), location })
+        Some(Message { n, tab: tab.to_string(), level, source, text: one_line(&text, TEXT_CHARS), location })
     }
 }
 
@@ -142,17 +143,6 @@ fn arg_text(arg: &Value) -> String {
             str_field(arg, "description").or_else(|| str_field(arg, "type")).unwrap_or_default().to_string()
         }
     }
-}
-
-/// One line of at most [`TEXT_CHARS`] characters.
-fn one_line(s: &str) -> String {
-    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let total = line.chars().count();
-    if total <= TEXT_CHARS {
-        return line;
-    }
-    let cut: String = line.chars().take(TEXT_CHARS).collect();
-    format!("{cut}…+{} chars", total - TEXT_CHARS)
 }
 
 #[cfg(test)]
