@@ -35,6 +35,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
+from answers import SESSION_LINE, session_handle  # tests/mcp/answers.py
 from fixture_site import Site  # tests/mcp/fixture_site.py (pytest puts this folder on sys.path)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,6 +68,12 @@ def axsnap_bin() -> Path:
     if not path.is_file():
         pytest.fail(f"no axsnap binary at {path}: run `cargo build -p axsnap` or set AXSNAP_BIN")
     return path
+
+
+# The option that adds the JSON form (`structuredContent`) to every answer; off by default, as
+# most agent clients give the model that JSON instead of the text. Tests that read the JSON
+# for programs pass it; the rest read the text, as a model does (answers.py).
+STRUCTURED = "--structured-content"
 
 
 def axsnap_stdio_command(axsnap_bin: Path, *extra: str) -> list[str]:
@@ -216,9 +223,10 @@ def stdio_params(argv: list[str], cwd: Path | None = None) -> StdioServerParamet
 
 class SessionClient(Client):
     """The Python SDK's client, passing back the session handle a stateless server gives
-    (MCP 2026-07-28 over HTTP: the `session` of an answer's structuredContent) on every later
-    call, as an agent does. `session_handle` is the handle in use (None: none yet, or the
-    transport needs none); a call that names its own `session` keeps it."""
+    (MCP 2026-07-28 over HTTP: the first line of the first answer's text, `session: HANDLE
+    (...)`, as a model reads it) on every later call, as an agent does. `session_handle` is
+    the handle in use (None: none yet, or the transport needs none); a call that names its own
+    `session` keeps it."""
 
     session_handle: str | None = None
 
@@ -227,7 +235,7 @@ class SessionClient(Client):
         if self.session_handle and "session" not in arguments:
             arguments["session"] = self.session_handle
         result = await super().call_tool(name, arguments, *args, **kwargs)
-        handle = (result.structured_content or {}).get("session")
+        handle = session_handle(result) or (result.structured_content or {}).get("session")
         if name == "close" and not result.is_error:
             self.session_handle = None
         elif handle:
@@ -269,9 +277,6 @@ async def playwright_http(playwright_http_server: HttpServer) -> AsyncIterator[C
     """A Python SDK session with Playwright MCP over streamable HTTP."""
     async with connect(playwright_http_server.url) as client:
         yield client
-
-
-SESSION_LINE = "session: "
 
 
 def text_of(result) -> str:

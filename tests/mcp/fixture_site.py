@@ -19,6 +19,7 @@ import threading
 import time
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 # The one account the login page accepts.
@@ -27,6 +28,18 @@ PASSWORD = "wonderland"
 SESSION_COOKIE = "session"
 # The login form's hidden CSRF token (as Jupyter Server's login form has one, first).
 _XSRF = "2|9f3a1c|c0ffee5eed|1796424351"
+
+# A copy of a large docs page and what it loads (fixtures/pages/python-docs: Python's
+# library/stdtypes.html as Debian ships it), served under this prefix.
+DOCS_PREFIX = "/python-docs/"
+DOCS_ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "pages" / "python-docs"
+DOCS_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+}
 
 # path -> what the page is for (the tests' map of the site; the index lists them too).
 PAGES: dict[str, str] = {
@@ -82,6 +95,9 @@ PAGES: dict[str, str] = {
     "an out-of-process frame)",
     "/prefs": "a 'Theme' status read from localStorage ('light' when unset) and a 'Use dark theme' "
     "button that stores 'dark'",
+    "/many-buttons": "240 small buttons (b0 … b239), all in the viewport",
+    "/python-docs/library/stdtypes.html": "a copy of Python's docs page on built-in types (707 KB, "
+    "~144k tokens as a JSON tree) with its styles and scripts",
 }
 
 # Pages a plain HTTP client cannot fetch whole (they never answer).
@@ -497,6 +513,12 @@ show();
     return _page("Preferences", body, script)
 
 
+def _many_buttons() -> bytes:
+    """240 small buttons, all in the viewport: more refs than a short list shows."""
+    buttons = "".join(f'<button style="width:48px;height:22px;margin:1px">b{i}</button>' for i in range(240))
+    return _page("Many buttons", f"<main><h1>Many buttons</h1><div>{buttons}</div></main>")
+
+
 def _deep_code() -> bytes:
     # A paragraph holding a chain of nested code spans, each with a link and the next span
     # (rustdoc's signatures, nested past any sense), then a button to act on. Chromium lays out
@@ -622,6 +644,22 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def _docs_file(self, rel: str) -> None:
+        """A file of the copied docs site (fixtures/pages/python-docs), with its type."""
+        root = DOCS_ROOT.resolve()
+        path = (root / rel).resolve()
+        if root not in path.parents or not path.is_file():
+            self._send(404, _page("Not found", "<main><h1>Not found</h1></main>"))
+            return
+        body = path.read_bytes()
+        kind = DOCS_TYPES.get(path.suffix, "application/octet-stream")
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def _json(self, status: int, value: object) -> None:
         body = json.dumps(value).encode()
         self.send_response(status)
@@ -650,6 +688,9 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/favicon.ico":
             self._send(404, b"")
             return
+        if path.startswith(DOCS_PREFIX):
+            self._docs_file(path[len(DOCS_PREFIX) :])
+            return
         page = {
             "/": _index,
             "/login": _login,
@@ -667,6 +708,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/activity": _activity,
             "/prefs": _prefs,
             "/noisy": _noisy,
+            "/many-buttons": _many_buttons,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]

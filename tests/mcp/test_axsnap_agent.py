@@ -4,6 +4,11 @@ opens a link in a new tab, navigates between pages and goes back. Every step ass
 kind of answer (full / diff / unchanged), the diff's operations, refs and errors.
 
 Refs are never guessed: each comes from `find`, as an agent's would.
+
+The server runs with `--structured-content`, so each step's JSON form (for programs) is checked
+too; and on every answer the `Agent` checks that the text alone says what the JSON says of its
+kind, its error code, its hits and its session (`answers.py`): the text is what most clients'
+models get, and by default the only thing sent.
 """
 
 from __future__ import annotations
@@ -12,7 +17,17 @@ import json
 from contextlib import asynccontextmanager
 
 import pytest
-from conftest import axsnap_stdio_command, connect, stdio_params, text_of
+from answers import error_code, hits_of, kind_of, session_handle
+from conftest import (
+    STRUCTURED,
+    axsnap_http_command,
+    axsnap_stdio_command,
+    connect,
+    free_port,
+    run_http_server,
+    stdio_params,
+    text_of,
+)
 from fixture_site import PASSWORD, USER, Site
 
 pytestmark = pytest.mark.anyio
@@ -32,7 +47,12 @@ class Agent:
 
     async def call(self, tool: str, **args):
         r = await self.client.call_tool(tool, args)
-        s = r.structured_content or {}
+        s = r.structured_content
+        if s is None:
+            # A server without --structured-content: what the text says is all there is.
+            s = text_facts(r)
+        else:
+            check_text_says(r, s)
         # Whatever the answer, the password never leaves the server.
         assert PASSWORD not in text_of(r) and PASSWORD not in json.dumps(s), (tool, args)
         return r, s
@@ -56,9 +76,46 @@ class Agent:
         return hits[0]["ref"]
 
 
+STEP_KINDS = ("full", "diff", "unchanged")
+
+
+def text_facts(r) -> dict:
+    """What an answer's text says of its kind, error, hits and session, in the members the
+    structured form names them by."""
+    facts: dict = {"kind": kind_of(r)}
+    if r.is_error:
+        facts["error"] = error_code(r)
+    hits = hits_of(r)
+    if hits:
+        facts["hits"] = hits
+    handle = session_handle(r)
+    if handle:
+        facts["session"] = handle
+    return facts
+
+
+def check_text_says(r, s: dict) -> None:
+    """The text carries what the structured form says an agent acts on."""
+    text = text_of(r)
+    if r.is_error:
+        assert error_code(r) == s["error"], (s, text)
+        return
+    if s.get("kind") in STEP_KINDS:
+        assert kind_of(r) == s["kind"], (s.get("kind"), text[:500])
+    if "hits" in s:
+        said = [(h["ref"], h["role"], h["name"]) for h in hits_of(r)]
+        assert said == [(h["ref"], h["role"], h["name"]) for h in s["hits"]], (s["hits"], text)
+    if s.get("dialog"):
+        assert "dialog: " in text, text[:500]
+    for tab in s.get("new_tabs", []):
+        assert f"opened tab {tab['index']}" in text, text[:500]
+    if s.get("settled") is False:
+        assert "did not settle" in text.splitlines()[0], text[:500]
+
+
 @asynccontextmanager
 async def stdio_agent(axsnap_bin):
-    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin))) as client:
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, STRUCTURED))) as client:
         yield Agent(client)
 
 
@@ -74,9 +131,11 @@ async def agent(request, axsnap_bin, tmp_path):
         async with stdio_agent(axsnap_bin) as a:
             yield a
     else:
-        server = request.getfixturevalue("axsnap_http_server")
-        async with http_agent(server.url) as a:
-            yield a
+        port = free_port()
+        argv = axsnap_http_command(axsnap_bin, port, STRUCTURED)
+        with run_http_server(argv, port, tmp_path / "axsnap.log") as server:
+            async with http_agent(server.url) as a:
+                yield a
 
 
 async def test_server_identity_and_tools(agent: Agent) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import urllib.error
 import urllib.request
 import pytest
+from answers import error_code, hits_of, tabs_of
 from conftest import REPO, axsnap_http_command, connect, free_port, run_http_server, text_of
 from fixture_site import PASSWORD, USER, Site
 from mcp.shared.exceptions import MCPError as McpError
@@ -56,15 +57,19 @@ async def post(url: str, body, headers: dict[str, str]) -> Response:
 
 
 async def ok(client, tool: str, **args):
+    """The answer's text (all there is: the server sends no structuredContent by default), and
+    the result."""
     r = await client.call_tool(tool, args)
     assert not r.is_error, f"{tool} {args}: {text_of(r)}"
-    return text_of(r), r.structured_content or {}
+    assert r.structured_content is None
+    return text_of(r), r
 
 
 async def find_ref(client, query: str) -> str:
-    _, s = await ok(client, "find", query=query, limit=1)
-    assert s["hits"], query
-    return s["hits"][0]["ref"]
+    _, r = await ok(client, "find", query=query, limit=1)
+    hits = hits_of(r)
+    assert hits, query
+    return hits[0]["ref"]
 
 
 async def still_serves(url: str, site: Site) -> None:
@@ -83,10 +88,10 @@ async def test_sessions_have_their_own_cookies_and_pages(axsnap_http_server, sit
         assert f"Signed in as {USER}" in text
         text, _ = await ok(b, "navigate", url=site.url("/whoami"))
         assert "Not signed in" in text, "session b must not see a's cookie"
-        _, sa = await ok(a, "tabs", action="list")
-        _, sb = await ok(b, "tabs", action="list")
-        assert [t["url"].rsplit("/", 1)[1] for t in sa["tabs"]] == ["whoami"]
-        assert len(sb["tabs"]) == 1
+        _, ra = await ok(a, "tabs", action="list")
+        _, rb = await ok(b, "tabs", action="list")
+        assert [t["url"].rsplit("/", 1)[1] for t in tabs_of(ra)] == ["whoami"]
+        assert len(tabs_of(rb)) == 1
 
 
 async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
@@ -104,7 +109,7 @@ async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
                 calls.append((latencies[-1], tool, i))
                 if r.is_error:
                     errors.append(f"session {i} {tool}: {text_of(r)}")
-                return text_of(r), r.structured_content or {}
+                return text_of(r), r
 
             # Each session walks the shared pages from its own start and checks it is where
             # it went: a cross-talk would show another session's page.
@@ -115,16 +120,16 @@ async def test_load_8_sessions_50_steps(axsnap_http_server, site: Site) -> None:
                 kind = step % 4
                 if kind == 0:
                     nxt = pages[(pages.index(here) + 1) % 3]
-                    _, s = await timed("find", query=f"{nxt} link", limit=1)
-                    if s.get("hits"):
-                        text, s = await timed("click", ref=s["hits"][0]["ref"])
+                    _, r = await timed("find", query=f"{nxt} link", limit=1)
+                    if hits_of(r):
+                        text, r = await timed("click", ref=hits_of(r)[0]["ref"])
                         here = nxt
-                        if s.get("url") and not s["url"].endswith(f"/pages/{here}"):
-                            errors.append(f"session {i} expected {here}, got {s['url']}")
+                        if not r.is_error and f"/pages/{here}" not in text:
+                            errors.append(f"session {i} expected {here}, got {text[:200]}")
                 elif kind == 1:
-                    text, s = await timed("snapshot")
-                    if s.get("kind") not in ("unchanged", "diff", "full"):
-                        errors.append(f"session {i} snapshot: {s}")
+                    text, r = await timed("snapshot")
+                    if r.is_error:
+                        errors.append(f"session {i} snapshot: {text[:200]}")
                 elif kind == 2:
                     text, s = await timed("snapshot", mode="full")
                     if f'h1 "Page {here}"' not in text:
@@ -171,13 +176,13 @@ async def test_protocol_errors_name_the_field(axsnap_http_server, site: Site) ->
             await c.call_tool("type", {"ref": "e1", "text": "x" * (10 * 1024 * 1024)})
         # Tool errors: a ref before any page, after close.
         r = await c.call_tool("click", {"ref": "e1"})
-        assert r.is_error and r.structured_content["error"] == "no_page"
+        assert r.is_error and error_code(r) == "no_page"
         await ok(c, "navigate", url=site.url("/menu"))
         r = await c.call_tool("click", {"ref": "e424242"})
-        assert r.is_error and r.structured_content["error"] == "unknown_ref"
+        assert r.is_error and error_code(r) == "unknown_ref"
         await ok(c, "close")
         r = await c.call_tool("snapshot", {})
-        assert r.is_error and r.structured_content["error"] == "no_page"
+        assert r.is_error and error_code(r) == "no_page"
     await still_serves(axsnap_http_server.url, site)
 
 
@@ -220,8 +225,8 @@ def test_non_loopback_needs_a_token(axsnap_bin) -> None:
 async def test_disconnect_mid_call_and_unsettled_page(axsnap_http_server, site: Site) -> None:
     url = axsnap_http_server.url
     async with connect(url) as c:
-        text, s = await ok(c, "navigate", url=site.url("/busy"))
-        assert s["settled"] is False and "did not settle" in text.splitlines()[0], text
+        text, _ = await ok(c, "navigate", url=site.url("/busy"))
+        assert "did not settle" in text.splitlines()[0], text
 
     async def hang() -> None:
         async with connect(url) as c:
@@ -267,11 +272,10 @@ async def test_browser_killed_between_calls(axsnap_http_server, site: Site) -> N
         r = await c.call_tool("snapshot", {"mode": "full"})
         if r.is_error:
             # The call met the dying browser and said so; the next one runs on a new browser.
-            assert r.structured_content["error"] == "browser_gone", text_of(r)
+            assert error_code(r) == "browser_gone", text_of(r)
             assert "lost" in text_of(r)
             r = await c.call_tool("snapshot", {"mode": "full"})
         else:
-            assert r.structured_content.get("browser_restarted") is True, text_of(r)
             first = text_of(r).splitlines()[0]
             assert "state" in first and "lost" in first, first
         assert not r.is_error, text_of(r)
@@ -291,10 +295,11 @@ async def test_action_after_restart_is_not_repeated_blindly(axsnap_http_server, 
         await asyncio.sleep(1)
         # b's look runs again on its reopened tab; a's action is refused with why, not replayed
         # on a page whose state was lost.
-        text, s = await ok(b, "snapshot", mode="full")
-        assert s.get("browser_restarted") is True and 'h1 "Page one"' in text
+        text, _ = await ok(b, "snapshot", mode="full")
+        first = text.splitlines()[0]
+        assert "state" in first and "lost" in first and 'h1 "Page one"' in text, text[:500]
         r = await a.call_tool("fill", {"ref": user, "text": USER})
-        assert r.is_error and r.structured_content["error"] in ("browser_restarted", "browser_gone"), text_of(r)
+        assert r.is_error and error_code(r) in ("browser_restarted", "browser_gone"), text_of(r)
         assert "snapshot" in text_of(r)
         # The page is back at its URL: the ref (carried over structurally) works after a look.
         text, _ = await ok(a, "snapshot", mode="full")
@@ -309,11 +314,11 @@ async def test_viewport_option(axsnap_bin, tmp_path: Path, site: Site) -> None:
     with run_http_server(argv, port, tmp_path / "viewport.log") as server:
         async with connect(server.url) as c:
             await ok(c, "navigate", url=site.url("/pages/one"))
-            text, s = await ok(c, "evaluate", expression="[innerWidth, innerHeight]")
-            assert s["value"] == [800, 600], text
+            text, _ = await ok(c, "evaluate", expression="[innerWidth, innerHeight]")
+            assert json.loads(text) == [800, 600], text
             await ok(c, "tabs", action="new", url=site.url("/pages/two"))
-            text, s = await ok(c, "evaluate", expression="[innerWidth, innerHeight]")
-            assert s["value"] == [800, 600], "a second tab gets the viewport too: " + text
+            text, _ = await ok(c, "evaluate", expression="[innerWidth, innerHeight]")
+            assert json.loads(text) == [800, 600], "a second tab gets the viewport too: " + text
 
 
 def test_headed_without_a_display_is_refused(axsnap_bin) -> None:

@@ -23,9 +23,11 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import REPO, browser_path, connect, stop_group, text_of
+from answers import error_code, full_text
+from conftest import STRUCTURED, REPO, browser_path, connect, stop_group, text_of
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from test_axsnap_agent import check_text_says
 
 pytestmark = pytest.mark.anyio
 
@@ -109,21 +111,27 @@ def server_params(axsnap_bin: Path, env: dict[str, str], *extra: str) -> StdioSe
 
 @pytest.fixture
 async def desktop_client(axsnap_bin: Path, desktop_env: dict[str, str]) -> AsyncIterator:
-    """A Python SDK session with `axsnap mcp --desktop` in the desktop session."""
-    async with connect(server_params(axsnap_bin, desktop_env, "--desktop")) as client:
+    """A Python SDK session with `axsnap mcp --desktop` in the desktop session, with the JSON
+    form (`--structured-content`) the tests read windows from; `call` checks the text says it."""
+    async with connect(server_params(axsnap_bin, desktop_env, "--desktop", STRUCTURED)) as client:
         yield client
 
 
 async def call(client, tool: str, **args) -> tuple[str, dict]:
     r = await client.call_tool(tool, args)
     assert not r.is_error, f"{tool} {args}: {text_of(r)}"
-    return text_of(r), r.structured_content or {}
+    s = r.structured_content or {}
+    if s:
+        check_text_says(r, s)
+    return text_of(r), s
 
 
 async def call_error(client, tool: str, code: str, **args) -> str:
     r = await client.call_tool(tool, args)
     assert r.is_error, f"{tool} {args} should have failed: {text_of(r)}"
-    assert (r.structured_content or {}).get("error") == code, (r.structured_content, text_of(r))
+    assert error_code(r) == code, text_of(r)
+    if r.structured_content is not None:
+        assert r.structured_content["error"] == code, r.structured_content
     return text_of(r)
 
 
@@ -185,7 +193,7 @@ async def test_windows_snapshot_and_a_checkbox_toggled_as_a_diff(desktop_client)
     # The window's refs are its own: without window, a call goes to the browser, which has
     # no page open here.
     r = await desktop_client.call_tool("check", {"ref": ref})
-    assert r.is_error and (r.structured_content or {}).get("error") == "no_page", text_of(r)
+    assert r.is_error and error_code(r) == "no_page", text_of(r)
 
 
 async def test_wait_for_in_a_window(desktop_client) -> None:
@@ -419,3 +427,25 @@ async def test_tool_list_grows_only_with_desktop(axsnap_bin: Path) -> None:
         # desktop_windows takes the window it changes.
         assert has_window == (t.name in WINDOWED | {"desktop_windows"}), t.name
 
+
+
+async def test_desktop_answers_are_text_only_by_default(axsnap_bin: Path, desktop_env: dict[str, str]) -> None:
+    """Without --structured-content, the desktop tools send the text alone, on success and on
+    error, and the text names the windows an agent passes on."""
+    async with connect(server_params(axsnap_bin, desktop_env, "--desktop")) as c:
+        assert all(t.output_schema is None for t in (await c.list_tools()).tools)
+        deadline = time.monotonic() + APP_TIMEOUT
+        while True:
+            r = await c.call_tool("desktop_windows", {})
+            assert not r.is_error and r.structured_content is None, full_text(r)
+            m = re.search(rf'\b(w\d+) frame "[^"]*" app "{APP}"', full_text(r))
+            if m:
+                break
+            assert time.monotonic() < deadline, full_text(r)
+            await anyio.sleep(0.3)
+        r = await c.call_tool("snapshot", {"window": m.group(1)})
+        assert not r.is_error and r.structured_content is None, full_text(r)[:500]
+        assert 'checkbox "checkbutton"' in full_text(r)
+        r = await c.call_tool("snapshot", {"window": "w999"})
+        assert r.is_error and r.structured_content is None
+        assert error_code(r) == "no_window", full_text(r)

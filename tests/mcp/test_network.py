@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import axsnap_http_command, axsnap_stdio_command, connect, free_port, run_http_server, stdio_params, text_of
+from conftest import STRUCTURED, axsnap_http_command, axsnap_stdio_command, connect, free_port, run_http_server, stdio_params, text_of
 from fixture_site import PASSWORD, USER, Site
 from test_axsnap_agent import Agent
 
@@ -30,7 +30,7 @@ class Inspector(Agent):
 
 
 async def test_requests_and_console_of_a_page(axsnap_bin: Path, site: Site) -> None:
-    argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "network")
     async with connect(stdio_params(argv)) as c:
         names = [t.name for t in (await c.list_tools()).tools]
         assert names[-2:] == ["network_requests", "console"], names
@@ -102,7 +102,7 @@ async def test_a_frame_of_another_site_is_recorded(axsnap_bin: Path, site: Site)
     """A page of 127.0.0.1 framing /activity from localhost (another site: its own renderer
     process and CDP session): the frame's requests and messages are the tab's too."""
     inner = site.url("/activity").replace("127.0.0.1", "localhost")
-    argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "network")
     async with connect(stdio_params(argv)) as c:
         agent = Inspector(c)
         await agent.ok("navigate", url=site.url("/framed?src=" + inner))
@@ -120,7 +120,7 @@ async def test_a_frame_of_another_site_is_recorded(axsnap_bin: Path, site: Site)
 async def test_listings_fit_one_answer(axsnap_bin: Path, site: Site) -> None:
     """300 long console messages: a listing shows the newest that fit (about 6k tokens of
     lines), says so, and never drops one silently."""
-    argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "network")
     async with connect(stdio_params(argv)) as c:
         agent = Inspector(c)
         await agent.ok("navigate", url=site.url("/noisy"))
@@ -138,7 +138,7 @@ async def test_a_login_form_post_is_redacted(axsnap_bin: Path, site: Site) -> No
     """A form posts a hidden CSRF token and its password (as Jupyter Server's login form does);
     both are redacted by name, and the password field's value is also a secret text the
     captures found, so no form of it shows anywhere."""
-    argv = axsnap_stdio_command(axsnap_bin, "--caps", "network")
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "network")
     async with connect(stdio_params(argv)) as c:
         agent = Inspector(c)
         await agent.ok("navigate", url=site.url("/login"))
@@ -162,7 +162,7 @@ async def test_sessions_see_only_their_own(axsnap_bin: Path, site: Site, tmp_pat
     """Two HTTP sessions of one server, on one browser: each lists its own tab's requests and
     messages only."""
     port = free_port()
-    argv = axsnap_http_command(axsnap_bin, port, "--caps", "network")
+    argv = axsnap_http_command(axsnap_bin, port, STRUCTURED, "--caps", "network")
     with run_http_server(argv, port, tmp_path / "server.log") as server:
         async with connect(server.url) as a, connect(server.url) as b:
             one, two = Inspector(a), Inspector(b)
@@ -180,7 +180,7 @@ async def test_sessions_see_only_their_own(axsnap_bin: Path, site: Site, tmp_pat
 
 
 async def test_the_group_is_off_by_default(axsnap_bin: Path, site: Site) -> None:
-    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin))) as c:
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, STRUCTURED))) as c:
         names = [t.name for t in (await c.list_tools()).tools]
         assert "network_requests" not in names and "console" not in names, names
         await Agent(c).ok("navigate", url=site.url("/activity"))

@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from answers import error_code, session_handle
 from conftest import (
     SESSION_LINE,
     axsnap_http_command,
@@ -58,23 +59,25 @@ async def scripted_task(client, site: Site, revision: str, handles: bool) -> Non
     first = await client.call_tool("navigate", {"url": site.url("/login")})
     assert not first.is_error
     text = "\n".join(c.text for c in first.content if c.type == "text")
-    s = first.structured_content
+    # The text is all a client is sent (no structuredContent by default): the handle is on its
+    # first line, where the model reads it.
+    assert first.structured_content is None
+    handle = session_handle(first)
     if handles:
-        handle = s["session"]
         assert text.startswith(f"{SESSION_LINE}{handle} "), text[:200]
         assert len(handle) == 12 and client.session_handle == handle
     else:
-        assert "session" not in s and not text.startswith(SESSION_LINE), text[:200]
+        assert handle is None and not text.startswith(SESSION_LINE), text[:200]
 
     user = await agent.ref("user name field", "textbox", "User name")
     text, s = await agent.ok("fill", ref=user, text=USER)
     assert s["kind"] == "diff" and f'~ {user} textbox "User name": value none -> "{USER}"' in text, text
     assert not text.startswith(SESSION_LINE), "only the opening answer names the session in its text"
-    assert (s.get("session") == client.session_handle) if handles else "session" not in s
+    assert client.session_handle == handle
     await agent.ok("type", ref=await agent.ref("password", "textbox", "Password"), text=PASSWORD)
     log_in = await agent.ref("log in button", "button", "Log in")
     text, s = await agent.ok("click", ref=log_in)
-    assert s["navigated"] is True and f"Signed in as {USER}" in text
+    assert f"Signed in as {USER}" in text and "/whoami" in text, text
     msg = await agent.error("click", "stale_ref", ref=log_in)
     assert log_in in msg
     text, s = await agent.ok("snapshot")
@@ -155,10 +158,10 @@ async def test_handles_outlive_connections_and_keep_sessions_apart(axsnap_http_s
         c.session_handle = handle_a
         again = Agent(c)
         text, s = await again.ok("click", ref=await again.ref("log in button", "button", "Log in"))
-        assert f"Signed in as {USER}" in text and s["session"] == handle_a
+        assert f"Signed in as {USER}" in text and c.session_handle == handle_a
         # No handle: a new session of its own, which has no page yet.
         fresh = await c.call_tool("snapshot", {"session": None})
-        assert fresh.is_error and fresh.structured_content["error"] == "no_page"
+        assert fresh.is_error and error_code(fresh) == "no_page"
         assert "pass the session an earlier answer gave" in fresh.content[0].text
 
 
@@ -178,7 +181,7 @@ async def test_bad_handles_and_close(axsnap_http_server, site: Site) -> None:
         await agent.ok("navigate", url=site.url("/pages/one"))
         handle = c.session_handle
         text, s = await agent.ok("close")
-        assert f"session {handle} ended" in text and s["session"] == handle
+        assert f"session {handle} ended" in text, text
         msg = await agent.error("snapshot", "unknown_session", session=handle)
         assert handle in msg
 
@@ -199,6 +202,6 @@ async def test_idle_handle_sessions_end(axsnap_bin: Path, tmp_path: Path, site: 
                 await asyncio.sleep(3)
                 r = await c.call_tool("snapshot", {"session": handle})
                 if r.is_error:
-                    assert r.structured_content["error"] == "unknown_session", r.content[0].text
+                    assert error_code(r) == "unknown_session", r.content[0].text
                     break
                 assert time.monotonic() < deadline, "the idle session never ended"

@@ -52,6 +52,7 @@ from urllib.parse import urlsplit
 import anyio
 import pytest
 from conftest import (
+    STRUCTURED,
     HttpServer,
     axsnap_http_command,
     browser_path,
@@ -330,7 +331,7 @@ def run_cluster(axsnap_bin: Path, tmp_path: Path, *extra: str) -> Iterator[Clust
             for name in ("a", "b"):
                 port = free_port()
                 argv = axsnap_http_command(
-                    axsnap_bin, port,
+                    axsnap_bin, port, STRUCTURED,
                     "--cdp-endpoint", f"http://127.0.0.1:{cdp_port}",
                     "--state", f"redis://127.0.0.1:{redis_port}",
                     "--allowed-host", f"127.0.0.1:{ha_port}",
@@ -668,7 +669,7 @@ async def test_a_pool_session_is_reopened_on_b_when_its_browser_went_with_a(
         for name in ("a", "b"):
             port = free_port()
             argv = axsnap_http_command(
-                axsnap_bin, port,
+                axsnap_bin, port, STRUCTURED,
                 "--cdp-pool", pool.ws, "--cdp-header", pool.header(),
                 "--state", f"redis://127.0.0.1:{redis_port}",
             )  # fmt: skip

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import axsnap_http_command, axsnap_stdio_command, connect, free_port, run_http_server, stdio_params
+from conftest import STRUCTURED, axsnap_http_command, axsnap_stdio_command, connect, free_port, run_http_server, stdio_params
 from fixture_site import PASSWORD, SESSION_COOKIE, USER, Site
 from test_axsnap_agent import Agent
 
@@ -32,7 +32,7 @@ async def test_save_then_start_and_load_elsewhere(axsnap_bin: Path, site: Site, 
     out.mkdir()
     # Server A (HTTP: a browser context of the session's own) logs in and picks a theme.
     port = free_port()
-    argv = axsnap_http_command(axsnap_bin, port, "--caps", "storage", "--output-dir", str(out))
+    argv = axsnap_http_command(axsnap_bin, port, STRUCTURED, "--caps", "storage", "--output-dir", str(out))
     with run_http_server(argv, port, tmp_path / "a.log") as server:
         async with connect(server.url) as c:
             agent = Agent(c)
@@ -58,7 +58,7 @@ async def test_save_then_start_and_load_elsewhere(axsnap_bin: Path, site: Site, 
     assert cookie["value"] not in text
 
     # Server B starts with the file: logged in, dark theme, before any call.
-    argv = axsnap_stdio_command(axsnap_bin, "--storage-state", str(saved))
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--storage-state", str(saved))
     async with connect(stdio_params(argv)) as c:
         agent = Agent(c)
         text, _ = await agent.ok("navigate", url=site.url("/whoami"))
@@ -67,7 +67,7 @@ async def test_save_then_start_and_load_elsewhere(axsnap_bin: Path, site: Site, 
         assert "Theme: dark" in text, text
 
     # Server C loads it into a running session.
-    argv = axsnap_stdio_command(axsnap_bin, "--caps", "storage", "--output-dir", str(out))
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "storage", "--output-dir", str(out))
     async with connect(stdio_params(argv)) as c:
         agent = Agent(c)
         text, _ = await agent.ok("navigate", url=site.url("/whoami"))
@@ -81,7 +81,7 @@ async def test_save_then_start_and_load_elsewhere(axsnap_bin: Path, site: Site, 
 
 
 async def test_cookies_by_hand(axsnap_bin: Path, site: Site, tmp_path: Path) -> None:
-    argv = axsnap_stdio_command(axsnap_bin, "--caps", "storage")
+    argv = axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "storage")
     async with connect(stdio_params(argv)) as c:
         agent = Agent(c)
         text, s = await agent.ok("cookies", action="list")
@@ -118,7 +118,7 @@ async def test_bad_input(axsnap_bin: Path, site: Site, tmp_path: Path) -> None:
     (out / "notes.txt").write_text("not json")
     (tmp_path / "outside.json").write_text('{"cookies": []}')
     argv = axsnap_stdio_command(
-        axsnap_bin, "--caps", "storage", "--output-dir", str(out), "--blocked-origins", "blocked.example"
+        axsnap_bin, STRUCTURED, "--caps", "storage", "--output-dir", str(out), "--blocked-origins", "blocked.example"
     )
     async with connect(stdio_params(argv)) as c:
         agent = Agent(c)
@@ -139,9 +139,9 @@ async def test_bad_input(axsnap_bin: Path, site: Site, tmp_path: Path) -> None:
         assert "loaded 1 cookie and 0 local storage items of 0 origins" in text, text
         assert s["skipped"] == ["blocked.example", "https://blocked.example"], s
     # Without --output-dir, storage has nowhere to keep files; without the group, no tools.
-    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, "--caps", "storage"))) as c:
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, STRUCTURED, "--caps", "storage"))) as c:
         await Agent(c).error("storage", "no_output_dir", action="save", path="s.json")
-    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin))) as c:
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, STRUCTURED))) as c:
         names = [t.name for t in (await c.list_tools()).tools]
         assert "storage" not in names and "cookies" not in names, names
 
@@ -153,7 +153,7 @@ def test_a_bad_start_state_is_refused_at_start(axsnap_bin: Path, tmp_path: Path)
     bad.write_text("[]")
     for path, says in [(bad, "not a storage state"), (tmp_path / "missing.json", "--storage-state")]:
         r = subprocess.run(
-            axsnap_stdio_command(axsnap_bin, "--storage-state", str(path)),
+            axsnap_stdio_command(axsnap_bin, STRUCTURED, "--storage-state", str(path)),
             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
         )
         assert r.returncode != 0 and says in r.stderr, r.stderr

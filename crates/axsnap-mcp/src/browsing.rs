@@ -553,7 +553,7 @@ impl Browsing {
                 agent.backend().set_active(&id).await?;
                 agent.set_target(id.clone());
                 self.watch_tab(&id).await?;
-                let request = auto_request(self.options.max_tokens);
+                let request = auto_request(&self.options);
                 let agent = self.agent_with_page()?;
                 let step = agent.snapshot(&request).await?;
                 let mut reply = Reply::step(

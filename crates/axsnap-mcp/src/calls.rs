@@ -11,6 +11,7 @@ use rmcp::model::JsonObject;
 
 use crate::args::{ArgError, Args};
 use crate::failure::clip;
+use crate::options::ServerOptions;
 use crate::reply::Reply;
 
 /// Default scroll step in CSS pixels.
@@ -33,10 +34,10 @@ pub(crate) enum Op {
     Open(String),
 }
 
-/// The request that answers actions: auto mode, text for the model and JSON for programs,
-/// within the server's token budget.
-pub(crate) fn auto_request(max_tokens: Option<usize>) -> Request {
-    Request { also_json: true, max_tokens, ..Request::default() }
+/// The request that answers actions: auto mode, text for the model (and the JSON form for
+/// `structuredContent` when the server sends it), within the server's token budget.
+pub(crate) fn auto_request(options: &ServerOptions) -> Request {
+    Request { also_json: options.structured_content, max_tokens: options.max_tokens, ..Request::default() }
 }
 
 /// Reads an action tool's arguments (`extra`: arguments the caller takes beside them, already
@@ -110,12 +111,14 @@ pub(crate) fn action(tool: &str, args: Option<&JsonObject>, extra: &[&str]) -> R
 }
 
 /// Reads `snapshot`'s arguments: the request, and the ref of the part asked for (resolved by
-/// the caller's agent). `default_tokens` is the server's budget.
+/// the caller's agent). The server's `options` give the budget when the call gives none, and
+/// whether the JSON form is rendered too (for `structuredContent`).
 pub(crate) fn snapshot_request(
     args: Option<&JsonObject>,
     extra: &[&str],
-    default_tokens: Option<usize>,
+    options: &ServerOptions,
 ) -> Result<(Request, Option<String>), ArgError> {
+    let default_tokens = options.max_tokens;
     let own = ["mode", "ref", "from", "interactive", "viewport", "max_nodes", "max_tokens", "format"];
     let known: Vec<&str> = own.iter().copied().chain(extra.iter().copied()).collect();
     let a = Args::new("snapshot", args, &known)?;
@@ -134,7 +137,8 @@ pub(crate) fn snapshot_request(
         Some(n) => Some(n as usize),
         None => default_tokens,
     };
-    let mut request = Request { mode, format, also_json: true, max_tokens, ..Request::default() };
+    let mut request =
+        Request { mode, format, also_json: options.structured_content, max_tokens, ..Request::default() };
     request.options.view.interactive_only = a.opt_bool("interactive")?.unwrap_or(false);
     request.options.view.viewport = a.opt_bool("viewport")?.unwrap_or(false);
     request.options.view.max_nodes = a.opt_int("max_nodes", 1, i64::MAX)?.map(|n| n as usize);
@@ -196,12 +200,13 @@ mod tests {
     #[test]
     fn snapshot_takes_from_with_a_ref_only() {
         let args = obj(serde_json::json!({"ref": "e2", "from": 318}));
-        let (request, scope) = snapshot_request(Some(&args), &[], Some(10_000)).expect("valid");
+        let options = ServerOptions { max_tokens: Some(10_000), ..ServerOptions::default() };
+        let (request, scope) = snapshot_request(Some(&args), &[], &options).expect("valid");
         assert_eq!((scope.as_deref(), request.options.view.from), (Some("e2"), Some(318)));
         let args = obj(serde_json::json!({"from": 318}));
-        let err = snapshot_request(Some(&args), &[], None).expect_err("from needs a ref");
+        let err = snapshot_request(Some(&args), &[], &options).expect_err("from needs a ref");
         assert!(err.to_string().contains("missing argument `ref`"), "{err}");
         let args = obj(serde_json::json!({"ref": "e2", "from": -1}));
-        assert!(snapshot_request(Some(&args), &[], None).is_err());
+        assert!(snapshot_request(Some(&args), &[], &options).is_err());
     }
 }

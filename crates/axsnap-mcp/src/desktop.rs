@@ -138,7 +138,7 @@ impl Desktop {
             axsnap_atspi::launch::launch(self.agent().await?.backend(), &app, &extra, timeout).await?;
         let window = launched.window.0.clone();
         self.known.insert(window.clone());
-        let request = calls::auto_request(self.options.max_tokens);
+        let request = calls::auto_request(&self.options);
         let agent = self.agent().await?;
         agent.set_target(launched.window.clone());
         let step = agent.snapshot(&request).await.map_err(|e| failure::from_desktop(e, &window))?;

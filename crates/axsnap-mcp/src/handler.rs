@@ -82,7 +82,11 @@ impl Shared {
     pub fn new(options: ServerOptions, http: bool, store: Option<Store>) -> Shared {
         axsnap_core::tokens::warm_in_background();
         let browsers = Browsers::new(options.browser.clone());
-        let tools = Arc::new(tools::list(options.allow_eval, options.desktop, http, options.caps));
+        let mut tools = tools::list(options.allow_eval, options.desktop, http, options.caps);
+        if options.structured_content {
+            crate::output_schema::declare(&mut tools, http);
+        }
+        let tools = Arc::new(tools);
         let shared = Shared {
             options: Arc::new(options),
             browsers,
@@ -241,10 +245,15 @@ enum Target {
 }
 
 impl AxsnapServer {
+    /// A reply or failure as this server sends it ([`to_result`] with its options).
+    fn to_result(&self, result: Result<Reply, Failure>) -> Result<CallToolResult, ErrorData> {
+        to_result(result, self.shared.options.structured_content)
+    }
+
     /// Runs one call outside MCP (tests, the CLI's demo) in the connection's own session: the
     /// same path `tools/call` takes.
     pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
-        to_result(self.run(&self.own_slot(), name, arguments.as_ref()).await)
+        self.to_result(self.run(&self.own_slot(), name, arguments.as_ref()).await)
     }
 
     /// The connection's own session, made on first use.
@@ -285,7 +294,7 @@ impl AxsnapServer {
             },
             Some(_) => Err(Failure::tool(
                 "bad_argument",
-                "session must be the string an earlier answer gave (structuredContent.session)",
+                "session must be the string an earlier answer gave on its first line (session: …)",
             )),
         }
     }
@@ -433,11 +442,11 @@ impl ServerHandler for AxsnapServer {
                 "closed",
                 "no session was named, so nothing was closed; pass session to close one",
             );
-            return to_result(Ok(reply)).map(CallToolResponse::from);
+            return self.to_result(Ok(reply)).map(CallToolResponse::from);
         }
         let mut target = match self.target(stateless, handle.as_ref()).await {
             Ok(t) => t,
-            Err(f) => return to_result(Err(f)).map(CallToolResponse::from),
+            Err(f) => return self.to_result(Err(f)).map(CallToolResponse::from),
         };
         let opened_handle = match &target {
             Target::Handle { handle, opened: true, .. } => Some(handle.clone()),
@@ -457,12 +466,16 @@ impl ServerHandler for AxsnapServer {
                 Err(Failure::tool("cancelled", "the call was cancelled by the client"))
             }
         };
-        to_result(result).map(CallToolResponse::from)
+        self.to_result(result).map(CallToolResponse::from)
     }
 }
 
-/// A reply or failure as an MCP result (or a protocol error).
-fn to_result(result: Result<Reply, Failure>) -> Result<CallToolResult, ErrorData> {
+/// A reply or failure as an MCP result (or a protocol error). The text is the whole answer
+/// and the same with or without `structuredContent`: an error's text starts with its code
+/// (`stale_ref: …`), since a client that reads the text (and Claude Code drops
+/// `structuredContent` on errors) has nothing else. `structured`: also the JSON form
+/// (`--structured-content`).
+fn to_result(result: Result<Reply, Failure>, structured: bool) -> Result<CallToolResult, ErrorData> {
     match result {
         Ok(reply) => {
             let mut content = vec![ContentBlock::text(reply.text)];
@@ -470,14 +483,23 @@ fn to_result(result: Result<Reply, Failure>) -> Result<CallToolResult, ErrorData
                 content.push(ContentBlock::image(png, "image/png"));
             }
             let mut r = CallToolResult::success(content);
-            r.structured_content = Some(Value::Object(reply.structured));
+            if structured {
+                r.structured_content = Some(Value::Object(reply.structured));
+            }
             Ok(r)
         }
         Err(Failure::Tool { code, message }) => {
-            let mut r = CallToolResult::error(vec![ContentBlock::text(message.clone())]);
-            r.structured_content = Some(json!({"kind": "error", "error": code, "message": message}));
+            let mut r = CallToolResult::error(vec![ContentBlock::text(error_text(code, &message))]);
+            if structured {
+                r.structured_content = Some(json!({"kind": "error", "error": code, "message": message}));
+            }
             Ok(r)
         }
         Err(Failure::Protocol(e)) => Err(e),
     }
+}
+
+/// An error's text: its code, then what went wrong and what to do next.
+pub(crate) fn error_text(code: &str, message: &str) -> String {
+    format!("{code}: {message}")
 }

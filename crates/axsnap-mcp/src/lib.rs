@@ -8,7 +8,8 @@
 //!   tools, `args` reads their arguments (`calls`: those a tab and a window share),
 //!   `surface` runs what a tab and a window share (generic over the backend), `browsing`
 //!   one session's browser calls, `desktop` its desktop calls (`--desktop`),
-//!   `reply` and `failure` shape the answers, `url_policy` says which URLs may be opened.
+//!   `reply` and `failure` shape the answers (text only, unless `--structured-content`
+//!   adds the JSON form and `output_schema` declares its shape), `url_policy` says which URLs may be opened.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), axsnap_mcp::ServeError> {
@@ -31,6 +32,7 @@ mod failure;
 mod handler;
 mod options;
 mod output;
+mod output_schema;
 mod reply;
 mod sessions;
 pub mod storage_state;

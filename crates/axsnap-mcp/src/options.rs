@@ -100,6 +100,11 @@ pub struct ServerOptions {
     /// Also offer the desktop's windows (AT-SPI): the `desktop_windows` tool, and a `window`
     /// argument on snapshot, find and the actions.
     pub desktop: bool,
+    /// Put the answer's JSON form in each result's `structuredContent` and declare each
+    /// tool's `outputSchema` (`--structured-content`). Off by default: most agent clients
+    /// (Claude Code, Codex) give the model `structuredContent` instead of the text whenever
+    /// a result carries it, so the text, complete on its own, is the one form sent.
+    pub structured_content: bool,
 }
 
 impl Default for ServerOptions {
@@ -117,6 +122,7 @@ impl Default for ServerOptions {
             max_wait: Duration::from_secs(60),
             max_tokens: Some(axsnap_core::outline::DEFAULT_MAX_TOKENS),
             desktop: false,
+            structured_content: false,
         }
     }
 }

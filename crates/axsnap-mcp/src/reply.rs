@@ -1,6 +1,8 @@
 //! [`Reply`]: what a tool call answers. Text for the model (the auto response, under at most
-//! two lines of what else happened), `structuredContent` for programs (the same facts as JSON,
-//! the snapshot or diff in its JSON form, and token counts). README.md documents the shape.
+//! two lines of what else happened), complete on its own: it is all a client is sent by
+//! default. With `--structured-content`, also `structuredContent` for programs (the same facts
+//! as JSON, the snapshot or diff in its JSON form, and token counts; README.md documents the
+//! shape), which the handler drops otherwise.
 
 use axsnap_core::session::{Answer, FullReason};
 use serde_json::{json, Map, Value};
@@ -12,7 +14,7 @@ use crate::agent::Step;
 pub struct Reply {
     /// Text content for the model.
     pub text: String,
-    /// `structuredContent` for programs (an object).
+    /// `structuredContent` for programs (an object), sent only with `--structured-content`.
     pub structured: Map<String, Value>,
     /// A base64 PNG image content, for `screenshot`.
     pub image: Option<String>,

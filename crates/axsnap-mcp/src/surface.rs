@@ -32,7 +32,7 @@ pub(crate) trait Explain<E: std::error::Error + 'static> {
 /// mode within the token budget, captures bounded by the deadline.
 pub(crate) fn agent_options(options: &ServerOptions) -> AgentOptions {
     AgentOptions {
-        after_action: auto_request(options.max_tokens),
+        after_action: auto_request(options),
         capture_deadline: options.capture_deadline,
         ..AgentOptions::default()
     }
@@ -61,7 +61,7 @@ impl Call {
     ) -> Result<Option<Call>, ArgError> {
         Ok(Some(match tool {
             "snapshot" => {
-                let (request, scope) = calls::snapshot_request(args, extra, options.max_tokens)?;
+                let (request, scope) = calls::snapshot_request(args, extra, options)?;
                 Call::Snapshot(request, scope)
             }
             "find" => {
@@ -121,7 +121,7 @@ pub(crate) async fn run<B: Backend, X: Explain<B::Error>>(
                     format!("waited {:.1} s for {}", started.elapsed().as_secs_f64(), cond.describe())
                 }
             };
-            let step = agent.snapshot(&auto_request(options.max_tokens)).await.map_err(fail)?;
+            let step = agent.snapshot(&auto_request(options)).await.map_err(fail)?;
             Ok(Done::Step(Box::new(step), vec![note]))
         }
         Call::Act(op) => Ok(Done::Step(Box::new(perform(agent, op).await.map_err(fail)?), Vec::new())),

@@ -33,6 +33,20 @@ pub enum Command {
     /// `snapshot --app NAME`, `find --app NAME QUERY`.
     #[command(subcommand)]
     Desktop(DesktopCommand),
+    /// Count the tokens of a text (a file, or standard input) as models do: bytes, cl100k_base
+    /// and o200k_base, the tokenizers axsnap's budgets and figures use.
+    Tokens(TokensArgs),
+}
+
+/// `axsnap tokens`.
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// The files to count, each on a line of its own; none, or `-`: standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print JSON (`{"bytes": N, "cl100k": N, "o200k": N}`, one object per line).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `axsnap desktop` subcommands.
@@ -199,6 +213,12 @@ pub struct McpArgs {
     /// `window` target on snapshot, find and the actions.
     #[arg(long)]
     pub desktop: bool,
+    /// Also put each answer's JSON form in `structuredContent` and declare every tool's
+    /// outputSchema: for hosts that give the model the text and keep the JSON for themselves.
+    /// Most agent clients (Claude Code, Codex) give the model the JSON instead of the text,
+    /// at 10-14 times its tokens, so it is off by default.
+    #[arg(long, env = "AXSNAP_STRUCTURED_CONTENT")]
+    pub structured_content: bool,
     /// Which tree web pages are built from.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = AxTreeArg::Auto)]
     pub ax_tree: AxTreeArg,

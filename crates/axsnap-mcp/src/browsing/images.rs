@@ -89,17 +89,13 @@ impl Browsing {
         let (png, drawn) = axsnap_cdp::screenshot::annotated(&page, &marks).await?;
         use base64::Engine as _;
         let data = base64::engine::general_purpose::STANDARD.encode(&png);
-        let shown: Vec<String> = drawn.iter().take(60).map(|m| m.label.clone()).collect();
-        let more = drawn.len().saturating_sub(shown.len());
-        let mut text = format!(
+        let labels: Vec<&str> = drawn.iter().map(|m| m.label.as_str()).collect();
+        let text = format!(
             "a PNG of the viewport, {} bytes, {} ref(s) boxed and labelled: {}",
             png.len(),
             drawn.len(),
-            shown.join(" ")
+            label_list(&labels, LABEL_LIST_CHARS)
         );
-        if more > 0 {
-            text.push_str(&format!(" and {more} more (structuredContent.labels)"));
-        }
         let mut reply = Reply::message("screenshot", text);
         reply.structured.insert("bytes".into(), json!(png.len()));
         let labels: Vec<serde_json::Value> = drawn
@@ -131,5 +127,79 @@ impl Browsing {
         reply.structured.insert("path".into(), json!(path.to_string_lossy()));
         reply.structured.insert("bytes".into(), json!(bytes.len()));
         Ok(reply)
+    }
+}
+
+/// Most characters of the label list in an annotated screenshot's text (a viewport's refs
+/// run in document order, so ranges keep it far below this).
+const LABEL_LIST_CHARS: usize = 8_000;
+
+/// The labels drawn, every one of them, in ref order with runs of three or more consecutive
+/// refs said as a range (`e4-e19`); past `max_chars`, how many more there are and where
+/// their refs are read. The text is the whole answer: no client is sent anything else.
+fn label_list(labels: &[&str], max_chars: usize) -> String {
+    let mut numbered: Vec<(u64, &str)> = Vec::new();
+    let mut other: Vec<&str> = Vec::new();
+    for l in labels {
+        match l.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
+            Some(n) => numbered.push((n, l)),
+            None => other.push(l),
+        }
+    }
+    numbered.sort_unstable();
+    numbered.dedup_by_key(|(n, _)| *n);
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbered.len() {
+        let mut j = i;
+        while j + 1 < numbered.len() && numbered[j + 1].0 == numbered[j].0 + 1 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            parts.push(format!("{}-{}", numbered[i].1, numbered[j].1));
+            i = j + 1;
+        } else {
+            parts.push(numbered[i].1.to_string());
+            i += 1;
+        }
+    }
+    parts.extend(other.iter().map(|l| l.to_string()));
+    let mut out = String::new();
+    for (k, p) in parts.iter().enumerate() {
+        if out.len() + p.len() + 1 > max_chars {
+            let rest = parts.len() - k;
+            out.push_str(&format!(
+                " and {rest} more labels or ranges on the image; snapshot with viewport: true lists their elements"
+            ));
+            break;
+        }
+        if k > 0 {
+            out.push(' ');
+        }
+        out.push_str(p);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label_list;
+
+    #[test]
+    fn labels_are_listed_whole_with_ranges() {
+        let labels = ["e9", "e4", "e5", "e6", "e7", "e12", "e13", "e20"];
+        assert_eq!(label_list(&labels, 1000), "e4-e7 e9 e12 e13 e20");
+        assert_eq!(label_list(&[], 1000), "");
+    }
+
+    #[test]
+    fn a_list_over_its_length_says_how_many_more() {
+        let labels: Vec<String> = (0..100).map(|i| format!("e{}", i * 2)).collect();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let text = label_list(&labels, 40);
+        assert!(text.starts_with("e0 e2 e4"), "{text}");
+        assert!(text.contains("more labels or ranges on the image"), "{text}");
+        let listed = text.split(" and ").next().unwrap_or_default().split(' ').count();
+        assert!(text.contains(&format!(" and {} more", 100 - listed)), "{text}");
     }
 }

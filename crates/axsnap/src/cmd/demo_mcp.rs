@@ -17,7 +17,12 @@ use crate::cli::BrowserArgs;
 pub async fn drive(browser: &BrowserArgs, start: &str, show: bool) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("cannot find the axsnap executable to run `axsnap mcp`")?;
     let mut cmd = tokio::process::Command::new(exe);
-    cmd.arg("mcp").arg("--capture-timeout").arg(browser.capture_timeout.to_string());
+    // A program reading the answers' JSON (the hits' refs, the full page's tokens) asks for
+    // it; the text it prints is what every client's model reads either way.
+    cmd.arg("mcp")
+        .arg("--structured-content")
+        .arg("--capture-timeout")
+        .arg(browser.capture_timeout.to_string());
     if let Some(b) = &browser.browser {
         cmd.arg("--browser").arg(b);
     }

@@ -7,6 +7,7 @@ mod diff;
 mod find;
 mod mcp;
 mod snapshot;
+mod tokens;
 
 use crate::cli::{Cli, Command};
 
@@ -19,5 +20,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Demo(a) => demo::run(&a),
         Command::Mcp(a) => mcp::run(&a),
         Command::Desktop(c) => desktop::run(&c),
+        Command::Tokens(a) => tokens::run(&a),
     }
 }
