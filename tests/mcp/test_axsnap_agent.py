@@ -17,7 +17,7 @@ import json
 from contextlib import asynccontextmanager
 
 import pytest
-from answers import error_code, hits_of, kind_of, session_handle
+from answers import error_code, hits_of, kind_of, session_handle, tabs_of
 from conftest import (
     STRUCTURED,
     axsnap_http_command,
@@ -88,6 +88,9 @@ def text_facts(r) -> dict:
     hits = hits_of(r)
     if hits:
         facts["hits"] = hits
+    tabs = tabs_of(r)
+    if tabs:
+        facts["tabs"] = tabs
     handle = session_handle(r)
     if handle:
         facts["session"] = handle
@@ -109,6 +112,9 @@ def check_text_says(r, s: dict) -> None:
         assert "dialog: " in text, text[:500]
     for tab in s.get("new_tabs", []):
         assert f"opened tab {tab['index']}" in text, text[:500]
+    if "tabs" in s:
+        said = [(t["index"], t["url"], t["current"]) for t in tabs_of(r)]
+        assert said == [(t["index"], t["url"], t["current"]) for t in s["tabs"]], (s["tabs"], text)
     if s.get("settled") is False:
         assert "did not settle" in text.splitlines()[0], text[:500]
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import connect, stop_group
+from conftest import STRUCTURED, connect, stop_group
 from test_desktop import call, change_lines, desktop_session, server_params
 
 pytestmark = pytest.mark.anyio
@@ -117,7 +117,7 @@ def office(axsnap_bin: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 @pytest.fixture
 async def client(axsnap_bin: Path, office: Office) -> AsyncIterator:
     """A Python SDK session with `axsnap mcp --desktop` in LibreOffice's desktop session."""
-    async with connect(server_params(axsnap_bin, office.env, "--desktop")) as c:
+    async with connect(server_params(axsnap_bin, office.env, "--desktop", STRUCTURED)) as c:
         yield c
 
 

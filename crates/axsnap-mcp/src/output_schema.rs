@@ -80,10 +80,10 @@ fn members(tool: &str) -> Vec<(&'static str, Value)> {
             ("window", string("")),
             ("action", string("")),
             ("before", object("")),
-            ("after", object("")),
+            ("after", nullable("object", "none when the window closed")),
             ("closed", boolean("")),
             ("already", boolean("")),
-            ("window_manager", string("")),
+            ("window_manager", nullable("string", "")),
             ("opened_windows", array("")),
         ],
         _ => Vec::new(),
@@ -148,6 +148,13 @@ fn typed(kind: &str, description: &str) -> Value {
     } else {
         json!({"type": kind, "description": description})
     }
+}
+
+/// A member that is `null` when it does not apply.
+fn nullable(kind: &str, description: &str) -> Value {
+    let mut v = typed(kind, description);
+    v["type"] = json!([kind, "null"]);
+    v
 }
 
 fn string(description: &str) -> Value {
