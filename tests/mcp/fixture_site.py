@@ -95,6 +95,9 @@ PAGES: dict[str, str] = {
     "an out-of-process frame)",
     "/prefs": "a 'Theme' status read from localStorage ('light' when unset) and a 'Use dark theme' "
     "button that stores 'dark'",
+    "/inputs": "a labelled input of each type (INPUT_CASES), a textarea, a contenteditable 'Bio', and fields "
+    "a fill cannot change: disabled 'Locked', read-only 'Frozen' and 'Frozen date', 'Stubborn' (a script puts its "
+    "value back); every input and change event is logged in #log",
     "/many-buttons": "240 small buttons (b0 … b239), all in the viewport",
     "/python-docs/library/stdtypes.html": "a copy of Python's docs page on built-in types (707 KB, "
     "~144k tokens as a JSON tree) with its styles and scripts",
@@ -513,6 +516,55 @@ show();
     return _page("Preferences", body, script)
 
 
+# The /inputs page's fields: (label, type, value a fill sets, the value the input then holds).
+INPUT_CASES = (
+    ("Start date", "date", "2011-10-11", "2011-10-11"),
+    ("Start time", "time", "11:34", "11:34"),
+    ("Colour", "color", "#FF0000", "#ff0000"),
+    ("Volume", "range", "8", "8"),
+    ("Month", "month", "2011-10", "2011-10"),
+    ("Week", "week", "2011-W41", "2011-W41"),
+    ("Meeting", "datetime-local", "2011-10-11T11:34", "2011-10-11T11:34"),
+    ("Count", "number", "42", "42"),
+    ("Nickname", "text", "Ada", "Ada"),
+    ("Email", "email", "ada@example.org", "ada@example.org"),
+    ("Website", "url", "https://example.org/", "https://example.org/"),
+    ("Phone", "tel", "+44 20 7946 0000", "+44 20 7946 0000"),
+    ("Search", "search", "engines", "engines"),
+)
+
+
+def _inputs() -> bytes:
+    """One labelled field of each kind, and fields a fill cannot change; every input and
+    change event is logged on the page (`#log`), as a framework's handlers would see them."""
+    rows = "".join(
+        f'<p><label>{label} <input type={kind} name={kind}{" min=0 max=10 value=5" if kind == "range" else ""}></label></p>'
+        for label, kind, _, _ in INPUT_CASES
+    )
+    body = f"""<main><h1>Inputs</h1>
+{rows}
+<p><label>Notes <textarea name=notes></textarea></label></p>
+<p><span id=bio-label>Bio</span> <span role=textbox aria-labelledby=bio-label contenteditable=true id=bio></span></p>
+<p><label>Locked <input name=locked disabled value=fixed></label></p>
+<p><label>Frozen <input name=frozen readonly value=kept></label></p>
+<p><label>Stubborn <input name=stubborn value=same></label></p>
+<p><label>Frozen date <input type=date name=frozen-date readonly value=2020-01-01></label></p>
+<p>Log: <output id=log></output></p>
+</main>"""
+    script = """
+const log = document.getElementById('log');
+for (const el of document.querySelectorAll('input, textarea')) {
+  for (const kind of ['input', 'change']) {
+    el.addEventListener(kind, () => { log.textContent += ` ${kind}:${el.name}`; });
+  }
+}
+// A field whose script puts its value back on every edit.
+const stubborn = document.querySelector('[name=stubborn]');
+stubborn.addEventListener('input', () => { stubborn.value = 'same'; });
+"""
+    return _page("Inputs", body, script)
+
+
 def _many_buttons() -> bytes:
     """240 small buttons, all in the viewport: more refs than a short list shows."""
     buttons = "".join(f'<button style="width:48px;height:22px;margin:1px">b{i}</button>' for i in range(240))
@@ -709,6 +761,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/prefs": _prefs,
             "/noisy": _noisy,
             "/many-buttons": _many_buttons,
+            "/inputs": _inputs,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]

@@ -30,6 +30,7 @@ use crate::page::PageHandle;
 use crate::settle::{SettleOptions, Watcher};
 
 mod drag;
+mod fields;
 mod files;
 
 use drag::drag;
@@ -52,6 +53,20 @@ pub async fn act_with(
         return act_on_document(page, action, opts).await;
     }
     let el = locate::locate(page, element).await?;
+    // An edit is read back once the page settled: what the field held before tells an edit
+    // that did not take from one the page reformatted.
+    // A submitted field is not read back: a chat box empties itself once its text is sent.
+    let edit = match action {
+        ElementAction::Type { submit: true, .. } => None,
+        ElementAction::Type { text, clear: true, .. } => Some(fields::Edit::Fill(text)),
+        ElementAction::Type { text, clear: false, .. } => Some(fields::Edit::Type(text)),
+        ElementAction::Select { values } => Some(fields::Edit::Select(values)),
+        _ => None,
+    };
+    let before = match edit {
+        Some(_) => fields::value(page, &el).await.ok().flatten(),
+        None => None,
+    };
     let watcher = Watcher::start(page).await?;
     let Some(quiet) = watcher.run(perform(page, &el, action)).await? else {
         // A dialog opened mid-action; the page waits for the agent.
@@ -60,9 +75,15 @@ pub async fn act_with(
     // An action may ask for a longer quiet period than the caller's (a search field's debounce).
     let opts = SettleOptions { quiet: opts.quiet.max(quiet.unwrap_or_default()), ..*opts };
     let outcome = watcher.settle(&opts, false).await?;
-    if let ElementAction::Check { on } = action {
-        if outcome.dialog.is_none() && !outcome.navigated {
+    if outcome.dialog.is_none() && !outcome.navigated {
+        if let ElementAction::Check { on } = action {
             verify_checked(page, &el, *on).await?;
+        }
+        if let Some(edit) = edit {
+            // The element may be gone after the edit (the page re-rendered it): then we
+            // cannot know, and say nothing.
+            let after = fields::value(page, &el).await.ok().flatten();
+            fields::check(&el, edit, before.as_ref(), after.as_ref())?;
         }
     }
     Ok(outcome)
@@ -342,6 +363,14 @@ async fn type_text(
 ) -> Result<bool, CdpError> {
     let name = if clear { "fill" } else { "type into" };
     ensure_enabled(page, el, name, true).await?;
+    // A date, time, colour or range input takes no typed text: a fill sets its value, as the
+    // user's pick in its picker would.
+    if clear && matches!(fields::fill_native(page, el, text).await?, fields::NativeFill::Done) {
+        if submit {
+            input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
+        }
+        return Ok(false);
+    }
     focus(page, el, name).await?;
     let v = call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?;
     if v.get("editable").and_then(Value::as_bool) != Some(true) {

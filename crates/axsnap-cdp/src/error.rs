@@ -192,6 +192,35 @@ pub enum CdpError {
         /// The options' labels (and values where they differ).
         available: Vec<String>,
     },
+    /// An edit (fill, type, select) did not take: the field holds what it held, or nothing.
+    #[error(
+        "{action} {wanted:?} into {target} had no effect{}: {why}",
+        holds.as_deref().map(|h| format!("; it holds {h:?}")).unwrap_or_default()
+    )]
+    NoEffect {
+        /// `fill`, `type`, `select`.
+        action: String,
+        /// The element, described.
+        target: String,
+        /// What was asked.
+        wanted: String,
+        /// What the element holds now, when known.
+        holds: Option<String>,
+        /// Why, when known (disabled, read-only, a script reverted it).
+        why: String,
+    },
+    /// A value the input's type cannot hold (`2011-13-45` into a date).
+    #[error("{value:?} is not a value a {kind} input takes; it takes {format}")]
+    BadValue {
+        /// The element, described.
+        target: String,
+        /// The input's type.
+        kind: String,
+        /// What was given.
+        value: String,
+        /// The format it takes.
+        format: String,
+    },
     /// A check or uncheck did not produce the wanted state.
     #[error("{target} is still {actual} after the click; the page did not let it become {wanted}")]
     CheckFailed {

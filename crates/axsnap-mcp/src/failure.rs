@@ -175,7 +175,10 @@ fn from_cdp(e: CdpError) -> Failure {
             format!("could not load {}: {reason}; check the URL and that the server is up", clip(&url)),
         ),
         CdpError::NotHtml { .. } | CdpError::Download { .. } => Failure::tool("navigation_failed", text),
-        CdpError::CheckFailed { .. } => Failure::tool("check_failed", text),
+        CdpError::CheckFailed { .. } | CdpError::NoEffect { .. } => {
+            Failure::tool("no_effect", format!("{text}; a snapshot shows the field as it is now"))
+        }
+        CdpError::BadValue { .. } => Failure::tool("bad_value", text),
         CdpError::NoHistory(_) => Failure::tool("no_history", text),
         CdpError::Crashed => Failure::tool(
             "crashed",

@@ -1,0 +1,102 @@
+"""Forms that tell the truth (issue 51, first part): `fill` sets every input type the way a
+user's value lands, with the `input` and `change` events a page's handlers listen to, and an
+edit that does not take is an error, never a success whose diff says only that focus moved.
+
+On the fixture's /inputs page (one labelled field of each type), through `axsnap mcp` over
+stdio and the Python SDK; each value is read back in the page with `evaluate`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from answers import error_code, full_text, hits_of
+from conftest import axsnap_stdio_command, connect, stdio_params
+from fixture_site import INPUT_CASES, Site
+
+pytestmark = pytest.mark.anyio
+
+# The types a value is picked for, not typed into.
+NATIVE = {"date", "time", "color", "range", "month", "week", "datetime-local"}
+
+
+class Page:
+    def __init__(self, client) -> None:
+        self.c = client
+
+    async def ref(self, query: str) -> str:
+        r = await self.c.call_tool("find", {"query": query, "limit": 1})
+        hits = hits_of(r)
+        assert hits, (query, full_text(r))
+        return hits[0]["ref"]
+
+    async def value(self, name: str) -> str:
+        r = await self.c.call_tool("evaluate", {"expression": f"document.querySelector('[name={name}]').value"})
+        assert not r.is_error, full_text(r)
+        return json.loads(full_text(r))
+
+    async def log(self) -> str:
+        r = await self.c.call_tool("evaluate", {"expression": "document.getElementById('log').textContent"})
+        return json.loads(full_text(r))
+
+
+@pytest.fixture
+async def page(axsnap_bin: Path, site: Site):
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, "--allow-eval"))) as c:
+        r = await c.call_tool("navigate", {"url": site.url("/inputs")})
+        assert not r.is_error, full_text(r)
+        yield Page(c)
+
+
+@pytest.mark.parametrize(("label", "kind", "value", "holds"), INPUT_CASES, ids=[c[1] for c in INPUT_CASES])
+async def test_fill_sets_each_input_type(page: Page, label: str, kind: str, value: str, holds: str) -> None:
+    before = await page.value(kind)
+    r = await page.c.call_tool("fill", {"ref": await page.ref(label), "text": value})
+    assert not r.is_error, full_text(r)
+    assert await page.value(kind) == holds, (kind, before)
+    # The page saw the edit as a user's: its handlers ran (a picked value is committed at once,
+    # `change` too; typed text fires `change` when the field loses focus, as a user's does).
+    log = await page.log()
+    assert f"input:{kind}" in log, log
+    if kind in NATIVE:
+        assert f"change:{kind}" in log, log
+    # The answer says the new value (a diff of that field), not only that focus moved.
+    assert holds in full_text(r) or holds.lower() in full_text(r).lower(), full_text(r)
+
+
+async def test_textarea_and_contenteditable(page: Page) -> None:
+    r = await page.c.call_tool("fill", {"ref": await page.ref("Notes"), "text": "first line"})
+    assert not r.is_error and await page.value("notes") == "first line", full_text(r)
+    r = await page.c.call_tool("fill", {"ref": await page.ref("Bio textbox"), "text": "hello"})
+    assert not r.is_error and '"hello"' in full_text(r), full_text(r)
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "code", "words"),
+    [
+        ("Locked", "x", "disabled", "disabled"),
+        ("Frozen textbox", "x", "read_only", "read-only"),
+        ("Stubborn", "new", "no_effect", 'holds "same"'),
+        ("Frozen date", "2011-10-11", "no_effect", "read-only"),
+        ("Start date", "2011-13-45", "bad_value", "yyyy-mm-dd"),
+        ("Start time", "noon", "bad_value", "hh:mm"),
+        ("Colour", "red", "bad_value", "#rrggbb"),
+        ("Volume", "200", "bad_value", "from 0 to 10"),
+    ],
+)
+async def test_a_fill_that_does_not_take_is_an_error(page: Page, query: str, text: str, code: str, words: str) -> None:
+    r = await page.c.call_tool("fill", {"ref": await page.ref(query), "text": text})
+    assert r.is_error and error_code(r) == code, full_text(r)
+    assert words in full_text(r), full_text(r)
+
+
+async def test_typing_into_a_field_that_takes_no_keys_is_an_error(page: Page) -> None:
+    # A date input takes no typed text (its parts take digits one field at a time).
+    r = await page.c.call_tool("type", {"ref": await page.ref("Stubborn"), "text": "abc"})
+    assert r.is_error and error_code(r) == "no_effect", full_text(r)
+    assert await page.value("stubborn") == "same"
+    # The range is left as it was after a refused fill.
+    r = await page.c.call_tool("fill", {"ref": await page.ref("Volume"), "text": "200"})
+    assert r.is_error and await page.value("range") == "5", full_text(r)
