@@ -98,6 +98,7 @@ PAGES: dict[str, str] = {
     "/inputs": "a labelled input of each type (INPUT_CASES), a textarea, a contenteditable 'Bio', and fields "
     "a fill cannot change: disabled 'Locked', read-only 'Frozen' and 'Frozen date', 'Stubborn' (a script puts its "
     "value back); every input and change event is logged in #log",
+    "/elements": "every HTML element an author writes and an input of every type (INPUT_TYPES)",
     "/many-buttons": "240 small buttons (b0 … b239), all in the viewport",
     "/python-docs/library/stdtypes.html": "a copy of Python's docs page on built-in types (707 KB, "
     "~144k tokens as a JSON tree) with its styles and scripts",
@@ -565,6 +566,51 @@ stubborn.addEventListener('input', () => { stubborn.value = 'same'; });
     return _page("Inputs", body, script)
 
 
+# Every input type the HTML Standard defines.
+INPUT_TYPES = (
+    "text", "search", "tel", "url", "email", "password", "date", "month", "week", "time",
+    "datetime-local", "number", "range", "color", "checkbox", "radio", "file", "submit", "image",
+    "reset", "button", "hidden",
+)  # fmt: skip
+
+
+def _elements() -> bytes:
+    """Every HTML element an author writes, and an input of every type (a role map's test)."""
+    inputs = "".join(f'<label>{t} field <input type={t} name=t-{t}></label>' for t in INPUT_TYPES)
+    body = f"""<header><h1>Every element</h1><nav aria-label=Site><a href=#a>Anchor</a></nav></header>
+<main><article><h2>Article</h2><section aria-label=Part><h3>Section</h3><h4>Four</h4><h5>Five</h5><h6>Six</h6>
+<hgroup><h2>Grouped</h2><p>subtitle</p></hgroup>
+<p><abbr title=HyperText>HT</abbr> <b>b</b> <bdi>bdi</bdi> <bdo dir=rtl>bdo</bdo> <cite>cite</cite> <code>code</code>
+<data value=7>seven</data> <del>del</del> <dfn>dfn</dfn> <em>em</em> <i>i</i> <ins>ins</ins> <kbd>kbd</kbd> <mark>mark</mark>
+<q>q</q> <ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby> <s>s</s> <samp>samp</samp> <small>small</small> <span>span</span>
+<strong>strong</strong> <sub>sub</sub> <sup>sup</sup> <time datetime=2011-10-11>today</time> <u>u</u> <var>var</var>
+a<wbr>b<br>line</p>
+<address>address</address><blockquote>quote</blockquote><pre>pre
+  text</pre><hr>
+<dl><dt>term</dt><dd>definition</dd></dl><ol><li>one</li></ol><ul><li>two</li></ul><menu><li>three</li></menu>
+<details><summary>More</summary><p>hidden</p></details><details open><summary>Open</summary><p>shown</p></details>
+<figure><img alt=Picture src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><figcaption>caption</figcaption></figure>
+<picture><img alt=Pictured src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></picture>
+<map name=m><area shape=rect coords=0,0,1,1 href=#a alt=Area></map><img usemap=#m alt=Mapped src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+<canvas aria-label=Drawing width=10 height=10></canvas><svg aria-label=Vector width=10 height=10><circle r=4 cx=5 cy=5 /></svg>
+<math><mi>x</mi><mo>=</mo><mn>2</mn></math>
+<audio controls aria-label=Sound></audio><video controls aria-label=Film width=40 height=30></video>
+<iframe title=Inner srcdoc="<p>framed</p>" width=60 height=30></iframe>
+<meter value=0.5 aria-label=Level>half</meter><progress value=3 max=10 aria-label=Progress></progress>
+<output>output</output><search><label>Find <input type=search name=q2></label></search>
+<table><caption>Table</caption><colgroup><col></colgroup><thead><tr><th>Head</th></tr></thead>
+<tbody><tr><td>cell</td></tr></tbody><tfoot><tr><td>foot</td></tr></tfoot></table>
+<form aria-label=Everything><fieldset><legend>Legend</legend>{inputs}
+<label>Choice <select name=s1><optgroup label=Group><option>A</option><option>B</option></optgroup></select></label>
+<label>Many <select name=s2 multiple><option>C</option><option>D</option></select></label>
+<label>Listed <input list=dl name=listed></label><datalist id=dl><option value=X></datalist>
+<label>Area <textarea name=ta></textarea></label><button type=button>Button</button></fieldset></form>
+<dialog open aria-label=Box><p>dialog</p></dialog>
+</section></article><aside aria-label=Aside>aside</aside></main><footer>footer</footer>
+<template><p>never shown</p></template><noscript>no script</noscript>"""
+    return _page("Every element", body)
+
+
 def _many_buttons() -> bytes:
     """240 small buttons, all in the viewport: more refs than a short list shows."""
     buttons = "".join(f'<button style="width:48px;height:22px;margin:1px">b{i}</button>' for i in range(240))
@@ -762,6 +808,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/noisy": _noisy,
             "/many-buttons": _many_buttons,
             "/inputs": _inputs,
+            "/elements": _elements,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]

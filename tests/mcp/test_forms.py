@@ -3,17 +3,20 @@ user's value lands, with the `input` and `change` events a page's handlers liste
 edit that does not take is an error, never a success whose diff says only that focus moved.
 
 On the fixture's /inputs page (one labelled field of each type), through `axsnap mcp` over
-stdio and the Python SDK; each value is read back in the page with `evaluate`.
+stdio and the Python SDK; each value is read back in the page with `evaluate`. A picked input
+(date, time, colour, ...) reads as one field, and on /elements (every HTML element and input
+type) no node has a role outside the core's vocabulary or a name said twice.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from answers import error_code, full_text, hits_of
-from conftest import axsnap_stdio_command, connect, stdio_params
+from conftest import REPO, axsnap_stdio_command, connect, stdio_params
 from fixture_site import INPUT_CASES, Site
 
 pytestmark = pytest.mark.anyio
@@ -100,3 +103,38 @@ async def test_typing_into_a_field_that_takes_no_keys_is_an_error(page: Page) ->
     # The range is left as it was after a refused fill.
     r = await page.c.call_tool("fill", {"ref": await page.ref("Volume"), "text": "200"})
     assert r.is_error and await page.value("range") == "5", full_text(r)
+
+
+VOCABULARY = set(re.findall(r'=> "([a-z_-]+)"', (REPO / "crates/axsnap-core/src/role.rs").read_text()))
+
+
+async def test_native_pickers_are_one_field_each(page: Page) -> None:
+    r = await page.c.call_tool("snapshot", {"mode": "full", "max_tokens": 0})
+    text = full_text(r)
+    for label, kind, _, _ in INPUT_CASES:
+        if kind in NATIVE - {"range"}:
+            assert re.search(rf'^\s*textbox "{label}" \[e\d+\]', text, re.M), (label, text)
+    for leak in ("spinbutton", "Month Month", "Show date picker", "mm", "yyyy", "Date ", "InputTime", "ColorWell", "DateTime"):
+        assert leak not in text.replace('spinbutton "Count"', ""), (leak, text)
+    assert 'textbox "Frozen date" [' in text and ": 2020-01-01" in text, text
+
+
+@pytest.mark.parametrize("ax_tree", ["auto", "never"])
+async def test_every_element_has_a_known_role_and_its_name_once(
+    axsnap_bin: Path, site: Site, ax_tree: str
+) -> None:
+    """Every HTML element and input type: each node's role is one of the core vocabulary (no
+    Chromium-internal role name), and no name is the same word twice ("Month Month")."""
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, "--ax-tree", ax_tree))) as c:
+        r = await c.call_tool("navigate", {"url": site.url("/elements")})
+        assert not r.is_error, full_text(r)
+        r = await c.call_tool("snapshot", {"mode": "full", "format": "json", "max_tokens": 0})
+        text = full_text(r)
+        snapshot = json.loads(text[text.index("{") :])
+        nodes = snapshot["nodes"]
+        nodes = nodes.values() if isinstance(nodes, dict) else nodes
+        unknown = {n["role"]: n.get("name") for n in nodes if n["role"] not in VOCABULARY}
+        assert not unknown, unknown
+        doubled = [n["name"] for n in nodes if re.fullmatch(r"(\S+) \1", n.get("name") or "")]
+        assert not doubled, doubled
+        assert len(nodes) > 100

@@ -142,9 +142,18 @@ pub fn parse_doc(v: &Value) -> Result<AxDoc, serde_json::Error> {
     for &(p, _) in &folded {
         cut[p] = true;
     }
-    for w in part.kid_start.windows(2) {
+    let mut picker = vec![false; if part.pickers.is_empty() { 0 } else { n }];
+    for &p in &part.pickers {
+        picker[p] = true;
+    }
+    for (i, w) in part.kid_start.windows(2).enumerate() {
         doc.child_start.push(doc.child_list.len() as u32);
-        let list = part.kids.get(w[0]..w[1]).unwrap_or(&[]);
+        // A picker input is one field: its inner parts are the browser's own widgets.
+        let list = if picker.get(i).copied().unwrap_or(false) {
+            &[]
+        } else {
+            part.kids.get(w[0]..w[1]).unwrap_or(&[])
+        };
         doc.child_list.extend(
             list.iter()
                 .filter_map(|c| index.get(c))
@@ -201,6 +210,8 @@ struct Part<'v> {
     kid_start: Vec<usize>,
     /// The nodes that are a `<select>`'s popup (`MenuListPopup`).
     popups: Vec<usize>,
+    /// The nodes that are a native picker input (see [`PICKER_ROLES`]).
+    pickers: Vec<usize>,
 }
 
 impl<'v> Part<'v> {
@@ -217,11 +228,18 @@ impl<'v> Part<'v> {
             kids: Vec::with_capacity(n),
             kid_start: Vec::with_capacity(n + 1),
             popups: Vec::new(),
+            pickers: Vec::new(),
         };
         for item in items {
             let r = RawNode::deserialize(item)?;
             if r.role.as_ref().is_some_and(|v| matches!(&v.value, Scalar::Str(s) if s == "MenuListPopup")) {
                 p.popups.push(p.nodes.len());
+            }
+            if r.role
+                .as_ref()
+                .is_some_and(|v| matches!(&v.value, Scalar::Str(s) if PICKER_ROLES.contains(&s.as_ref())))
+            {
+                p.pickers.push(p.nodes.len());
             }
             p.nodes.push(to_node(&r, &mut roles));
             p.backend.push(r.backend_dom_node_id);
@@ -243,6 +261,7 @@ impl<'v> Part<'v> {
         let base = self.kids.len();
         let first = self.nodes.len();
         self.popups.extend(next.popups.into_iter().map(|i| i + first));
+        self.pickers.extend(next.pickers.into_iter().map(|i| i + first));
         self.kid_start.pop();
         self.kid_start.extend(next.kid_start.into_iter().map(|k| k + base));
         self.nodes.extend(next.nodes);
@@ -254,10 +273,18 @@ impl<'v> Part<'v> {
     }
 }
 
+/// Chromium's roles for the inputs whose value is picked (date, time, datetime-local, month,
+/// week, color): each is one text field holding its value in ISO form, which `fill` sets. Their
+/// inner parts (a spin field per part with its placeholder, separators, the picker button) are
+/// the browser's own widgets: drawn, they took 12 lines for one date, named twice ("Month
+/// Month"), and a ref of one of them was what `find` gave for the field.
+pub const PICKER_ROLES: &[&str] = &["Date", "DateTime", "InputTime", "ColorWell"];
+
 /// Maps a Chromium role name onto the core vocabulary, first fixing the Chromium-internal names
 /// the vocabulary does not cover.
 pub fn map_role(raw: &str) -> Role {
     match raw {
+        r if PICKER_ROLES.contains(&r) => Role::TextBox,
         // <summary>: a button that opens its <details>.
         "DisclosureTriangle" => Role::Button,
         // List bullets and numbers: presentation, like text runs.
@@ -276,6 +303,8 @@ pub fn map_role(raw: &str) -> Role {
         "graphics-object" => Role::Group,
         "MenuListPopup" => Role::ListBox,
         "MenuListOption" => Role::Option,
+        // A media element: a group of its player's controls.
+        "Audio" | "Video" | "EmbeddedObject" | "PluginObject" => Role::Group,
         other => Role::parse(other),
     }
 }
@@ -526,6 +555,26 @@ mod tests {
         assert!((1..n).all(|i| doc.children(i).is_empty()));
         assert_eq!(doc.native_id[n - 1], (n + 9).to_string());
         assert_eq!(doc.nodes[n - 1].role, if (n - 1) % 2 == 0 { Role::Button } else { Role::Link });
+    }
+
+    #[test]
+    fn a_picker_input_is_one_text_field() {
+        let role = |r: &str| json!({"type": "role", "value": r});
+        let doc = parse_doc(&json!({"nodes": [
+            {"nodeId": "1", "role": role("RootWebArea"), "childIds": ["2", "5"]},
+            {"nodeId": "2", "role": role("Date"), "parentId": "1", "childIds": ["3", "4"],
+             "name": {"type": "computedString", "value": "Due"}, "value": {"type": "string", "value": "2011-10-11"}},
+            {"nodeId": "3", "role": role("spinbutton"), "parentId": "2", "name": {"type": "computedString", "value": "Month Month"}},
+            {"nodeId": "4", "role": role("button"), "parentId": "2", "name": {"type": "computedString", "value": "Show date picker"}},
+            {"nodeId": "5", "role": role("Video"), "parentId": "1", "childIds": []}
+        ]}))
+        .unwrap();
+        assert_eq!(
+            (doc.nodes[1].role.clone(), doc.nodes[1].value.as_deref()),
+            (Role::TextBox, Some("2011-10-11"))
+        );
+        assert!(doc.children(1).is_empty(), "its parts are the browser's own widgets");
+        assert_eq!(doc.nodes[4].role, Role::Group);
     }
 
     #[test]
