@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axsnap_core::tokens::measure;
 use serde_json::Value;
 
 use crate::agent_browser::{AgentBrowserOptions, Shell};
@@ -19,8 +18,9 @@ pub const SHELL: &str = "shell";
 
 /// A running server of one arm.
 pub enum ArmServer {
-    /// An MCP server.
-    Mcp(McpServer),
+    /// An MCP server (boxed: its child process and wire record make it far larger than the
+    /// shell's handle).
+    Mcp(Box<McpServer>),
     /// agent-browser's CLI, one session.
     Shell {
         /// The session; each command runs on a blocking thread, one at a time.
@@ -70,13 +70,8 @@ impl ArmServer {
                 .await
                 .map_err(|e| BenchError::AgentBrowserOutput(format!("the command's thread failed: {e}")))?;
                 let (ok, text) = ran?;
-                Ok(Answer {
-                    size: measure(&text),
-                    text,
-                    kind: None,
-                    is_error: !ok,
-                    elapsed: started.elapsed(),
-                })
+                // Printed text, no `structuredContent`: every client view is the text.
+                Ok(Answer::text_only(text, !ok, started.elapsed()))
             }
         }
     }

@@ -2,6 +2,10 @@
 //! tokens of each step for every arm, then every workload's total tokens and median step
 //! latency per arm.
 //!
+//! Tokens are drawn in the structured-first view ([`crate::client_view`]): what the most used
+//! clients (Claude Code, Codex, OpenCode) give the model, an answer's `structuredContent` as
+//! JSON when it carries one. The report's tables give the text view beside it.
+//!
 //! Only plotters' SVG backend is used, without a font feature: the SVG backend writes text as
 //! `<text>` elements for the viewer to lay out, so no font files or system font libraries are
 //! needed (plotters then only estimates text widths for placing labels).
@@ -14,6 +18,9 @@ use plotters::prelude::*;
 
 use crate::error::BenchError;
 use crate::workload_report::Summary;
+
+/// The y axis of the token charts, naming the view they draw and whose it is.
+const TOKENS_AXIS: &str = "tokens (log), structured-first view (Claude Code, Codex)";
 
 /// Canvas size in pixels.
 const SIZE: (u32, u32) = (960, 540);
@@ -56,11 +63,13 @@ pub fn write_charts(summaries: &[Summary], dir: &Path) -> Result<Vec<String>, Be
         save(format!("tokens-per-step-{}.svg", file_safe(w)), per_step(w, &rows, &arms)?)?;
     }
     let bars = Bars { summaries, workloads: &workloads, arms: &arms };
-    let top = log_top(summaries.iter().map(|s| s.tokens_cl100k));
-    let svg =
-        bars.draw("Total tokens (cl100k), median over runs", "tokens (log)", (1.0..top).log_scale(), |s| {
-            finite(s.tokens_cl100k).max(1.0)
-        })?;
+    let top = log_top(summaries.iter().map(|s| s.structured_first_tokens_cl100k));
+    let svg = bars.draw(
+        "Total tokens (cl100k, structured-first view), median over runs",
+        TOKENS_AXIS,
+        (1.0..top).log_scale(),
+        |s| finite(s.structured_first_tokens_cl100k).max(1.0),
+    )?;
     save("tokens-total.svg".into(), svg)?;
     let top = summaries.iter().map(|s| finite(s.step_latency_ms)).fold(0.0, f64::max).max(1.0) * 1.3;
     let svg = bars.draw("Median tool latency per step", "ms", 0.0..top, |s| finite(s.step_latency_ms))?;
@@ -169,8 +178,8 @@ impl Ranged for Slots {
 
 /// The tokens of each step of workload `w` (`rows` are its summaries), one line per arm.
 fn per_step(w: &str, rows: &[&Summary], arms: &[&str]) -> Result<String, BenchError> {
-    let steps = rows.iter().map(|s| s.step_tokens.len()).max().unwrap_or(0);
-    let top = log_top(rows.iter().flat_map(|s| s.step_tokens.iter().copied()));
+    let steps = rows.iter().map(|s| s.structured_first_step_tokens.len()).max().unwrap_or(0);
+    let top = log_top(rows.iter().flat_map(|s| s.structured_first_step_tokens.iter().copied()));
     render(|root| {
         let mut chart = ChartBuilder::on(root)
             .caption(format!("{w}: tokens (cl100k) per step, median over runs"), ("sans-serif", 22))
@@ -182,7 +191,7 @@ fn per_step(w: &str, rows: &[&Summary], arms: &[&str]) -> Result<String, BenchEr
         chart
             .configure_mesh()
             .x_desc("step (0 = the opening)")
-            .y_desc("tokens (log)")
+            .y_desc(TOKENS_AXIS)
             .label_style(("sans-serif", 14))
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&short)
@@ -190,8 +199,12 @@ fn per_step(w: &str, rows: &[&Summary], arms: &[&str]) -> Result<String, BenchEr
             .map_err(|e| e.to_string())?;
         for s in rows {
             let c = colour(arms.iter().position(|a| *a == s.arm).unwrap_or(0));
-            let points: Vec<(f64, f64)> =
-                s.step_tokens.iter().enumerate().map(|(i, t)| (i as f64, finite(*t).max(1.0))).collect();
+            let points: Vec<(f64, f64)> = s
+                .structured_first_step_tokens
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i as f64, finite(*t).max(1.0)))
+                .collect();
             chart
                 .draw_series(std::iter::once(PathElement::new(points.clone(), c.stroke_width(2))))
                 .map_err(|e| e.to_string())?
@@ -297,9 +310,13 @@ mod tests {
             runs: 3,
             tokens_cl100k: steps.iter().sum(),
             tokens_o200k: steps.iter().sum(),
+            structured_first_tokens_cl100k: steps.iter().sum(),
+            structured_first_tokens_o200k: steps.iter().sum(),
+            structured: false,
             step_latency_ms: steps.len() as f64 * 40.0,
             call_latency_ms: 40.0,
             step_tokens: steps.to_vec(),
+            structured_first_step_tokens: steps.to_vec(),
         }
     }
 
@@ -354,6 +371,27 @@ mod tests {
             for w in workloads {
                 assert!(texts.iter().any(|t| t.split(':').next() == Some(w)), "{name} lacks {w}: {texts:?}");
             }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn tokens_are_drawn_in_the_structured_first_view() {
+        // A peer whose answers carry structuredContent ten times its text: the charts' axes
+        // reach its JSON, not its text.
+        let mut peer = summary("docs", "peer", &[9_000.0, 9_000.0]);
+        peer.structured = true;
+        peer.structured_first_step_tokens = vec![90_000.0, 90_000.0];
+        peer.structured_first_tokens_cl100k = 180_000.0;
+        let summaries = [summary("docs", "axsnap-auto", &[9_000.0, 500.0]), peer];
+        let dir = temp_dir("views");
+        write_charts(&summaries, &dir).expect("charts");
+        for name in ["tokens-per-step-docs.svg", "tokens-total.svg"] {
+            let svg = std::fs::read_to_string(dir.join(name)).expect("read");
+            let texts = texts(&svg);
+            assert!(texts.contains(&TOKENS_AXIS), "{name}: {texts:?}");
+            // Axis labels up to 100k appear only when the JSON sizes are drawn.
+            assert!(texts.contains(&"100k"), "{name}: {texts:?}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -31,12 +31,23 @@ const LOOK_PAUSE: Duration = Duration::from_secs(2);
 pub struct StepRecord {
     /// What the step did (`open /tree`, `click link "next"`).
     pub label: String,
-    /// Tokens and bytes of every answer the step took (the action's and any look after it).
+    /// Bytes of every answer the step took (the action's and any look after it), in the text
+    /// view (text content only).
     pub bytes: usize,
-    /// cl100k_base tokens.
+    /// cl100k_base tokens of the text view.
     pub tokens_cl100k: usize,
-    /// o200k_base tokens.
+    /// o200k_base tokens of the text view.
     pub tokens_o200k: usize,
+    /// The same answers in the structured-first view (what Claude Code, Codex and OpenCode
+    /// give the model: an answer's `structuredContent` as JSON when it carries it and is no
+    /// error, else its text; [`crate::client_view`]): bytes.
+    pub structured_first_bytes: usize,
+    /// cl100k_base tokens of the structured-first view.
+    pub structured_first_tokens_cl100k: usize,
+    /// o200k_base tokens of the structured-first view.
+    pub structured_first_tokens_o200k: usize,
+    /// How many of the step's answers carried `structuredContent`.
+    pub structured_answers: usize,
     /// Tool time, summed over the step's calls, in milliseconds.
     pub latency_ms: f64,
     /// Each call's tool time, in milliseconds (a fill and its Enter are two).
@@ -97,7 +108,7 @@ pub async fn run_once(
             if let Some(d) = app.desktop() {
                 env.extend(d.env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
             }
-            ArmServer::Mcp(McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?)
+            ArmServer::Mcp(Box::new(McpServer::start(&argv, cwd.as_deref(), &env, CALL_TIMEOUT).await?))
         }
         None => {
             let mut opts = AgentBrowserOptions::new(tools.chromium.clone());
@@ -282,7 +293,12 @@ async fn call(server: &Session<'_>, tool: &'static str, args: serde_json::Value)
         None => (tool, args),
     };
     let shown = args.to_string();
-    let answer = server.server.call(tool, args, CALL_TIMEOUT).await.map_err(|e| e.to_string())?;
+    let mut answer = server.server.call(tool, args, CALL_TIMEOUT).await.map_err(|e| e.to_string())?;
+    // axsnap says what an answer is in its text (its `structuredContent`, which said it too,
+    // is sent only with --structured-content): read as the model reads it.
+    if server.arm.is_axsnap() && answer.kind.is_none() && !answer.is_error {
+        answer.kind = Some(crate::view::axsnap_kind(&answer.text).to_string());
+    }
     server.transcript.add(&format!("{tool} {shown}"), &answer.text);
     Ok(answer)
 }
@@ -310,12 +326,16 @@ async fn find_window(server: &Session<'_>, program: &str) -> Result<((String, St
 }
 
 fn record(label: String, answers: &[Answer]) -> StepRecord {
-    let mut size = Size::default();
+    let add = |into: &mut Size, s: Size| {
+        into.bytes += s.bytes;
+        into.tokens_cl100k += s.tokens_cl100k;
+        into.tokens_o200k += s.tokens_o200k;
+    };
+    let (mut size, mut structured_first) = (Size::default(), Size::default());
     let calls_ms: Vec<f64> = answers.iter().map(|a| a.elapsed.as_secs_f64() * 1000.0).collect();
     for a in answers {
-        size.bytes += a.size.bytes;
-        size.tokens_cl100k += a.size.tokens_cl100k;
-        size.tokens_o200k += a.size.tokens_o200k;
+        add(&mut size, a.size);
+        add(&mut structured_first, a.structured_first);
     }
     let kind = answers.iter().rev().find_map(|a| a.kind.clone()).unwrap_or_default();
     StepRecord {
@@ -323,6 +343,10 @@ fn record(label: String, answers: &[Answer]) -> StepRecord {
         bytes: size.bytes,
         tokens_cl100k: size.tokens_cl100k,
         tokens_o200k: size.tokens_o200k,
+        structured_first_bytes: structured_first.bytes,
+        structured_first_tokens_cl100k: structured_first.tokens_cl100k,
+        structured_first_tokens_o200k: structured_first.tokens_o200k,
+        structured_answers: answers.iter().filter(|a| a.structured).count(),
         latency_ms: calls_ms.iter().sum(),
         calls_ms,
         kind,

@@ -28,10 +28,15 @@
 //!
 //! The workloads over MCP (`bench`, `scripts/bench`): [`workload`] reads the data files in
 //! `bench/workloads/`; [`apps`] starts the app each runs on (a static site, Jupyter);
-//! [`arms`] says how each MCP server is spoken to; [`mcp_client`] drives one over stdio;
+//! [`arms`] says how each MCP server is spoken to; [`mcp_client`] drives one over stdio and
+//! counts each answer in both [`client_view`]s (the text, and what Claude Code and Codex give
+//! the model: `structuredContent` as JSON when present);
 //! [`view`] keeps what an arm has shown, to resolve a step to that arm's ref; [`drive`] runs
 //! one workload through one arm and checks the task on the app; [`workload_report`] sums the
 //! runs up.
+//!
+//! [`client_view_table`] (`client-view`): one navigation to real docs pages through axsnap
+//! (with and without `--structured-content`) and Playwright MCP, in both client views.
 
 #![warn(missing_docs)]
 
@@ -43,6 +48,8 @@ pub mod arm_server;
 pub mod arms;
 pub mod charts;
 pub mod check;
+pub mod client_view;
+pub mod client_view_table;
 pub mod compare;
 pub mod cost;
 pub mod desktop_app;

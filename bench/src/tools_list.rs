@@ -233,10 +233,18 @@ pub fn compact(json: &str) -> String {
     out
 }
 
-/// Reads from `inner` and keeps a copy of every byte read.
-struct Recorder<R> {
+/// Reads from `inner` and keeps a copy of every byte read (the server's side of the wire, as
+/// the client reads it).
+pub(crate) struct Recorder<R> {
     inner: R,
     wire: Arc<Mutex<Vec<u8>>>,
+}
+
+impl<R> Recorder<R> {
+    /// Reads from `inner`, appending every byte read to `wire`.
+    pub(crate) fn new(inner: R, wire: Arc<Mutex<Vec<u8>>>) -> Recorder<R> {
+        Recorder { inner, wire }
+    }
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for Recorder<R> {

@@ -59,6 +59,26 @@ pub struct View {
     pages: Vec<(String, Vec<Shown>)>,
 }
 
+/// What an axsnap answer is, read from its text as a model reads it (axsnap sends no
+/// `structuredContent`, so no `kind`, by default): `diff` (`# diff N -> M: …`), `unchanged`
+/// (`# no change since snapshot N`), else `full` (a page, whole or outlined). Only the lines
+/// that open the answer are looked at: a session handle, a note that it is back on a page
+/// shown before, then the answer's own header.
+pub fn axsnap_kind(text: &str) -> &'static str {
+    for line in text.lines() {
+        if !line.starts_with('#') && !line.starts_with("session: ") {
+            break;
+        }
+        if line.starts_with("# diff ") {
+            return "diff";
+        }
+        if line.starts_with("# no change since snapshot") {
+            return "unchanged";
+        }
+    }
+    "full"
+}
+
 /// The address in an axsnap header line's `TITLE — URL` (the part after the last dash).
 fn header_url(header: &str) -> Option<&str> {
     header.rsplit_once(" — ").map(|(_, url)| url.trim()).filter(|u| u.contains("://"))
@@ -520,6 +540,21 @@ mod tests {
         v.read(Dialect::AgentBrowser, "unchanged (revision 4)", None);
         v.read(Dialect::AgentBrowser, "✓ Done", None);
         assert_eq!(v.len(), 3);
+    }
+
+    #[test]
+    fn axsnap_answers_say_what_they_are_in_their_text() {
+        assert_eq!(axsnap_kind("# diff 1 -> 2: 2 changes, 17 unchanged\n+ under x:"), "diff");
+        assert_eq!(axsnap_kind("# no change since snapshot 2\n"), "unchanged");
+        assert_eq!(axsnap_kind("# Title — http://h/\ngeneric\n"), "full");
+        assert_eq!(axsnap_kind("# outline: the page is 51,576 tokens\n# T — http://h/\n"), "full");
+        let back = "# back on \"Vec\" — http://h/v, the same page as before: its refs work again; unchanged since you last saw it\n# no change since snapshot 4\n";
+        assert_eq!(axsnap_kind(back), "unchanged");
+        let back = "# back on T — http://h/, the same page as before: its refs work again; what changed since you last saw it:\n# diff 4 -> 6: 1 change, 3 unchanged\n";
+        assert_eq!(axsnap_kind(back), "diff");
+        assert_eq!(axsnap_kind("session: s1 (stateless)\n# diff 1 -> 2: 1 change\n"), "diff");
+        // A line of the page that happens to read like a header does not count.
+        assert_eq!(axsnap_kind("# T — http://h/\nparagraph\n# diff 1 -> 2"), "full");
     }
 
     #[test]

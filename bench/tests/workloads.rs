@@ -82,10 +82,20 @@ fn todomvc_workload_through_axsnap_and_its_web_peers() {
     assert!(auto < full && auto * 3.0 < theirs, "auto {auto}, full {full}, Playwright MCP {theirs}");
     let ab = tokens("agent-browser");
     assert!(auto < ab, "auto {auto}, agent-browser {ab}");
+    // Both client views are reported; none of these arms sends structuredContent (axsnap not
+    // without --structured-content), so what Claude Code or Codex would give the model is the
+    // text here.
+    for name in ["axsnap-auto", "axsnap-full", "playwright-mcp", "agent-browser"] {
+        let s = arm(&summaries, name);
+        assert_eq!(s["structured"], false, "{name}: {s}");
+        assert_eq!(s["structured_first_tokens_cl100k"], s["tokens_cl100k"], "{name}: {s}");
+        assert_eq!(s["structured_first_step_tokens"], s["step_tokens"], "{name}: {s}");
+    }
     let ab_transcript = std::fs::read_to_string(out.join("todomvc-agent-browser-0/transcript.md")).unwrap();
     assert!(ab_transcript.contains("\"treeChange\""), "its deltas were asked for and read: {ab_transcript}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("## todomvc") && md.contains("click checkbox \"\" by \"Walk the dog\""), "{md}");
+    assert!(md.contains("| text cl100k | text o200k | structured-first cl100k |"), "both views: {md}");
     assert!(md.contains("(tokens-per-step-todomvc.svg)"), "the charts are linked: {md}");
     let chart = std::fs::read_to_string(out.join("tokens-per-step-todomvc.svg")).unwrap();
     assert!(chart.contains("axsnap-auto") && chart.contains("playwright-mcp"), "{chart}");

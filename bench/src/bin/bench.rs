@@ -132,8 +132,10 @@ fn main() -> anyhow::Result<()> {
                     .block_on(run_once(w, arm, run, &tools, &out))
                     .unwrap_or_else(|e| RunRecord::not_started(w, arm, run, e.to_string()));
                 let total: usize = rec.steps.iter().map(|s| s.tokens_cl100k).sum();
+                let json: usize = rec.steps.iter().map(|s| s.structured_first_tokens_cl100k).sum();
+                let views = if json == total { String::new() } else { format!(" ({json} structured-first)") };
                 match &rec.failure {
-                    None => eprintln!("bench:   ok, {} steps, {total} tokens", rec.steps.len()),
+                    None => eprintln!("bench:   ok, {} steps, {total} tokens{views}", rec.steps.len()),
                     Some(f) => eprintln!("bench:   FAILED: {f}"),
                 }
                 records.push(rec);
