@@ -99,6 +99,8 @@ PAGES: dict[str, str] = {
     "a fill cannot change: disabled 'Locked', read-only 'Frozen' and 'Frozen date', 'Stubborn' (a script puts its "
     "value back); every input and change event is logged in #log",
     "/elements": "every HTML element an author writes and an input of every type (INPUT_TYPES)",
+    "/keys": "a 'Terminal' that reads keys one by one (keydown only) onto #screen, a 'Line' field, buttons "
+    "'One' and 'Two' that write #said",
     "/many-buttons": "240 small buttons (b0 … b239), all in the viewport",
     "/python-docs/library/stdtypes.html": "a copy of Python's docs page on built-in types (707 KB, "
     "~144k tokens as a JSON tree) with its styles and scripts",
@@ -611,6 +613,27 @@ a<wbr>b<br>line</p>
     return _page("Every element", body)
 
 
+def _keys() -> bytes:
+    """A terminal that reads keys one by one (keydown only, as xterm.js does), a text field,
+    and buttons Tab reaches."""
+    body = """<main><h1>Keys</h1>
+<div id=term role=textbox aria-label=Terminal tabindex=0 style="border:1px solid;min-height:2em">$ </div>
+<p>Screen: <output id=screen></output></p>
+<p><label>Line <input name=line></label></p>
+<p><button id=one onclick="document.getElementById('said').textContent='one'">One</button>
+<button id=two onclick="document.getElementById('said').textContent='two'">Two</button></p>
+<p>Pressed: <output id=said></output></p></main>"""
+    script = """
+const term = document.getElementById('term'), screen = document.getElementById('screen');
+term.addEventListener('keydown', (e) => {
+  if (e.key.length === 1) screen.textContent += e.key;
+  else if (e.key === 'Enter') screen.textContent += '|';
+  e.preventDefault();
+});
+"""
+    return _page("Keys", body, script)
+
+
 def _many_buttons() -> bytes:
     """240 small buttons, all in the viewport: more refs than a short list shows."""
     buttons = "".join(f'<button style="width:48px;height:22px;margin:1px">b{i}</button>' for i in range(240))
@@ -809,6 +832,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/many-buttons": _many_buttons,
             "/inputs": _inputs,
             "/elements": _elements,
+            "/keys": _keys,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]

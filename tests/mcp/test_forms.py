@@ -138,3 +138,34 @@ async def test_every_element_has_a_known_role_and_its_name_once(
         doubled = [n["name"] for n in nodes if re.fullmatch(r"(\S+) \1", n.get("name") or "")]
         assert not doubled, doubled
         assert len(nodes) > 100
+
+
+async def test_type_slowly_drives_a_page_that_reads_keys(axsnap_bin: Path, site: Site) -> None:
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, "--allow-eval"))) as c:
+        p = Page(c)
+        await c.call_tool("navigate", {"url": site.url("/keys")})
+        term = await p.ref("Terminal")
+        # Inserted text sends no keydown: the terminal sees nothing, and it is no text field.
+        r = await c.call_tool("type", {"ref": term, "text": "ls"})
+        assert r.is_error, full_text(r)
+        r = await c.call_tool("type", {"ref": term, "text": "Echo Hi", "slowly": True, "submit": True})
+        assert not r.is_error, full_text(r)
+        screen = await c.call_tool("evaluate", {"expression": "document.getElementById('screen').textContent"})
+        assert json.loads(full_text(screen)) == "Echo Hi|", full_text(screen)
+
+
+async def test_press_takes_sequences_and_keeps_case(axsnap_bin: Path, site: Site) -> None:
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, "--allow-eval"))) as c:
+        p = Page(c)
+        await c.call_tool("navigate", {"url": site.url("/keys")})
+        line = await p.ref("Line textbox")
+        r = await c.call_tool("fill", {"ref": line, "text": "x"})
+        assert not r.is_error, full_text(r)
+        r = await c.call_tool("press", {"keys": "Control+a Delete A Shift+b c"})
+        assert not r.is_error, full_text(r)
+        assert await p.value("line") == "ABc"
+        # Tab Tab Enter: from the field to the second button, which writes "two".
+        r = await c.call_tool("press", {"keys": "Tab Tab Enter"})
+        assert not r.is_error, full_text(r)
+        said = await c.call_tool("evaluate", {"expression": "document.getElementById('said').textContent"})
+        assert json.loads(full_text(said)) == "two"

@@ -60,6 +60,18 @@ pub async fn act(bus: &Bus, obj: &ObjectRef, action: &ElementAction) -> Result<(
             }
             Ok(())
         }
+        ElementAction::TypeKeys { text, submit } => {
+            // Keystrokes, as the keyboard sends them, to the element once it has focus (an
+            // app that reads keys, not its text through EditableText).
+            focus(bus, &raw).await?;
+            if !text.is_empty() {
+                keys::type_string(bus, text).await?;
+            }
+            if *submit {
+                keys::press(bus, &keys::parse("Enter")?).await?;
+            }
+            Ok(())
+        }
         ElementAction::Select { values } => select(bus, &raw, values).await,
         ElementAction::Check { on } => check(bus, &raw, *on).await,
         ElementAction::Scroll { dx, dy } => scroll(bus, &raw, *dx, *dy).await,

@@ -60,6 +60,8 @@ pub async fn act_with(
         ElementAction::Type { submit: true, .. } => None,
         ElementAction::Type { text, clear: true, .. } => Some(fields::Edit::Fill(text)),
         ElementAction::Type { text, clear: false, .. } => Some(fields::Edit::Type(text)),
+        ElementAction::TypeKeys { submit: true, .. } => None,
+        ElementAction::TypeKeys { text, .. } => Some(fields::Edit::Type(text)),
         ElementAction::Select { values } => Some(fields::Edit::Select(values)),
         _ => None,
     };
@@ -190,7 +192,7 @@ fn action_name(a: &ElementAction) -> &'static str {
         ElementAction::ClickButton { count, .. } if *count >= 2 => "double-click",
         ElementAction::ClickButton { .. } => "click",
         ElementAction::Hover => "hover",
-        ElementAction::Type { .. } => "type into",
+        ElementAction::Type { .. } | ElementAction::TypeKeys { .. } => "type into",
         ElementAction::Select { .. } => "select in",
         ElementAction::Check { on: true } => "check",
         ElementAction::Check { on: false } => "uncheck",
@@ -229,6 +231,7 @@ async fn perform(
             let lookup = type_text(page, el, text, *clear, *submit).await?;
             return Ok(lookup.then_some(LOOKUP_QUIET));
         }
+        ElementAction::TypeKeys { text, submit } => type_keys(page, el, text, *submit).await,
         ElementAction::Select { values } => select(page, el, values).await,
         ElementAction::Check { on } => check(page, el, *on).await,
         ElementAction::Scroll { dx, dy } => scroll(page, el, *dx, *dy).await,
@@ -409,6 +412,24 @@ async fn type_text(
         input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
     }
     Ok(v.get("lookup").and_then(Value::as_bool) == Some(true))
+}
+
+/// Types `text` a key press per character (keydown, keypress, input, keyup: what a page that
+/// reads keys listens to), after the field's text when it is one; an element that is no field
+/// (a terminal's screen, a game's canvas) gets the keys once focused, as a user's would.
+async fn type_keys(page: &PageHandle, el: &Element, text: &str, submit: bool) -> Result<(), CdpError> {
+    ensure_enabled(page, el, "type into", true).await?;
+    focus(page, el, "type into").await?;
+    // The caret after the current text, where typing by hand goes on.
+    call_on(page, el, EDITABLE_JS, &[json!(false)]).await?;
+    for c in text.chars() {
+        let chord = if c == '\n' { input::chord("Enter")? } else { input::char_chord(c) };
+        input::press(page.raw(), page.session_id(), &chord).await?;
+    }
+    if submit {
+        input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
+    }
+    Ok(())
 }
 
 const SELECT_JS: &str = "function(values) {

@@ -90,6 +90,11 @@ fn key_of(k: core_keys::Key) -> Key {
 }
 
 /// The key of one typed character (US layout codes; other characters type as themselves).
+/// The key press that types `c` as it is (`A` is a capital A), with no modifiers.
+pub fn char_chord(c: char) -> Chord {
+    Chord { modifiers: Vec::new(), mask: 0, key: char_key(c) }
+}
+
 fn char_key(c: char) -> Key {
     let text = Some(c.to_string());
     let (code, key_code) = match c {
@@ -127,8 +132,15 @@ fn from_core(c: &core_keys::Chord) -> Chord {
     }
     let mut k = key_of(c.key);
     if k.key.len() == 1 && k.key.chars().all(|c| c.is_ascii_alphabetic()) {
-        let cased =
-            if c.holds(Modifier::Shift) { k.key.to_ascii_uppercase() } else { k.key.to_ascii_lowercase() };
+        // Shift makes a capital; a shortcut (Control+A) names its key in lower case; a letter
+        // alone types as written (`press "A"` types A, as the agent wrote it).
+        let cased = if c.holds(Modifier::Shift) {
+            k.key.to_ascii_uppercase()
+        } else if c.is_shortcut() {
+            k.key.to_ascii_lowercase()
+        } else {
+            k.key.clone()
+        };
         k.key.clone_from(&cased);
         k.text = Some(cased);
     }
@@ -208,6 +220,11 @@ mod tests {
         assert_eq!(c.key.text.as_deref(), Some("\r"));
         let c = chord("shift+a").unwrap();
         assert_eq!(c.key.text.as_deref(), Some("A"));
+        // A letter alone keeps its case; a shortcut's is lower.
+        assert_eq!(chord("A").unwrap().key.text.as_deref(), Some("A"));
+        assert_eq!(chord("b").unwrap().key.text.as_deref(), Some("b"));
+        assert_eq!(chord("Control+B").unwrap().key.key, "b");
+        assert_eq!(char_chord('Q').key.text.as_deref(), Some("Q"));
         let c = chord("Ctrl++").unwrap();
         assert_eq!((c.mask, c.key.key.as_str()), (modifiers::CONTROL, "+"));
         assert_eq!(chord("F5").unwrap().key.key_code, 116);

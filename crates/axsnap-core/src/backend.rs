@@ -111,6 +111,15 @@ pub enum ElementAction {
         /// Press Enter afterwards.
         submit: bool,
     },
+    /// Type text into it a key at a time, each character its own key press (keydown,
+    /// keypress, input, keyup), after its current text: for pages that read keys one by one
+    /// (a terminal, a game, an autocomplete listening to `keydown`).
+    TypeKeys {
+        /// The text.
+        text: String,
+        /// Press Enter afterwards.
+        submit: bool,
+    },
     /// Select options by label or value.
     Select {
         /// Labels or values.

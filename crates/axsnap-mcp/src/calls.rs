@@ -63,11 +63,12 @@ pub(crate) fn action(tool: &str, args: Option<&JsonObject>, extra: &[&str]) -> R
             Op::Element { r: a.str("ref")?.to_string(), action: ElementAction::Hover }
         }
         "type" => {
-            let a = Args::new("type", args, &known(&["ref", "text", "submit"]))?;
-            let action = ElementAction::Type {
-                text: a.str("text")?.to_string(),
-                clear: false,
-                submit: a.opt_bool("submit")?.unwrap_or(false),
+            let a = Args::new("type", args, &known(&["ref", "text", "submit", "slowly"]))?;
+            let (text, submit) = (a.str("text")?.to_string(), a.opt_bool("submit")?.unwrap_or(false));
+            let action = if a.opt_bool("slowly")?.unwrap_or(false) {
+                ElementAction::TypeKeys { text, submit }
+            } else {
+                ElementAction::Type { text, clear: false, submit }
             };
             Op::Element { r: a.str("ref")?.to_string(), action }
         }

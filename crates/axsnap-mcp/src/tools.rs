@@ -207,14 +207,14 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
         tool("hover", "Move the mouse over an element.", json!({"ref": r}), &["ref"]),
         tool(
             "type",
-            "Type text into a field after its current text; submit presses Enter.",
-            json!({"ref": r, "text": {"type": "string"}, "submit": {"type": "boolean"}}),
+            "Type after a field's text; submit: then Enter; slowly: key by key.",
+            json!({"ref": r, "text": {"type": "string"}, "submit": {"type": "boolean"}, "slowly": {"type": "boolean"}}),
             &["ref", "text"],
         ),
         tool("fill", "Replace a field's text.", json!({"ref": r, "text": {"type": "string"}}), &["ref", "text"]),
         tool(
             "press",
-            "Press keys on the focused element: Enter, Tab, Escape, Control+a, Shift+Tab ...",
+            "Press keys on the focused element: Enter, Shift+Tab, a sequence: Tab Tab Enter.",
             json!({"keys": {"type": "string"}}),
             &["keys"],
         ),
