@@ -22,6 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "mcp"))
 
+from answers import hits_of  # noqa: E402
 from conftest import axsnap_stdio_command, connect, stdio_params, text_of  # noqa: E402
 from fixture_site import Site  # noqa: E402
 
@@ -47,7 +48,7 @@ async def measure(axsnap: Path, runs: int) -> dict:
 
             async def ref(query: str, role: str) -> str:
                 r = await c.call_tool("find", {"query": query, "limit": 5})
-                return next(h["ref"] for h in r.structured_content["hits"] if h["role"] == role)
+                return next(h["ref"] for h in hits_of(r) if h["role"] == role)
 
             for _ in range(runs):
                 await c.call_tool("navigate", {"url": site.url("/upload")})
@@ -70,7 +71,7 @@ async def measure(axsnap: Path, runs: int) -> dict:
                 await c.call_tool("wait_for", {"text": "ready"})
                 await timed("network_requests", {})
                 r = await timed("network_requests", {"filter": "/api/login"}, "network_requests (filter)")
-                login = r.structured_content["requests"][0]["id"]
+                login = int(re.search(r"^#(\d+) ", text_of(r), re.M).group(1))
                 await timed("network_requests", {"id": login}, "network_requests (id: bodies)")
                 await timed("console", {})
                 await timed("cookies", {"action": "set", "name": "pref", "value": "x", "url": site.url("/")}, "cookies set")
@@ -95,7 +96,7 @@ async def recording_cost(axsnap: Path, runs: int) -> dict:
                 for name, c in (("recording", on), ("not recording", off)):
                     r = await c.call_tool("find", {"query": "Two link" if i % 2 == 0 else "One link", "limit": 1})
                     t0 = time.perf_counter()
-                    r = await c.call_tool("click", {"ref": r.structured_content["hits"][0]["ref"]})
+                    r = await c.call_tool("click", {"ref": hits_of(r)[0]["ref"]})
                     times[name].append(time.perf_counter() - t0)
                     assert not r.is_error, text_of(r)
     return {k: {"median_ms": round(statistics.median(v) * 1000, 1), "calls": len(v)} for k, v in times.items()}

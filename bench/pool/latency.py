@@ -31,6 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "mcp"))
 
+from answers import hits_of  # noqa: E402
 from conftest import axsnap_http_command, connect, free_port, run_http_server  # noqa: E402
 from fixture_site import Site  # noqa: E402
 from test_pool import run_pool  # noqa: E402
@@ -95,7 +96,7 @@ async def walk(url: str, site: Site, steps: int, tag: str) -> list[tuple[str, fl
             if n % 3 == 0:
                 nxt = pages[(pages.index(here) + 1) % 3]
                 r = await c.call_tool("find", {"query": f"{nxt} link", "limit": 1})
-                hits = (r.structured_content or {}).get("hits") or []
+                hits = hits_of(r)
                 tool = "find"
                 if hits:
                     times.append((tool, time.perf_counter() - t0))

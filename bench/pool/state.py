@@ -38,6 +38,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "mcp"))
 sys.path.insert(0, str(REPO / "bench" / "pool"))
 
+from answers import hits_of  # noqa: E402
 from conftest import axsnap_http_command, connect, free_port, run_http_server  # noqa: E402
 from fixture_site import Site  # noqa: E402
 from latency import Delay, walk  # noqa: E402
@@ -131,7 +132,7 @@ async def walk_big(url: str, page: str, steps: int, sizes: list[int], redis_port
             t0 = time.perf_counter()
             if n % 2 == 0:
                 r = await c.call_tool("find", {"query": f"Mark {n * 7 % 50}", "limit": 1})
-                hits = (r.structured_content or {}).get("hits") or []
+                hits = hits_of(r)
                 assert hits, r.content[0].text
                 times.append(("find", time.perf_counter() - t0))
                 t0 = time.perf_counter()
