@@ -201,7 +201,18 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
         })
         .await;
         if !done || !ok {
-            return Err(AtspiError::NotApplied(format!("{} did not take the text", describe(raw))));
+            // What it holds now, said unless it is a secret.
+            let holds = if secret {
+                String::new()
+            } else {
+                let now = text_of(bus, &raw.obj).await.unwrap_or_default();
+                format!("; it holds {:?}", now.chars().take(200).collect::<String>())
+            };
+            return Err(AtspiError::NoEffect(format!(
+                "{} did not take the text {:?}{holds}",
+                describe(raw),
+                text.chars().take(200).collect::<String>()
+            )));
         }
         return Ok(());
     }
@@ -230,7 +241,7 @@ async fn set_text(bus: &Bus, raw: &RawObject, text: &str, clear: bool) -> Result
         .await;
         if !ok {
             let now = bus.property::<f64>(&raw.obj, iface::VALUE, "CurrentValue").await.unwrap_or(f64::NAN);
-            return Err(AtspiError::NotApplied(format!(
+            return Err(AtspiError::NoEffect(format!(
                 "{} is {now} after setting it to {v} (out of its range?)",
                 describe(raw)
             )));
@@ -306,7 +317,7 @@ async fn check(bus: &Bus, raw: &RawObject, on: bool) -> Result<(), AtspiError> {
         } else {
             "checked"
         };
-        return Err(AtspiError::NotApplied(format!("{} is still {was}", describe(raw))));
+        return Err(AtspiError::NoEffect(format!("{} is still {was}", describe(raw))));
     }
     Ok(())
 }
@@ -363,7 +374,7 @@ async fn select(bus: &Bus, raw: &RawObject, values: &[String]) -> Result<(), Ats
     })
     .await;
     if !ok {
-        return Err(AtspiError::NotApplied(format!("{} does not show {last:?} selected", describe(raw))));
+        return Err(AtspiError::NoEffect(format!("{} does not show {last:?} selected", describe(raw))));
     }
     Ok(())
 }

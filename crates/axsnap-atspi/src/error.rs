@@ -101,6 +101,10 @@ pub enum AtspiError {
     /// The action ran but its effect could not be seen.
     #[error("{0}")]
     NotApplied(String),
+    /// An edit of an element (fill, a value, check, select) did not take: read back over the
+    /// bus, the element holds what it held, or something else.
+    #[error("{0}")]
+    NoEffect(String),
 }
 
 impl AtspiError {

@@ -281,6 +281,7 @@ fn from_atspi(e: AtspiError) -> Failure {
         AtspiError::LaunchFailed { .. } => Failure::tool("launch_failed", text),
         AtspiError::Clipboard(_) => Failure::tool("clipboard_error", text),
         AtspiError::NotApplied(_) => Failure::tool("not_applied", text),
+        AtspiError::NoEffect(_) => Failure::tool("no_effect", text),
         AtspiError::Display(_) => Failure::tool("display_error", text),
         AtspiError::NoWindowManager(_) => Failure::tool("no_window_manager", text),
         _ => Failure::tool("desktop_error", text),
