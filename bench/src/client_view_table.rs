@@ -26,6 +26,7 @@ use crate::arms::{Arm, Tools};
 use crate::client_view::ClientViews;
 use crate::error::BenchError;
 use crate::mcp_client::McpServer;
+use crate::report::thousands;
 use crate::serve::StaticServer;
 
 /// How long a server may take to start, and its navigation to answer.
@@ -333,19 +334,6 @@ fn peer_version(arm: ViewArm, tools: &Tools) -> Option<String> {
 /// `s` as a file name: ASCII letters and digits, anything else `-`.
 fn slug(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
-}
-
-/// `n` with thousands separated by commas.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `median`, and the range over `runs` in brackets when they differ.

@@ -9,6 +9,7 @@ over streamable HTTP. Then every tool's answer, success and error: no `structure
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -37,44 +38,18 @@ AROUND = 150
 CLIENT_LIMIT = 25_000
 
 
-def server(axsnap_bin: Path, tmp_path: Path, transport: str, *extra: str):
-    """A client context for `axsnap mcp` over `transport` with `extra` options."""
+@contextlib.asynccontextmanager
+async def server(axsnap_bin: Path, tmp_path: Path, transport: str, *extra: str):
+    """A client of `axsnap mcp` over `transport` with `extra` options."""
     if transport == "stdio":
-        return _stdio(axsnap_bin, extra)
-    return _http(axsnap_bin, tmp_path, extra)
-
-
-class _stdio:
-    def __init__(self, axsnap_bin: Path, extra) -> None:
-        self.client = connect(stdio_params(axsnap_stdio_command(axsnap_bin, *extra)))
-
-    async def __aenter__(self):
-        return await self.client.__aenter__()
-
-    async def __aexit__(self, *exc):
-        return await self.client.__aexit__(*exc)
-
-
-class _http:
-    def __init__(self, axsnap_bin: Path, tmp_path: Path, extra) -> None:
-        port = free_port()
-        self.running = run_http_server(axsnap_http_command(axsnap_bin, port, *extra), port, tmp_path / "axsnap.log")
-        self.client = None
-
-    async def __aenter__(self):
-        s = self.running.__enter__()
-        self.client = connect(s.url)
-        try:
-            return await self.client.__aenter__()
-        except BaseException:
-            self.running.__exit__(None, None, None)
-            raise
-
-    async def __aexit__(self, *exc):
-        try:
-            return await self.client.__aexit__(*exc)
-        finally:
-            self.running.__exit__(None, None, None)
+        async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, *extra))) as c:
+            yield c
+        return
+    port = free_port()
+    argv = axsnap_http_command(axsnap_bin, port, *extra)
+    with run_http_server(argv, port, tmp_path / "axsnap.log") as s:
+        async with connect(s.url) as c:
+            yield c
 
 
 def check_text_only(axsnap_bin: Path, what: str, r) -> dict:
