@@ -12,11 +12,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use axsnap_agent::{Agent, AgentOptions, Step};
 use axsnap_cdp::{CdpBackend, LaunchOptions};
 use axsnap_core::backend::ElementAction;
 use axsnap_core::session::Answer;
 use axsnap_core::tokens::{count_cl100k, count_o200k};
-use axsnap_mcp::{Agent, AgentOptions, Step};
 
 use crate::error::BenchError;
 

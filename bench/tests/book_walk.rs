@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+use axsnap_agent::{Agent, AgentOptions};
 use axsnap_bench::serve::StaticServer;
 use axsnap_bench::{docs, runtime};
 use axsnap_cdp::{CdpBackend, LaunchOptions};
@@ -20,7 +21,6 @@ use axsnap_core::render::{render_snapshot, Format};
 use axsnap_core::session::{Answer, Request};
 use axsnap_core::tokens::count_cl100k;
 use axsnap_core::{Role, Snapshot};
-use axsnap_mcp::{Agent, AgentOptions};
 
 /// The five chapters, in reading order.
 const CHAPTERS: &[&str] = &[

@@ -16,13 +16,13 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use axsnap_agent::{Agent, AgentOptions};
 use axsnap_bench::serve::StaticServer;
 use axsnap_bench::{docs, runtime};
 use axsnap_cdp::{CdpBackend, LaunchOptions};
 use axsnap_core::outline::{section, subtree, DEFAULT_MAX_TOKENS};
 use axsnap_core::session::{fit_budget, Mode, Request};
 use axsnap_core::{Node, NodeId, Ref, Role, Snapshot};
-use axsnap_mcp::{Agent, AgentOptions};
 
 /// The refs a JSON answer shows, and those of its folded parts.
 fn shown(json: &str) -> (HashSet<String>, Vec<String>) {

@@ -1,6 +1,9 @@
 """`axsnap mcp --desktop` driven by the official Python SDK over stdio, on a real GTK app
 (gtk3-widget-factory) in a private desktop session (scripts/desktop-session: Xvfb, openbox, a
-D-Bus session bus, the AT-SPI bus). It lists the desktop's windows, takes a window's snapshot, and
+D-Bus session bus, the AT-SPI bus), and the same tests on a recording of that app's windows
+(fixtures/desktop/widget-factory.json: trees recorded over AT-SPI with `axsnap desktop snapshot
+--record`, their frames and size limits read on the display), replayed by `--recording` with no
+desktop at all: the path the Windows and macOS backends' upper half is tested by. It lists the desktop's windows, takes a window's snapshot, and
 toggles a check button: the answer is a diff with exactly that checkbox's state change. Errors
 say what to do next (an unknown window, no accessibility bus), and without --desktop the tool
 list is the browser's alone.
@@ -33,6 +36,7 @@ pytestmark = pytest.mark.anyio
 
 SESSION_SCRIPT = REPO / "scripts" / "desktop-session"
 APP = "gtk3-widget-factory"
+RECORDING = REPO / "fixtures" / "desktop" / "widget-factory.json"
 # How long the app may take to show its window on the accessibility bus.
 APP_TIMEOUT = 30.0
 # What the desktop tools add to the tool list.
@@ -109,12 +113,36 @@ def server_params(axsnap_bin: Path, env: dict[str, str], *extra: str) -> StdioSe
     return StdioServerParameters(command=argv[0], args=argv[1:], env=env)
 
 
+@pytest.fixture(params=["atspi", "recorded"])
+def platform(request: pytest.FixtureRequest) -> tuple[str, dict[str, str], tuple[str, ...]]:
+    """Which desktop the server works on, the environment it runs in and its options: the real
+    AT-SPI session, or the recording replayed with no display and no bus."""
+    if request.param == "atspi":
+        return "atspi", request.getfixturevalue("desktop_env"), ()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "AT_SPI_BUS_ADDRESS", "WAYLAND_DISPLAY")}
+    env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+    return "recorded", env, ("--recording", str(RECORDING))
+
+
 @pytest.fixture
-async def desktop_client(axsnap_bin: Path, desktop_env: dict[str, str]) -> AsyncIterator:
-    """A Python SDK session with `axsnap mcp --desktop` in the desktop session, with the JSON
-    form (`--structured-content`) the tests read windows from; `call` checks the text says it."""
-    async with connect(server_params(axsnap_bin, desktop_env, "--desktop", STRUCTURED)) as client:
+async def desktop_client(axsnap_bin: Path, platform) -> AsyncIterator:
+    """A Python SDK session with `axsnap mcp --desktop` on `platform`, with the JSON form
+    (`--structured-content`) the tests read windows from; `call` checks the text says it."""
+    _, env, extra = platform
+    async with connect(server_params(axsnap_bin, env, "--desktop", *extra, STRUCTURED)) as client:
         yield client
+
+
+def recorded(platform) -> bool:
+    """Whether the server replays the recording (no process runs its apps)."""
+    return platform[0] == "recorded"
+
+
+def kill(platform, pid: int) -> None:
+    """Ends a launched app (a recorded one has no process)."""
+    if not recorded(platform):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 15)
 
 
 async def call(client, tool: str, **args) -> tuple[str, dict]:
@@ -266,7 +294,7 @@ async def test_refusals_are_coded_alike_on_a_page_and_in_a_window(desktop_client
 LOGIN_APP = REPO / "crates" / "axsnap-atspi" / "tests" / "apps" / "login.py"
 
 
-async def test_desktop_launch_answers_with_the_new_window(desktop_client) -> None:
+async def test_desktop_launch_answers_with_the_new_window(desktop_client, platform) -> None:
     """A command with arguments: its first window's snapshot, under a new window id that the
     windowed tools then take; an app that is no app, and one that exits, say so."""
     await app_window(desktop_client)
@@ -284,16 +312,19 @@ async def test_desktop_launch_answers_with_the_new_window(desktop_client) -> Non
         msg = await call_error(desktop_client, "type", "not_a_text_field", window=wid, ref=m.group(1), text="x")
         assert '"Cancel"' in msg, msg
     finally:
-        os.kill(s["pid"], 15)
+        kill(platform, s["pid"])
     msg = await call_error(desktop_client, "desktop_launch", "launch_failed", app="no-such-app-anywhere")
-    assert "desktop entry" in msg and "PATH" in msg, msg
-    msg = await call_error(desktop_client, "desktop_launch", "launch_failed", app="false")
-    assert "exited" in msg, msg
+    if recorded(platform):
+        assert "the recording launches only" in msg and "/usr/bin/python3" in msg, msg
+    else:
+        assert "desktop entry" in msg and "PATH" in msg, msg
+        msg = await call_error(desktop_client, "desktop_launch", "launch_failed", app="false")
+        assert "exited" in msg, msg
     with pytest.raises(MCPError, match="args"):
         await desktop_client.call_tool("desktop_launch", {"app": "true", "args": [1]})
 
 
-async def test_window_control_answers_with_what_changed(desktop_client) -> None:
+async def test_window_control_answers_with_what_changed(desktop_client, platform) -> None:
     """Under the session's window manager (openbox): move, resize, maximize (twice: the second
     does nothing and says so), restore, minimize, focus and close a launched app's window, each
     answered with the frame before and after; then the closed window is gone."""
@@ -342,10 +373,7 @@ async def test_window_control_answers_with_what_changed(desktop_client) -> None:
         assert wid not in {x["id"] for x in w["windows"]}, w
         await call_error(desktop_client, "snapshot", "window_gone", window=wid)
     finally:
-        try:
-            os.kill(pid, 15)
-        except ProcessLookupError:
-            pass
+        kill(platform, pid)
 
 
 async def test_window_control_refuses_what_it_cannot_do(desktop_client) -> None:
@@ -365,9 +393,11 @@ async def test_window_control_refuses_what_it_cannot_do(desktop_client) -> None:
     await call_error(desktop_client, "desktop_windows", "no_window", window="w999", action="focus")
 
 
-async def test_the_clipboard_round_trip_with_a_gtk_app(desktop_client) -> None:
+async def test_the_clipboard_round_trip_with_a_gtk_app(desktop_client, platform) -> None:
     """Text set through the tool is what a GTK entry pastes; text the entry copies is what the
-    tool reads."""
+    tool reads (on the real desktop: a recording has no clipboard of its own)."""
+    if recorded(platform):
+        pytest.skip("the clipboard is the session's, which a recording does not have")
     text, s = await call(desktop_client, "desktop_launch", app="/usr/bin/python3", args=[str(LOGIN_APP)])
     try:
         wid = s["window"]
@@ -392,7 +422,7 @@ async def test_the_clipboard_round_trip_with_a_gtk_app(desktop_client) -> None:
             await anyio.sleep(0.2)
         assert c["text"] == "copied from GTK" and said == "copied from GTK", (said, c)
     finally:
-        os.kill(s["pid"], 15)
+        kill(platform, s["pid"])
 
 
 async def test_no_accessibility_bus_is_a_clear_error_and_the_next_call_tries_again(
@@ -449,3 +479,64 @@ async def test_desktop_answers_are_text_only_by_default(axsnap_bin: Path, deskto
         r = await c.call_tool("snapshot", {"window": "w999"})
         assert r.is_error and r.structured_content is None
         assert error_code(r) == "no_window", full_text(r)
+
+
+async def test_a_recording_replays_what_the_app_did(axsnap_bin: Path) -> None:
+    """On the recording alone (no display, no bus): the widget factory's menu opens as a diff,
+    its About item opens the About dialog as a new window shown below, the dialog's Close closes
+    it; a text entry takes a fill; what the recording cannot do is said."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "AT_SPI_BUS_ADDRESS")}
+    async with connect(server_params(axsnap_bin, env, "--desktop", "--recording", str(RECORDING))) as c:
+
+        async def ok(tool: str, **args) -> str:
+            r = await c.call_tool(tool, args)
+            assert not r.is_error and r.structured_content is None, f"{tool} {args}: {full_text(r)}"
+            return full_text(r)
+
+        listed = await ok("desktop_windows")
+        assert listed == f'w1 frame "" app "{APP}" (active)\n', listed
+        full = await ok("snapshot", window="w1", max_tokens=0)
+        assert full.startswith(f"# {APP}\nwindow [e1]\n"), full[:200]
+        menu = re.search(r'button "Menu" \[(e\d+)\]', full)
+        assert menu, full
+        opened = await ok("click", window="w1", ref=menu.group(1))
+        about = re.search(r'^\s+button "About Widget Factory" \[(e\d+)\]', opened, re.M)
+        assert about and "generic [modal]" in opened, opened
+        said = await ok("click", window="w1", ref=about.group(1))
+        assert said.startswith("# opened window w2 (shown below); pass window w2 to work in it\n"), said
+        assert 'dialog "About GTK Widget Factory"' in said, said
+        close = re.search(r'button "Close" \[(e\d+)\]', said)
+        assert close, said
+        listed = await ok("desktop_windows")
+        assert 'w2 dialog "About GTK Widget Factory" app "gtk3-widget-factory" (active)' in listed, listed
+        # Its Close closes it: said as such (not as an error about a window gone), with the
+        # windows left.
+        said = await ok("click", window="w2", ref=close.group(1))
+        assert said == f'click closed window w2; the windows now:\nw1 frame "" app "{APP}" (active)\n', said
+        listed = await ok("desktop_windows")
+        assert "w2" not in listed, listed
+        r = await c.call_tool("snapshot", {"window": "w2"})
+        assert r.is_error and error_code(r) == "window_gone", full_text(r)
+        # A fill: the value read back in the answer's diff.
+        full = await ok("snapshot", window="w1", mode="full")
+        entry = re.search(r"^\s*textbox \[(e\d+)\]: entry$", full, re.M)
+        assert entry, full
+        diff = await ok("fill", window="w1", ref=entry.group(1), text="typed")
+        assert f'~ {entry.group(1)} textbox: value "entry" -> "typed"' in diff, diff
+        # What a recording cannot do.
+        r = await c.call_tool("clipboard", {})
+        assert r.is_error and error_code(r) == "clipboard_error", full_text(r)
+        r = await c.call_tool("desktop_launch", {"app": "gedit"})
+        assert r.is_error and error_code(r) == "launch_failed", full_text(r)
+        assert "the recording launches only /usr/bin/python3" in full_text(r), full_text(r)
+
+
+async def test_a_recording_that_cannot_be_read_says_why(axsnap_bin: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "axsnap-desktop-recording", "version": 1, "apps": [{"name": "x", "windows": '
+                   '[{"id": "a", "tree": "missing.json"}]}]}')
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    async with connect(server_params(axsnap_bin, env, "--desktop", "--recording", str(bad))) as c:
+        r = await c.call_tool("desktop_windows", {})
+        assert r.is_error and error_code(r) == "no_desktop", full_text(r)
+        assert "missing.json" in full_text(r) and str(bad) in full_text(r), full_text(r)

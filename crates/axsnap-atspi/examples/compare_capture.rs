@@ -24,7 +24,7 @@ async fn shown(backend: &mut AtspiBackend, target: &TargetId, incremental: bool)
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(CaptureLimits::default().concurrency);
-    backend.set_limits(CaptureLimits { incremental, concurrency, ..CaptureLimits::default() });
+    backend.platform_mut().set_limits(CaptureLimits { incremental, concurrency, ..CaptureLimits::default() });
     let capture = backend.capture(target, Duration::from_secs(10)).await.expect("a capture");
     let request = Request { mode: Mode::Full, max_tokens: None, ..Request::default() };
     let mut session = Session::new(Policy::default());
@@ -38,7 +38,7 @@ async fn main() {
         eprintln!("usage: compare_capture APP TITLE-PART STEP...");
         std::process::exit(2);
     };
-    let mut backend = AtspiBackend::connect().await.expect("the accessibility bus");
+    let mut backend = axsnap_atspi::connect().await.expect("the accessibility bus");
     let title = Some(title.as_str()).filter(|t| !t.is_empty());
     let target = backend.window(app, title).await.expect("the window");
     shown(&mut backend, &target, true).await;
@@ -49,7 +49,7 @@ async fn main() {
         let start = Instant::now();
         let part = shown(&mut backend, &target, true).await;
         let part_ms = start.elapsed().as_millis();
-        let (reused, objects) = backend.last_reused(&target).unwrap_or_default();
+        let (reused, objects) = backend.platform().last_reused(&target).unwrap_or_default();
         let start = Instant::now();
         let whole = shown(&mut backend, &target, false).await;
         let whole_ms = start.elapsed().as_millis();

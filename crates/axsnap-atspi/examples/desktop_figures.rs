@@ -146,7 +146,7 @@ async fn workload(backend: &mut AtspiBackend) {
 #[tokio::main]
 async fn main() {
     let runs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(7);
-    let mut backend = AtspiBackend::connect().await.unwrap_or_else(|e| panic!("{e}"));
+    let mut backend = axsnap_atspi::connect().await.unwrap_or_else(|e| panic!("{e}"));
     println!("Capture, medians of {runs} after a first (cl100k / o200k tokens of the full snapshot):\n");
     println!("| app | raw nodes | shown nodes | first capture | capture (median) | cl100k | o200k |");
     println!("|---|---|---|---|---|---|---|");

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use axsnap_core::backend::Refusal;
 use axsnap_core::keys::KeyError;
+use axsnap_desktop::DesktopError;
 use thiserror::Error;
 
 /// An error of the AT-SPI backend.
@@ -41,31 +42,6 @@ pub enum AtspiError {
     /// destroyed.
     #[error("the element is gone ({0}); take a new snapshot")]
     Gone(String),
-    /// No app of that name is on the accessibility bus.
-    #[error(
-        "no app named {name:?} on the accessibility bus (apps there: {known}); an app shows there \
-         only when it exposes accessibility (GTK and Qt apps with their AT-SPI bridge, Chromium \
-         with --force-renderer-accessibility)"
-    )]
-    NoSuchApp {
-        /// The name asked for.
-        name: String,
-        /// The names there are.
-        known: String,
-    },
-    /// The app has no window of that title (or no window at all).
-    #[error("{app} has no window {wanted}(windows: {known})")]
-    NoSuchWindow {
-        /// The app.
-        app: String,
-        /// The title asked for, quoted with a trailing space, or empty for "any".
-        wanted: String,
-        /// The titles there are.
-        known: String,
-    },
-    /// No window of that id.
-    #[error("no window {0}: list them with desktop_windows (CLI: `axsnap desktop apps`)")]
-    NoSuchTarget(String),
     /// The element cannot do what was asked, for a reason every backend shares (it is
     /// disabled, not shown, not a text field, ...).
     #[error("{message}")]
@@ -78,17 +54,6 @@ pub enum AtspiError {
     /// Keys that are no keys.
     #[error(transparent)]
     BadKey(#[from] KeyError),
-    /// An app could not be launched, or showed no window.
-    #[error("cannot launch {app:?}: {reason}")]
-    LaunchFailed {
-        /// The app as named.
-        app: String,
-        /// Why, and what to do instead.
-        reason: String,
-    },
-    /// The clipboard could not be read or set.
-    #[error("the clipboard: {0}")]
-    Clipboard(String),
     /// The window or the backend cannot do what was asked (a desktop window has no URL).
     #[error("{0}")]
     Unsupported(String),
@@ -116,5 +81,27 @@ impl AtspiError {
     /// Whether this says the element or its app no longer exists.
     pub fn is_gone(&self) -> bool {
         matches!(self, AtspiError::Gone(_))
+    }
+}
+
+/// The desktop layer's words for what went wrong on the bus: the same as every platform's.
+impl From<AtspiError> for DesktopError {
+    fn from(e: AtspiError) -> DesktopError {
+        let text = e.to_string();
+        match e {
+            AtspiError::NoSessionBus(_) | AtspiError::NoAccessibilityBus(_) => {
+                DesktopError::Unavailable(text)
+            }
+            AtspiError::Call { .. } => DesktopError::Platform(text),
+            AtspiError::Timeout { what, after } => DesktopError::Timeout { what, after },
+            AtspiError::Gone(why) => DesktopError::Gone(why),
+            AtspiError::Refused { kind, message } => DesktopError::Refused { kind, message },
+            AtspiError::BadKey(k) => DesktopError::BadKey(k),
+            AtspiError::Unsupported(why) => DesktopError::Unsupported(why),
+            AtspiError::Display(_) => DesktopError::WindowSystem(text),
+            AtspiError::NoWindowManager(why) => DesktopError::NoWindowManager(why),
+            AtspiError::NotApplied(why) => DesktopError::NotApplied(why),
+            AtspiError::NoEffect(why) => DesktopError::NoEffect(why),
+        }
     }
 }

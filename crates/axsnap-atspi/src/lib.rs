@@ -1,20 +1,24 @@
 //! `axsnap-atspi`: the Linux desktop backend over AT-SPI, the accessibility bus of GTK, Qt,
 //! LibreOffice and Chromium (with renderer accessibility on).
 //!
+//! It is the Linux implementation of `axsnap-desktop`'s [`Platform`](axsnap_desktop::Platform)
+//! and nothing else: window ids, settling, window operations, launching and the clipboard are
+//! the desktop layer's, the same on every system.
+//!
 //! - [`bus`]: the connection to the accessibility bus, and every call's timeout and error;
 //!   [`object`]: an object's address, which is also its native identity.
-//! - [`apps`]: the apps on the bus and their windows.
+//! - `apps`: the apps on the bus and their windows.
 //! - [`fetch`]: reading one object; [`grid`]: a spreadsheet's cells on screen, through its
-//!   Table interface; [`capture`]: walking a window under a deadline;
-//!   [`build`]: the core's raw tree from what was read ([`twins`]: a menu bar exposed twice
-//!   is shown once); [`mapping`]: AT-SPI's roles, states
+//!   Table interface; [`capture`]: walking a window under a deadline ([`reuse`]: what a
+//!   capture may take from the last one); [`build`]: the core's raw tree from what was read
+//!   ([`twins`]: a menu bar exposed twice is shown once); [`mapping`]: AT-SPI's roles, states
 //!   and actions in the core's words.
 //! - [`act`]: actions by ref, verified where they can be; [`keys`]: keyboard and pointer input
 //!   through the registry's device event controller.
-//! - [`events`]: the change signal; [`backend`]: all of it behind the core's `Backend`;
-//!   [`launch`]: starting an app and finding its first window; [`clipboard`]: the session's
-//!   clipboard as text; [`wm`]: a window's place, size and state, changed through the X
-//!   display's window manager (focus, close, move, resize, minimize, maximize).
+//! - [`events`]: the change signal; [`Atspi`]: all of it as the desktop layer's platform
+//!   ([`AtspiBackend`] is the desktop backend over it); [`entries`]: what an app's name
+//!   stands for (desktop entries, `PATH`); [`wm`]: a window's place, size and state, changed
+//!   through the X display's window manager.
 //!
 //! # Native identity
 //!
@@ -27,29 +31,25 @@
 #![warn(missing_docs)]
 
 pub mod act;
-pub mod apps;
-pub mod backend;
+mod apps;
 pub mod build;
 pub mod bus;
 pub mod capture;
-pub mod clipboard;
+pub mod entries;
 pub mod error;
 pub mod events;
 pub mod fetch;
 pub mod grid;
 pub mod keys;
-pub mod launch;
 pub mod mapping;
 pub mod object;
+mod platform;
 pub mod reuse;
 pub mod twins;
-mod window_ops;
 pub mod wm;
 
-pub use apps::{AppInfo, WindowInfo};
-pub use backend::{AtspiBackend, DesktopWindow, Listing};
 pub use bus::Bus;
 pub use capture::{CaptureLimits, Walk};
 pub use error::AtspiError;
 pub use object::ObjectRef;
-pub use window_ops::WindowChange;
+pub use platform::{connect, on, Atspi, AtspiBackend};

@@ -20,6 +20,8 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 use x11rb::CURRENT_TIME;
 
+use axsnap_desktop::{DesktopError, Frame, SizeLimits, WindowControl, WindowOp};
+
 use crate::error::AtspiError;
 
 x11rb::atom_manager! {
@@ -43,113 +45,6 @@ x11rb::atom_manager! {
         WM_PROTOCOLS,
         WM_DELETE_WINDOW,
         UTF8_STRING,
-    }
-}
-
-/// What can be asked of a window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WindowOp {
-    /// Make it the active window (raised, with the keyboard focus).
-    Focus,
-    /// Ask it to close, as its title bar's close button does (the app may ask to save first).
-    Close,
-    /// Put its top-left corner (its frame's, when the window manager draws one) here.
-    Move {
-        /// Screen pixels from the left.
-        x: i32,
-        /// Screen pixels from the top.
-        y: i32,
-    },
-    /// Make its content this size.
-    Resize {
-        /// Pixels.
-        width: u32,
-        /// Pixels.
-        height: u32,
-    },
-    /// Minimize (iconify) it.
-    Minimize,
-    /// Maximize it.
-    Maximize,
-    /// Undo minimize and maximize.
-    Restore,
-}
-
-impl WindowOp {
-    /// Its name as the tools spell it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            WindowOp::Focus => "focus",
-            WindowOp::Close => "close",
-            WindowOp::Move { .. } => "move",
-            WindowOp::Resize { .. } => "resize",
-            WindowOp::Minimize => "minimize",
-            WindowOp::Maximize => "maximize",
-            WindowOp::Restore => "restore",
-        }
-    }
-
-    /// Whether `frame` shows this op done (before it is asked: nothing to do).
-    pub fn holds(&self, frame: &Frame) -> bool {
-        match *self {
-            WindowOp::Focus => frame.active && !frame.minimized,
-            // Closing is seen on the accessibility bus, not here.
-            WindowOp::Close => false,
-            WindowOp::Move { x, y } => (frame.x, frame.y) == (x, y),
-            WindowOp::Resize { width, height } => (frame.width, frame.height) == (width, height),
-            WindowOp::Minimize => frame.minimized,
-            WindowOp::Maximize => frame.maximized,
-            WindowOp::Restore => !frame.minimized && !frame.maximized,
-        }
-    }
-
-    /// Whether this op needs a window manager.
-    fn needs_wm(&self) -> bool {
-        matches!(self, WindowOp::Minimize | WindowOp::Maximize | WindowOp::Restore)
-    }
-}
-
-/// The sizes an app allows its window, as width and height, when it says.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SizeLimits {
-    /// The smallest.
-    pub min: Option<(u32, u32)>,
-    /// The largest.
-    pub max: Option<(u32, u32)>,
-}
-
-/// A window's place, size and state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Frame {
-    /// Its top-left corner, its frame's when the window manager draws one: screen pixels.
-    pub x: i32,
-    /// Its top-left corner, from the top.
-    pub y: i32,
-    /// Its content's width.
-    pub width: u32,
-    /// Its content's height.
-    pub height: u32,
-    /// Whether it is minimized (iconic or hidden).
-    pub minimized: bool,
-    /// Whether it is maximized both ways.
-    pub maximized: bool,
-    /// Whether it is the active window.
-    pub active: bool,
-}
-
-impl std::fmt::Display for Frame {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at {},{} size {}×{}", self.x, self.y, self.width, self.height)?;
-        if self.minimized {
-            f.write_str(", minimized")?;
-        }
-        if self.maximized {
-            f.write_str(", maximized")?;
-        }
-        if self.active {
-            f.write_str(", active")?;
-        }
-        Ok(())
     }
 }
 
@@ -459,35 +354,34 @@ impl Screen {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A window on the X display, as `axsnap-desktop` asks for its frame and its changes.
+#[derive(Debug)]
+pub struct XControl {
+    screen: Screen,
+    window: Window,
+}
 
-    fn frame(x: i32, y: i32, w: u32, h: u32) -> Frame {
-        Frame { x, y, width: w, height: h, ..Frame::default() }
+impl XControl {
+    /// The X window `window` of `screen`.
+    pub fn new(screen: Screen, window: Window) -> XControl {
+        XControl { screen, window }
+    }
+}
+
+impl WindowControl for XControl {
+    fn manager(&self) -> Option<&str> {
+        self.screen.window_manager()
     }
 
-    #[test]
-    fn an_op_holds_when_the_frame_shows_it() {
-        let before = frame(0, 0, 800, 600);
-        assert!(WindowOp::Move { x: 10, y: 20 }.holds(&frame(10, 20, 800, 600)));
-        assert!(!WindowOp::Move { x: 10, y: 20 }.holds(&before));
-        assert!(WindowOp::Resize { width: 640, height: 480 }.holds(&frame(0, 0, 640, 480)));
-        let max = Frame { maximized: true, ..before };
-        assert!(WindowOp::Maximize.holds(&max));
-        assert!(!WindowOp::Restore.holds(&max));
-        assert!(WindowOp::Restore.holds(&before));
-        let min = Frame { minimized: true, active: true, ..before };
-        assert!(!WindowOp::Focus.holds(&min));
-        assert!(!WindowOp::Restore.holds(&min));
-        assert!(WindowOp::Focus.holds(&Frame { active: true, ..before }));
-        assert!(!WindowOp::Close.holds(&before));
+    fn frame(&self) -> Result<Frame, DesktopError> {
+        Ok(self.screen.frame(self.window)?)
     }
 
-    #[test]
-    fn a_frame_says_where_it_is_and_its_state() {
-        let f = Frame { maximized: true, active: true, ..frame(0, 0, 1280, 1000) };
-        assert_eq!(f.to_string(), "at 0,0 size 1280×1000, maximized, active");
-        assert_eq!(frame(-5, 3, 1, 2).to_string(), "at -5,3 size 1×2");
+    fn request(&self, op: WindowOp) -> Result<(), DesktopError> {
+        Ok(self.screen.request(self.window, op)?)
+    }
+
+    fn size_limits(&self) -> SizeLimits {
+        self.screen.size_limits(self.window)
     }
 }

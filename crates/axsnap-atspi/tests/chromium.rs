@@ -13,7 +13,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
-use axsnap_atspi::{AtspiBackend, Bus};
+use axsnap_atspi::Bus;
 use axsnap_cdp::CdpBackend;
 use axsnap_core::backend::{Backend, Capture, ElementAction};
 use axsnap_core::session::{ClientId, Policy, Request, Response, Session};
@@ -167,7 +167,7 @@ async fn read_both_ways() -> (Response, Response) {
 
     // AT-SPI: wait until the window shows the page's controls.
     let bus = Bus::at(&desktop.a11y_address()).await.expect("the desktop's AT-SPI bus");
-    let mut atspi = AtspiBackend::on(bus).await.expect("a backend on the bus");
+    let mut atspi = axsnap_atspi::on(bus).await.expect("a backend on the bus");
     let mut last: String;
     let shown = loop {
         match atspi.window("Chromium", Some(TITLE)).await {

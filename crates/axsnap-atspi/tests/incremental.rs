@@ -16,9 +16,9 @@ use common::driver::{pick, Driver};
 /// The window's whole snapshot as a fresh session shows it, from a capture that reads it
 /// whole (`incremental` off) or one that may take from the last.
 async fn shown(d: &mut Driver, incremental: bool) -> String {
-    d.backend.set_limits(CaptureLimits { incremental, ..CaptureLimits::default() });
+    d.backend.platform_mut().set_limits(CaptureLimits { incremental, ..CaptureLimits::default() });
     let capture = d.backend.capture(&d.target, Duration::from_secs(10)).await.expect("a capture");
-    d.backend.set_limits(CaptureLimits::default());
+    d.backend.platform_mut().set_limits(CaptureLimits::default());
     let request = Request { mode: Mode::Full, max_tokens: None, ..Request::default() };
     let mut session = Session::new(Policy::default());
     session.snapshot(&ClientId("compare".into()), &capture, &request, Instant::now()).expect("an answer").text
@@ -50,13 +50,17 @@ async fn each_capture_after_an_action_reads_only_what_changed_and_shows_the_whol
         let native = d.session.resolve(&d.target, r.parse().expect("a ref")).expect("a live ref").clone();
         d.backend.act(&d.target, &native, &action).await.unwrap_or_else(|e| panic!("{what}: {e}"));
         let part = shown(&mut d, true).await;
-        let (reused, objects) = d.backend.last_reused(&d.target).expect("a walk");
+        let (reused, objects) = d.backend.platform().last_reused(&d.target).expect("a walk");
         assert!(reused < objects, "{what}: nothing was read again ({reused} of {objects} reused)");
         eprintln!("{what}: {reused} of {objects} objects taken from the last walk");
         reused_any |= reused > 0;
         // Nothing happens between the two: the app settled after the action.
         let whole = shown(&mut d, false).await;
-        assert_eq!(d.backend.last_reused(&d.target).map(|(r, _)| r), Some(0), "{what}: read whole");
+        assert_eq!(
+            d.backend.platform().last_reused(&d.target).map(|(r, _)| r),
+            Some(0),
+            "{what}: read whole"
+        );
         assert_eq!(part, whole, "{what}: the incremental capture differs from the whole one");
         // The driver's own session follows along.
         d.snapshot().await;

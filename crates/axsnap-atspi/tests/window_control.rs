@@ -8,8 +8,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use axsnap_atspi::wm::{Screen, WindowOp};
-use axsnap_atspi::AtspiError;
+use axsnap_atspi::wm::Screen;
+use axsnap_desktop::{DesktopError, WindowOp};
 use common::desktop::Desktop;
 use common::driver::Driver;
 
@@ -22,7 +22,7 @@ async fn window_requests_without_and_then_with_a_window_manager() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/apps/login.py");
     let app = desktop.spawn("/usr/bin/python3", &[script]).expect("the login form app");
     let mut d = Driver::start(&desktop, "login.py").await;
-    d.backend.set_display(desktop.display());
+    d.backend.platform_mut().set_display(desktop.display());
 
     // No window manager: done by the backend itself.
     let c = d.backend.manage(&d.target, WindowOp::Move { x: 40, y: 30 }).await.expect("a move");
@@ -39,7 +39,7 @@ async fn window_requests_without_and_then_with_a_window_manager() {
     assert!(c.already || c.after.is_some_and(|f| f.active), "{c:?}");
     for op in [WindowOp::Minimize, WindowOp::Maximize] {
         let e = d.backend.manage(&d.target, op).await.expect_err("needs a window manager");
-        assert!(matches!(e, AtspiError::NoWindowManager(_)), "{e:?}");
+        assert!(matches!(e, DesktopError::NoWindowManager(_)), "{e:?}");
         assert!(e.to_string().contains("scripts/desktop-session starts openbox"), "{e}");
     }
 
@@ -71,7 +71,7 @@ async fn window_requests_without_and_then_with_a_window_manager() {
     // Close: the window goes, and the app with it (login.py quits when its window is destroyed);
     // the backend forgets its last walk once a listing no longer shows it.
     d.snapshot().await;
-    assert!(d.backend.last_reused(&d.target).is_some(), "a walk is kept for the next capture");
+    assert!(d.backend.platform().last_reused(&d.target).is_some(), "a walk is kept for the next capture");
     let c = d.backend.manage(&d.target, WindowOp::Close).await.expect("a close");
     assert!(c.closed && c.after.is_none(), "{c:?}");
     let start = Instant::now();
@@ -81,7 +81,7 @@ async fn window_requests_without_and_then_with_a_window_manager() {
     }
     let listed = d.backend.windows().await.expect("a listing");
     assert!(listed.iter().all(|w| w.id != d.target.0), "{listed:?}");
-    assert_eq!(d.backend.last_reused(&d.target), None, "the closed window's walk is kept");
+    assert_eq!(d.backend.platform().last_reused(&d.target), None, "the closed window's walk is kept");
     let e = d.backend.manage(&d.target, WindowOp::Focus).await.expect_err("the window is gone");
-    assert!(matches!(e, AtspiError::Gone(_)), "{e:?}");
+    assert!(matches!(e, DesktopError::Gone(_)), "{e:?}");
 }

@@ -320,6 +320,8 @@ impl Watcher {
             elapsed,
             dialog: st.dialog.as_ref().map(Dialog::describe),
             opened,
+            // A tab the page closed is seen by the tab watch, not here.
+            closed: false,
             unsettled,
         })
     }

@@ -263,6 +263,10 @@ pub struct Outcome {
     pub dialog: Option<String>,
     /// Targets the action opened (popups).
     pub opened: Vec<TargetId>,
+    /// The action closed its own target (a dialog's Close button, a window's Quit): there is
+    /// nothing left of it to capture.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
     /// When the page did not settle: what kept it from settling, in words (a script that
     /// kept it busy, a request the network left pending, a page that kept changing or
     /// navigating).

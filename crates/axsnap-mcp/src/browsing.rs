@@ -19,7 +19,6 @@ use axsnap_cdp::Handoff;
 use axsnap_core::session::RestoreError;
 use serde::{Deserialize, Serialize};
 
-use crate::agent::{Agent, SavedAgent, Step};
 use crate::args::Args;
 use crate::browsers::Browsers;
 use crate::calls::{self, auto_request, Op};
@@ -28,6 +27,7 @@ use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
 use crate::tools;
+use axsnap_agent::{Agent, SavedAgent, Step};
 
 mod images;
 mod inspect;
@@ -249,6 +249,10 @@ impl Browsing {
                     Done::Step(step, notes) => {
                         Reply::step(&step, &Happenings { notes, ..Happenings::default() })
                     }
+                    // Only actions close tabs, and they do not come this way.
+                    Done::Closed(_) => {
+                        Reply::message(tool, "the action closed this tab; call tabs for the others")
+                    }
                 });
             }
             None => {}
@@ -432,7 +436,7 @@ impl Browsing {
         let step = surface::perform(agent, op).await;
         let step = match step {
             Ok(s) => s,
-            Err(crate::AgentError::Backend(CdpError::Disconnected)) => {
+            Err(axsnap_agent::AgentError::Backend(CdpError::Disconnected)) => {
                 // The backend starts a new browser on the next call and reopens the tabs: the
                 // refs carry over structurally, the pages' state does not.
                 return Err(Failure::from(CdpError::Disconnected));
@@ -602,7 +606,7 @@ impl Browsing {
         let a = Args::new("evaluate", args, &["expression"])?;
         let expression = a.str("expression")?.to_string();
         let agent = self.agent_with_page()?;
-        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let target = agent.target().cloned().ok_or(axsnap_agent::AgentError::<CdpError>::NoTarget)?;
         let page = agent.backend().page(&target).await?;
         let value = page.eval(&expression).await?;
         let text = clip_bytes(&value.to_string());

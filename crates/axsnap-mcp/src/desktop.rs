@@ -1,6 +1,6 @@
 //! [`Desktop`]: one MCP session's desktop work, with `--desktop`. It owns the session's
-//! [`Agent`] over the desktop's windows ([`AtspiBackend`]: its refs, baselines and window ids),
-//! connected to the accessibility bus on the first call that needs it, and runs the calls
+//! [`Agent`] over the desktop's windows ([`DesktopBackend`] on the [`Host`] platform: its refs,
+//! baselines and window ids), connected on the first call that needs it, and runs the calls
 //! [`route`] sends it: `desktop_windows`, `desktop_launch`, and snapshot, find, `wait_for` and
 //! the actions given a `window`.
 //!
@@ -11,19 +11,19 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use axsnap_atspi::clipboard::Clipboard;
-use axsnap_atspi::wm::WindowOp;
-#[cfg(test)]
-use axsnap_atspi::DesktopWindow;
-use axsnap_atspi::{AtspiBackend, AtspiError, Listing, WindowChange};
+use axsnap_agent::{Agent, Step};
+use axsnap_core::backend::Outcome;
 use axsnap_core::TargetId;
+#[cfg(test)]
+use axsnap_desktop::DesktopWindow;
+use axsnap_desktop::{Clipboard, DesktopBackend, DesktopError, Listing, WindowChange, WindowOp};
 use rmcp::model::JsonObject;
 use serde_json::json;
 
-use crate::agent::{Agent, Step};
 use crate::args::{ArgError, Args};
 use crate::calls;
 use crate::failure::{self, clip, clip_bytes, Failure, Window};
+use crate::host::Host;
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
@@ -65,7 +65,7 @@ pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Rout
 /// One session's desktop state.
 pub struct Desktop {
     options: Arc<ServerOptions>,
-    agent: Option<Agent<AtspiBackend>>,
+    agent: Option<Agent<DesktopBackend<Host>>>,
     /// The session's clipboard, opened on first use; it serves what it set while it lives.
     clipboard: Option<Clipboard>,
     /// Window ids this session was given (listed, or opened by an action).
@@ -134,8 +134,7 @@ impl Desktop {
         let given = args.and_then(|m| m.get("args")).is_some_and(|v| !v.is_null());
         let extra = if given { a.strings("args")? } else { Vec::new() };
         let timeout = self.options.max_wait.min(LAUNCH_WAIT);
-        let launched =
-            axsnap_atspi::launch::launch(self.agent().await?.backend(), &app, &extra, timeout).await?;
+        let launched = self.agent().await?.backend().launch(&app, &extra, timeout).await?;
         let window = launched.window.0.clone();
         self.known.insert(window.clone());
         let request = calls::auto_request(&self.options);
@@ -159,7 +158,7 @@ impl Desktop {
         self.check_known(window).await?;
         let target = TargetId(window.to_string());
         let change = self.agent().await?.backend().manage(&target, op).await.map_err(|e| match e {
-            AtspiError::Gone(_) => failure::window_gone(window),
+            DesktopError::Gone(_) => failure::window_gone(window),
             e => Failure::from(e),
         })?;
         let opened: Vec<String> = change.opened.iter().map(|t| t.0.clone()).collect();
@@ -194,9 +193,9 @@ impl Desktop {
     }
 
     /// The agent, connected on first use.
-    async fn agent(&mut self) -> Result<&mut Agent<AtspiBackend>, Failure> {
+    async fn agent(&mut self) -> Result<&mut Agent<DesktopBackend<Host>>, Failure> {
         if self.agent.is_none() {
-            let backend = AtspiBackend::connect().await?;
+            let backend = crate::host::connect(self.options.desktop_recording.as_deref()).await?;
             self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
         }
         self.agent.as_mut().ok_or_else(|| Failure::tool("no_desktop", "the desktop could not be reached"))
@@ -231,7 +230,25 @@ impl Desktop {
                 Ok(reply)
             }
             Done::Step(step, notes) => Ok(self.step_reply(window, &step, notes)),
+            Done::Closed(outcome) => self.closed_reply(tool, window, &outcome).await,
         }
+    }
+
+    /// The answer to an action that closed its own window: it says so, then the windows now
+    /// open (what the agent works in next).
+    async fn closed_reply(&mut self, tool: &str, window: &str, outcome: &Outcome) -> Result<Reply, Failure> {
+        let listing = self.windows().await?;
+        let mut text = format!("{tool} closed window {window}");
+        if !outcome.settled {
+            text.push_str(" (its app had not settled)");
+        }
+        text.push_str("; the windows now:\n");
+        text.push_str(&window_list(&listing).text);
+        let mut reply = Reply::message(tool, text);
+        reply.structured.insert("kind".into(), json!("closed"));
+        reply.structured.insert(WINDOW.into(), json!(window));
+        reply.structured.insert("windows".into(), serde_json::to_value(&listing.windows).unwrap_or_default());
+        Ok(reply)
     }
 
     /// An answer to a step in `window`, with `notes` first, saying which window it shows and

@@ -1,24 +1,24 @@
 //! [`Failure`]: why a tool call did not do what was asked, in words an agent can act on.
-//! The browser's errors ([`CdpError`]) and the desktop's ([`AtspiError`], with `--desktop`)
-//! each get codes and next steps of their own.
+//! The browser's errors ([`CdpError`]) and the desktop's ([`DesktopError`], with `--desktop`,
+//! the same on every platform) each get codes and next steps of their own.
 //!
 //! Two kinds, as MCP wants them: a call that reached the browser and failed is a tool result
 //! with `isError: true` whose text says what to do next ([`Failure::Tool`]); a call the server
 //! could not route (bad arguments) is a JSON-RPC error naming the bad field
 //! ([`Failure::Protocol`]).
 
-use axsnap_atspi::{AtspiBackend, AtspiError};
 use axsnap_cdp::{CdpBackend, CdpError};
 use axsnap_core::backend::{Backend, Refusal};
 use axsnap_core::session::SessionError;
 use axsnap_core::RefError;
+use axsnap_desktop::DesktopError;
 use rmcp::ErrorData;
 use serde_json::json;
 
 use crate::args::ArgError;
-use crate::error::AgentError;
 use crate::surface::Explain;
 use crate::url_policy::UrlRefused;
+use axsnap_agent::AgentError;
 
 /// A failed call.
 #[derive(Debug)]
@@ -66,8 +66,8 @@ impl Explain<CdpError> for Tab {
 /// A desktop window (its id), as the place a failure happened ([`Explain`]).
 pub(crate) struct Window<'a>(pub &'a str);
 
-impl Explain<AtspiError> for Window<'_> {
-    fn explain(&self, e: AgentError<AtspiError>) -> Failure {
+impl Explain<DesktopError> for Window<'_> {
+    fn explain(&self, e: AgentError<DesktopError>) -> Failure {
         from_desktop(e, self.0)
     }
 }
@@ -116,6 +116,9 @@ impl From<AgentError<CdpError>> for Failure {
             AgentError::Covered { cover, cause, .. } => covered(from_cdp(cause), cover),
             AgentError::NoTarget => {
                 Failure::tool("no_page", "no page is open in this session; call navigate with a URL first")
+            }
+            AgentError::TargetClosed { .. } => {
+                Failure::tool("tab_gone", "the action closed its tab; list the tabs with tabs and select one")
             }
             AgentError::Backend(e) => from_cdp(e),
         }
@@ -195,14 +198,14 @@ fn from_cdp(e: CdpError) -> Failure {
     }
 }
 
-impl From<AtspiError> for Failure {
-    fn from(e: AtspiError) -> Failure {
-        from_atspi(e)
+impl From<DesktopError> for Failure {
+    fn from(e: DesktopError) -> Failure {
+        from_desktop_error(e)
     }
 }
 
 /// A desktop agent's failure in `window` (the id the call gave), with what to do next.
-pub(crate) fn from_desktop(e: AgentError<AtspiError>, window: &str) -> Failure {
+pub(crate) fn from_desktop(e: AgentError<DesktopError>, window: &str) -> Failure {
     match e {
         AgentError::Ref(r) | AgentError::Session(SessionError::Ref(r)) => from_desktop_ref(r, window),
         AgentError::Stale { r, .. } => Failure::tool(
@@ -212,10 +215,11 @@ pub(crate) fn from_desktop(e: AgentError<AtspiError>, window: &str) -> Failure {
                  a ref is never moved to a look-alike; take a snapshot with window {window} and use a current ref"
             ),
         ),
-        AgentError::Covered { cover, cause, .. } => covered(from_atspi(cause), cover),
+        AgentError::Covered { cover, cause, .. } => covered(from_desktop_error(cause), cover),
         AgentError::NoTarget => no_window(window),
-        AgentError::Backend(AtspiError::Gone(_)) => window_gone(window),
-        AgentError::Backend(e) => from_atspi(e),
+        AgentError::TargetClosed { .. } => window_gone(window),
+        AgentError::Backend(DesktopError::Gone(_)) => window_gone(window),
+        AgentError::Backend(e) => from_desktop_error(e),
     }
 }
 
@@ -258,32 +262,33 @@ pub(crate) fn window_gone(window: &str) -> Failure {
     )
 }
 
-fn from_atspi(e: AtspiError) -> Failure {
+fn from_desktop_error(e: DesktopError) -> Failure {
     let text = e.to_string();
     // An object gone outside an action is the window's or the app's (said by the caller); in
     // an action the agent has made it a stale ref already.
-    if let Some(kind) = AtspiBackend::refusal(&e).filter(|k| *k != Refusal::Gone) {
+    if let Some(kind) = e.refusal().filter(|k| *k != Refusal::Gone) {
         return refused(kind, text);
     }
     match e {
-        AtspiError::NoSessionBus(_) | AtspiError::NoAccessibilityBus(_) => Failure::tool(
+        DesktopError::Unavailable(_) => Failure::tool(
             "no_desktop",
             format!(
-                "cannot reach the desktop: {text}. The server needs DISPLAY and DBUS_SESSION_BUS_ADDRESS of a \
-                 session with an AT-SPI bus (e.g. start it under `scripts/desktop-session -- axsnap mcp --desktop`); \
+                "cannot reach the desktop: {text}. On Linux the server needs DISPLAY and DBUS_SESSION_BUS_ADDRESS of \
+                 a session with an AT-SPI bus (e.g. start it under `scripts/desktop-session -- axsnap mcp --desktop`); \
                  the next desktop call tries again"
             ),
         ),
-        AtspiError::NoSuchTarget(w) => no_window(&w),
-        AtspiError::Gone(_) => Failure::tool("gone", text),
-        AtspiError::Timeout { .. } => Failure::tool("timeout", text),
-        AtspiError::Unsupported(_) => Failure::tool("unsupported", text),
-        AtspiError::LaunchFailed { .. } => Failure::tool("launch_failed", text),
-        AtspiError::Clipboard(_) => Failure::tool("clipboard_error", text),
-        AtspiError::NotApplied(_) => Failure::tool("not_applied", text),
-        AtspiError::NoEffect(_) => Failure::tool("no_effect", text),
-        AtspiError::Display(_) => Failure::tool("display_error", text),
-        AtspiError::NoWindowManager(_) => Failure::tool("no_window_manager", text),
+        DesktopError::Recording { .. } => Failure::tool("no_desktop", text),
+        DesktopError::NoSuchTarget(w) => no_window(&w),
+        DesktopError::Gone(_) => Failure::tool("gone", text),
+        DesktopError::Timeout { .. } | DesktopError::NotAnswering(_) => Failure::tool("timeout", text),
+        DesktopError::Unsupported(_) => Failure::tool("unsupported", text),
+        DesktopError::LaunchFailed { .. } => Failure::tool("launch_failed", text),
+        DesktopError::Clipboard(_) => Failure::tool("clipboard_error", text),
+        DesktopError::NotApplied(_) => Failure::tool("not_applied", text),
+        DesktopError::NoEffect(_) => Failure::tool("no_effect", text),
+        DesktopError::WindowSystem(_) => Failure::tool("display_error", text),
+        DesktopError::NoWindowManager(_) => Failure::tool("no_window_manager", text),
         _ => Failure::tool("desktop_error", text),
     }
 }
@@ -345,7 +350,7 @@ mod tests {
                 reason: "it will not".into(),
             })
         };
-        let window = |kind| Failure::from(AtspiError::refused(kind, "button \"Go\" will not"));
+        let window = |kind| Failure::from(DesktopError::refused(kind, "button \"Go\" will not"));
         let kinds = [
             (Refusal::Covered, "obscured"),
             (Refusal::Disabled, "disabled"),
@@ -361,7 +366,7 @@ mod tests {
         // A bad key: the same code and the core's words on both.
         let bad = axsnap_core::keys::parse("Hyper+x").expect_err("no key");
         let (p, w) =
-            (Failure::from(CdpError::from(bad.clone())), Failure::from(AtspiError::from(bad.clone())));
+            (Failure::from(CdpError::from(bad.clone())), Failure::from(DesktopError::from(bad.clone())));
         assert_eq!((code(&p), code(&w)), ("bad_key", "bad_key"));
         assert_eq!((message(&p), message(&w)), (bad.to_string(), bad.to_string()));
         assert!(matches!(bad, KeyError::NotAModifier { .. }));
@@ -376,7 +381,7 @@ mod tests {
             AgentError::Covered {
                 r: "e3".into(),
                 cover,
-                cause: AtspiError::refused(Refusal::Covered, "button \"Go\" is covered"),
+                cause: DesktopError::refused(Refusal::Covered, "button \"Go\" is covered"),
             },
             "w2",
         );
@@ -385,7 +390,7 @@ mod tests {
             assert!(message(f).ends_with("in your last view, e500 dialog \"Settings\""), "{}", message(f));
         }
         // Gone, outside an action, is the window's own failure, not a stale ref.
-        let gone = from_desktop(AgentError::Backend(AtspiError::Gone("closed".into())), "w2");
+        let gone = from_desktop(AgentError::Backend(DesktopError::Gone("closed".into())), "w2");
         assert_eq!(code(&gone), "window_gone");
     }
 }

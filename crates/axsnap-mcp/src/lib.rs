@@ -1,8 +1,7 @@
-//! `axsnap-mcp`: axsnap's MCP server, and the agent operations it is built on.
+//! `axsnap-mcp`: axsnap's MCP server, built on `axsnap-agent`'s agents: one over the
+//! browser's tabs (`axsnap-cdp`) and, with `--desktop`, one over the desktop's windows
+//! (`axsnap-desktop`, on the system's platform or a recording).
 //!
-//! - [`Agent`] is the one place where a backend, a [`Session`](axsnap_core::session::Session)
-//!   and the auto policy meet: take a snapshot, find elements, act on a ref and answer with
-//!   the diff the action caused. The server and the CLI's `demo` both call it.
 //! - The server: [`serve_stdio`] (one session) and [`serve_http`] (streamable HTTP, many
 //!   sessions, each with its own browser context, refs and baselines). `tools` lists the
 //!   tools, `args` reads their arguments (`calls`: those a tab and a window share),
@@ -20,16 +19,15 @@
 
 #![warn(missing_docs)]
 
-mod agent;
 mod args;
 mod browsers;
 mod browsing;
 mod calls;
 mod caps;
 mod desktop;
-mod error;
 mod failure;
 mod handler;
+pub mod host;
 mod options;
 mod output;
 mod output_schema;
@@ -44,10 +42,8 @@ mod upload;
 mod url_policy;
 mod wait;
 
-pub use agent::{Agent, AgentOptions, SavedAgent, Step};
 pub use args::MAX_STRING_BYTES;
 pub use caps::{Caps, UnknownCap, GROUPS as CAP_GROUPS};
-pub use error::AgentError;
 pub use handler::{AxsnapServer, Shared};
 pub use options::{BrowserOptions, ServerOptions};
 pub use tools::{list as tool_list, NAMES as TOOL_NAMES};

@@ -100,6 +100,9 @@ pub struct ServerOptions {
     /// Also offer the desktop's windows (AT-SPI): the `desktop_windows` tool, and a `window`
     /// argument on snapshot, find and the actions.
     pub desktop: bool,
+    /// Replay this recording as the desktop (`--recording`) instead of the system's own
+    /// (each session replays it from its start).
+    pub desktop_recording: Option<std::path::PathBuf>,
     /// Put the answer's JSON form in each result's `structuredContent` and declare each
     /// tool's `outputSchema` (`--structured-content`). Off by default: most agent clients
     /// (Claude Code, Codex) give the model `structuredContent` instead of the text whenever
@@ -122,6 +125,7 @@ impl Default for ServerOptions {
             max_wait: Duration::from_secs(60),
             max_tokens: Some(axsnap_core::outline::DEFAULT_MAX_TOKENS),
             desktop: false,
+            desktop_recording: None,
             structured_content: false,
         }
     }

@@ -7,7 +7,7 @@
 use axsnap_core::session::{Answer, FullReason};
 use serde_json::{json, Map, Value};
 
-use crate::agent::Step;
+use axsnap_agent::Step;
 
 /// A successful answer.
 #[derive(Debug, Default)]

@@ -12,13 +12,13 @@ use axsnap_core::find::Hit;
 use axsnap_core::session::Request;
 use rmcp::model::JsonObject;
 
-use crate::agent::{Agent, AgentOptions, Step};
 use crate::args::ArgError;
 use crate::calls::{self, auto_request, Op};
-use crate::error::AgentError;
 use crate::failure::Failure;
 use crate::options::ServerOptions;
 use crate::wait;
+use axsnap_agent::AgentError;
+use axsnap_agent::{Agent, AgentOptions, Step};
 
 /// How an agent's error on one surface becomes a failure the agent can act on: the refusal
 /// kinds are coded alike everywhere ([`crate::failure::refused`]); what differs is the place
@@ -86,6 +86,8 @@ pub(crate) enum Done {
     Step(Box<Step>, Vec<String>),
     /// `find`'s hits for the query.
     Found(String, Vec<Hit>),
+    /// An action that closed its own target, and what else it did.
+    Closed(Box<axsnap_core::backend::Outcome>),
 }
 
 /// Runs `call` on `agent`'s current target; `explain` says what a failure means there.
@@ -124,7 +126,11 @@ pub(crate) async fn run<B: Backend, X: Explain<B::Error>>(
             let step = agent.snapshot(&auto_request(options)).await.map_err(fail)?;
             Ok(Done::Step(Box::new(step), vec![note]))
         }
-        Call::Act(op) => Ok(Done::Step(Box::new(perform(agent, op).await.map_err(fail)?), Vec::new())),
+        Call::Act(op) => match perform(agent, op).await {
+            Ok(step) => Ok(Done::Step(Box::new(step), Vec::new())),
+            Err(AgentError::TargetClosed { outcome }) => Ok(Done::Closed(outcome)),
+            Err(e) => Err(fail(e)),
+        },
     }
 }
 

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 use axsnap_core::backend::Backend;
 use axsnap_core::{Ref, Snapshot, State};
 
-use crate::agent::Agent;
 use crate::args::{ArgError, Args};
-use crate::error::AgentError;
 use crate::failure::{clip, Failure};
+use axsnap_agent::Agent;
+use axsnap_agent::AgentError;
 
 /// How long a condition is waited for when the call names no `seconds`.
 pub const DEFAULT_SECONDS: f64 = 10.0;

@@ -57,6 +57,9 @@ pub enum DesktopCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t = FormatArg::Text)]
         format: FormatArg,
+        /// List a recording's windows instead of the desktop's.
+        #[arg(long, value_name = "PATH")]
+        recording: Option<PathBuf>,
     },
     /// Print a snapshot of an app's window.
     Snapshot(DesktopSnapshotArgs),
@@ -77,6 +80,10 @@ pub struct WindowArgs {
     /// Most seconds a capture may take before it gives a partial window.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub capture_timeout: u64,
+    /// Read the window from a recording (an `axsnap-desktop-recording` JSON file) instead of
+    /// the desktop: the same answers on any machine.
+    #[arg(long, value_name = "PATH")]
+    pub recording: Option<PathBuf>,
 }
 
 /// `axsnap desktop snapshot`.
@@ -209,10 +216,14 @@ pub struct McpArgs {
     /// Offer the evaluate tool, which runs JavaScript in the page.
     #[arg(long)]
     pub allow_eval: bool,
-    /// Also offer the desktop's windows over AT-SPI (Linux): the desktop_windows tool, and a
+    /// Also offer the desktop's windows (AT-SPI on Linux): the desktop_windows tool, and a
     /// `window` target on snapshot, find and the actions.
     #[arg(long)]
     pub desktop: bool,
+    /// With --desktop: replay this recording (an `axsnap-desktop-recording` JSON file) as the
+    /// desktop, each session from its start, instead of the system's own.
+    #[arg(long, value_name = "PATH", requires = "desktop")]
+    pub recording: Option<PathBuf>,
     /// Also put each answer's JSON form in `structuredContent` and declare every tool's
     /// outputSchema: for hosts that give the model the text and keep the JSON for themselves.
     /// Most agent clients (Claude Code, Codex) give the model the JSON instead of the text,

@@ -4,11 +4,12 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use axsnap_agent::{Agent, AgentOptions, Step};
 use axsnap_cdp::{CdpBackend, LaunchOptions, SettleOptions};
 use axsnap_core::backend::{Backend, TargetAction};
 use axsnap_core::session::Request;
 use axsnap_core::TargetId;
-use axsnap_mcp::{Agent, AgentOptions, Step, UrlPolicy, UrlRefused};
+use axsnap_mcp::{UrlPolicy, UrlRefused};
 
 use crate::cli::{BrowserArgs, DialogAnswer};
 

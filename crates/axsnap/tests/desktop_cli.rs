@@ -110,3 +110,36 @@ fn in_a_desktop_session_it_lists_apps_snapshots_windows_and_names_the_apps_there
     assert!(err.contains(&format!("listing the windows of {FACTORY} got no answer")), "{err}");
     app.cont().expect("SIGCONT");
 }
+
+#[test]
+fn a_recording_is_listed_snapshot_and_searched_with_no_desktop_at_all() {
+    let recording = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/desktop/widget-factory.json");
+    let bare = || {
+        let mut cmd = Command::new(AXSNAP);
+        cmd.env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus").env_remove("DISPLAY");
+        cmd
+    };
+    let (out, _) = run(bare(), &["desktop", "apps", "--recording", recording]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "gtk3-widget-factory\n  frame \"\" [active]\n");
+    let (out, _) = run(
+        bare(),
+        &["desktop", "snapshot", "--app", FACTORY, "--recording", recording, "--max-tokens", "0"],
+    );
+    let shot = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        shot.starts_with("# gtk3-widget-factory\nwindow [e1]\n") && shot.contains("checkbox \"checkbutton\""),
+        "{shot}"
+    );
+    let (out, _) =
+        run(bare(), &["desktop", "find", "--app", FACTORY, "--recording", recording, "Menu button"]);
+    assert!(text(&out.stdout).starts_with("e5 button \"Menu\""), "{}", text(&out.stdout));
+    // An app the recording does not have is named, with those it has.
+    let (out, _) = run(bare(), &["desktop", "snapshot", "--app", "gedit", "--recording", recording]);
+    assert!(
+        !out.status.success() && text(&out.stderr).contains("\"gtk3-widget-factory\""),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -30,7 +30,7 @@ impl Driver {
     /// Connects to `desktop`'s bus and waits until `app` shows a window there.
     pub async fn start(desktop: &Desktop, app: &str) -> Driver {
         let bus = Bus::at(&desktop.a11y_address()).await.expect("the desktop's AT-SPI bus");
-        let mut backend = AtspiBackend::on(bus).await.expect("a backend on the bus");
+        let mut backend = axsnap_atspi::on(bus).await.expect("a backend on the bus");
         let start = Instant::now();
         let target = loop {
             match backend.window(app, None).await {

@@ -26,7 +26,7 @@ impl Browsing {
             return self.annotated().await;
         }
         let agent = self.agent_with_page()?;
-        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let target = agent.target().cloned().ok_or(axsnap_agent::AgentError::<CdpError>::NoTarget)?;
         let native = match &r {
             Some(r) => Some(agent.resolve(r)?),
             None => None,
@@ -35,7 +35,7 @@ impl Browsing {
         let png =
             axsnap_cdp::screenshot::screenshot(&page, native.as_ref()).await.map_err(|e| match (e, &r) {
                 (CdpError::StaleElement { .. }, Some(r)) => {
-                    Failure::from(crate::AgentError::<CdpError>::Stale {
+                    Failure::from(axsnap_agent::AgentError::<CdpError>::Stale {
                         r: r.clone(),
                         cause: CdpError::NoSuchTarget(String::new()),
                     })
@@ -55,7 +55,7 @@ impl Browsing {
     /// labelled with it (elements of the top document; those in frames are not labelled).
     async fn annotated(&mut self) -> Result<Reply, Failure> {
         let agent = self.agent_with_page()?;
-        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let target = agent.target().cloned().ok_or(axsnap_agent::AgentError::<CdpError>::NoTarget)?;
         // The refs of the snapshot as it is now, placed by the raw capture's boxes (projection
         // keeps none); elements of the top document only (a frame's boxes are its own).
         let tree = &agent.look().await?.tree;
@@ -118,7 +118,7 @@ impl Browsing {
             ));
         };
         let agent = self.agent_with_page()?;
-        let target = agent.target().cloned().ok_or(crate::AgentError::<CdpError>::NoTarget)?;
+        let target = agent.target().cloned().ok_or(axsnap_agent::AgentError::<CdpError>::NoTarget)?;
         let page = agent.backend().page(&target).await?;
         let bytes = axsnap_cdp::screenshot::pdf(&page).await?;
         let (name, path) = crate::output::write_new(&dir, &given, &bytes)?;

@@ -32,7 +32,8 @@ impl Browsing {
         let limit = a.opt_int("limit", 1, MAX_LIMIT)?.map_or(DEFAULT_LIMIT, |n| n as usize);
         let id = a.opt_int("id", 1, i64::MAX)?;
         let agent = self.agent_with_page()?;
-        let target = agent.target().cloned().ok_or(crate::AgentError::<axsnap_cdp::CdpError>::NoTarget)?;
+        let target =
+            agent.target().cloned().ok_or(axsnap_agent::AgentError::<axsnap_cdp::CdpError>::NoTarget)?;
         let tab = agent.backend_ref().tab_id(&target);
         if let Some(n) = id {
             let page = agent.backend().page(&target).await?;
@@ -81,7 +82,8 @@ impl Browsing {
         let filter = a.opt_str("filter")?.map(str::to_lowercase);
         let limit = a.opt_int("limit", 1, MAX_LIMIT)?.map_or(DEFAULT_LIMIT, |n| n as usize);
         let agent = self.agent_with_page()?;
-        let target = agent.target().cloned().ok_or(crate::AgentError::<axsnap_cdp::CdpError>::NoTarget)?;
+        let target =
+            agent.target().cloned().ok_or(axsnap_agent::AgentError::<axsnap_cdp::CdpError>::NoTarget)?;
         let tab = agent.backend_ref().tab_id(&target);
         let (all, dropped) = recorder(agent.backend_ref())?.messages(&tab);
         let matched: Vec<&Message> = all

@@ -1,12 +1,12 @@
 //! `axsnap demo`: drives the bundled demo shop as an agent would, through the same
-//! [`axsnap_mcp::Agent`] the MCP server uses, and prints every answer with its cost.
+//! [`axsnap_agent::Agent`] the MCP server uses, and prints every answer with its cost.
 
 use anyhow::Context;
+use axsnap_agent::Step;
 use axsnap_core::backend::ElementAction;
 use axsnap_core::render::{render_snapshot, Format};
 use axsnap_core::session::{Answer, Request};
 use axsnap_core::tokens;
-use axsnap_mcp::Step;
 
 use crate::cli::DemoArgs;
 use crate::demo_site::DemoSite;

@@ -1,12 +1,14 @@
-//! `axsnap desktop apps | snapshot | find`: desktop apps' windows over AT-SPI.
+//! `axsnap desktop apps | snapshot | find`: desktop apps' windows (AT-SPI on Linux, or a
+//! recording anywhere).
 
 use std::time::Duration;
 
 use anyhow::Context;
-use axsnap_atspi::AtspiBackend;
+use axsnap_agent::{Agent, AgentOptions};
 use axsnap_core::interchange::{write_tree, TargetInfo};
 use axsnap_core::session::{Mode, Request};
-use axsnap_mcp::{Agent, AgentOptions};
+use axsnap_desktop::DesktopBackend;
+use axsnap_mcp::host::{self, Host};
 
 use crate::cli::{DesktopCommand, DesktopFindArgs, DesktopSnapshotArgs, FormatArg, WindowArgs};
 use crate::{live, output, pipeline};
@@ -14,15 +16,15 @@ use crate::{live, output, pipeline};
 pub fn run(c: &DesktopCommand) -> anyhow::Result<()> {
     live::runtime()?.block_on(async {
         match c {
-            DesktopCommand::Apps { format } => apps(*format).await,
+            DesktopCommand::Apps { format, recording } => apps(*format, recording.as_deref()).await,
             DesktopCommand::Snapshot(a) => snapshot(a).await,
             DesktopCommand::Find(a) => find(a).await,
         }
     })
 }
 
-async fn apps(format: FormatArg) -> anyhow::Result<()> {
-    let backend = AtspiBackend::connect().await?;
+async fn apps(format: FormatArg, recording: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let mut backend = host::connect(recording).await?;
     let apps = backend.apps().await?;
     if format == FormatArg::Json {
         println!("{}", serde_json::to_string_pretty(&apps)?);
@@ -53,8 +55,8 @@ async fn apps(format: FormatArg) -> anyhow::Result<()> {
 }
 
 /// An agent on the window `w` names.
-async fn open(w: &WindowArgs, first: Request) -> anyhow::Result<Agent<AtspiBackend>> {
-    let mut backend = AtspiBackend::connect().await?;
+async fn open(w: &WindowArgs, first: Request) -> anyhow::Result<Agent<DesktopBackend<Host>>> {
+    let mut backend = host::connect(w.recording.as_deref()).await?;
     let target = backend.window(&w.app, w.window.as_deref()).await?;
     let options = AgentOptions {
         after_action: first,

@@ -75,6 +75,7 @@ pub fn run(a: &McpArgs) -> anyhow::Result<()> {
         capture_deadline: Duration::from_secs(a.capture_timeout.max(1)),
         max_tokens: (a.max_tokens > 0).then_some(a.max_tokens),
         desktop: a.desktop,
+        desktop_recording: a.recording.clone(),
         structured_content: a.structured_content,
         ..ServerOptions::default()
     };

@@ -168,8 +168,26 @@ impl<B: Backend> Agent<B> {
             // A link or button that opened a tab took the agent there.
             self.target = Some(opened.clone());
         }
+        self.closed(&target, &outcome)?;
         let request = self.options.after_action.clone();
         self.respond(Some(outcome), &request).await
+    }
+
+    /// When `outcome` says the action closed `target`: forgets it, and fails with
+    /// [`AgentError::TargetClosed`] unless the action also opened a target to answer with.
+    fn closed(&mut self, target: &TargetId, outcome: &Outcome) -> Result<(), AgentError<B::Error>> {
+        if !outcome.closed {
+            return Ok(());
+        }
+        let next = self.target.clone().filter(|t| t != target);
+        self.forget_target(target);
+        match next {
+            Some(t) => {
+                self.target = Some(t);
+                Ok(())
+            }
+            None => Err(AgentError::TargetClosed { outcome: Box::new(outcome.clone()) }),
+        }
     }
 
     /// Acts on the current target as a whole (navigate, back, keys, ...) and answers with the
@@ -187,6 +205,7 @@ impl<B: Backend> Agent<B> {
             // away from the page it asked for; the popups are reported as new tabs.
             self.target = Some(opened.clone());
         }
+        self.closed(&target, &outcome)?;
         let request = self.options.after_action.clone();
         self.respond(Some(outcome), &request).await
     }

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::time::Duration;
 
+use axsnap_agent::{Agent, AgentError, AgentOptions};
 use axsnap_core::backend::{Backend, Capture, ElementAction, Outcome, Refusal, TargetAction, TargetSummary};
 use axsnap_core::session::{Answer, Mode, Request};
 use axsnap_core::{Action, ActionSet, Header, NativeId, Node, Role, TargetId, Tree};
-use axsnap_mcp::{Agent, AgentError, AgentOptions};
 use futures::executor::block_on;
 
 #[derive(Debug)]
@@ -102,7 +102,7 @@ impl Backend for Fake {
 }
 
 /// The ref the step's snapshot gave the node named `name`.
-fn ref_named(step: &axsnap_mcp::Step, name: &str) -> axsnap_core::Ref {
+fn ref_named(step: &axsnap_agent::Step, name: &str) -> axsnap_core::Ref {
     let tree = &step.response.snapshot.tree;
     tree.preorder()
         .map(|(id, _)| tree.node(id))

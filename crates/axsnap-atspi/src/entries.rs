@@ -1,112 +1,16 @@
-//! Launching a desktop app and finding its first window: an app is named by its desktop
-//! entry (`org.gnome.Calculator`, `libreoffice-calc`, or the entry's `Name`, "LibreOffice
-//! Calc"), by a command on `PATH` (`gtk3-widget-factory`), or by a path. The app runs in the
-//! caller's desktop session (its `DISPLAY` and session bus), detached from the caller, and is
-//! left running; the window it shows first on the accessibility bus is the answer.
+//! What an app's name stands for on a Linux desktop: its desktop entry (`org.gnome.Calculator`,
+//! `libreoffice-calc`, or the entry's `Name`, "LibreOffice Calc"), a command on `PATH`
+//! (`gtk3-widget-factory`), or a path. Launching and waiting for the window is
+//! `axsnap-desktop`'s.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use axsnap_core::TargetId;
-
-use crate::backend::AtspiBackend;
-use crate::error::AtspiError;
-
-/// How often the bus is asked for the new window.
-const POLL: Duration = Duration::from_millis(200);
-
-/// A launched app and the window it showed.
-#[derive(Clone, Debug)]
-pub struct Launched {
-    /// The command line that ran.
-    pub argv: Vec<String>,
-    /// Its process id.
-    pub pid: u32,
-    /// The first window it showed.
-    pub window: TargetId,
-    /// That window's app, as the bus names it.
-    pub app: String,
-    /// That window's title.
-    pub title: String,
-}
-
-/// Launches `app` with `args` and waits up to `timeout` for a window that was not on the bus
-/// before. An app that hands its work to a running instance (LibreOffice, many GNOME apps)
-/// exits at once: the window the running instance opens is still the answer.
-pub async fn launch(
-    backend: &mut AtspiBackend,
-    app: &str,
-    args: &[String],
-    timeout: Duration,
-) -> Result<Launched, AtspiError> {
-    let mut argv = resolve(app)?;
-    argv.extend(args.iter().cloned());
-    let before: Vec<String> = backend.listing().await?.windows.into_iter().map(|w| w.id).collect();
-    let failed = |reason: String| AtspiError::LaunchFailed { app: app.to_string(), reason };
-    let (exe, rest) = argv.split_first().ok_or_else(|| failed("its desktop entry runs nothing".into()))?;
-    // Its output goes to a log of its own: a pipe nobody reads would stall it, or end it once
-    // this call returned.
-    let log_path = std::env::temp_dir().join(format!("axsnap-launch-{}-{}.log", std::process::id(), stamp()));
-    let log = std::fs::File::create(&log_path).map_err(|e| failed(format!("cannot write its log: {e}")))?;
-    let log_err = log.try_clone().map_err(|e| failed(format!("cannot write its log: {e}")))?;
-    let mut cmd = Command::new(exe);
-    cmd.args(rest).stdin(Stdio::null()).stdout(log).stderr(log_err);
-    // Its own process group: a signal to the server's group does not end the app.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd.spawn().map_err(|e| failed(format!("cannot start {exe}: {e}")))?;
-    let pid = child.id();
-    let started = Instant::now();
-    let outcome = loop {
-        let listing = match backend.listing().await {
-            Ok(l) => l,
-            Err(e) => break Err(e),
-        };
-        if let Some(w) = listing.windows.into_iter().find(|w| !before.contains(&w.id)) {
-            break Ok(Launched {
-                argv: argv.clone(),
-                pid,
-                window: TargetId(w.id),
-                app: w.app,
-                title: w.title,
-            });
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            if !status.success() {
-                let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-                let tail: Vec<&str> = log.lines().rev().take(3).collect();
-                let tail: Vec<&str> = tail.into_iter().rev().collect();
-                break Err(failed(format!("it exited ({status}) without a window: {}", tail.join(" / "))));
-            }
-        }
-        if started.elapsed() >= timeout {
-            break Err(failed(format!(
-                "it is running (pid {pid}) but showed no window on the accessibility bus within {} s; \
-                 call desktop_windows later, or check that it exposes accessibility (its output is in {})",
-                timeout.as_secs(),
-                log_path.display()
-            )));
-        }
-        tokio::time::sleep(POLL).await;
-    };
-    // The app outlives the call; its exit is waited for so it leaves no zombie behind.
-    std::thread::spawn(move || {
-        let _ = child.wait();
-    });
-    outcome
-}
-
-/// A number that tells this launch's log from the others of this process.
-fn stamp() -> u64 {
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
+use axsnap_desktop::DesktopError;
 
 /// The command line `app` names: a path, a desktop entry, or a command on `PATH`.
-pub fn resolve(app: &str) -> Result<Vec<String>, AtspiError> {
+pub fn resolve(app: &str) -> Result<Vec<String>, DesktopError> {
     let app = app.trim();
-    let missing = |reason: String| AtspiError::LaunchFailed { app: app.to_string(), reason };
+    let missing = |reason: String| DesktopError::LaunchFailed { app: app.to_string(), reason };
     if app.is_empty() {
         return Err(missing("no app named".into()));
     }
@@ -281,7 +185,7 @@ mod tests {
         assert_eq!(resolve("/bin/sh").unwrap(), ["/bin/sh"]);
         for bad in ["", "no-such-app-anywhere-here", "/no/such/file"] {
             let e = resolve(bad).expect_err(bad);
-            assert!(matches!(e, AtspiError::LaunchFailed { .. }), "{e}");
+            assert!(matches!(e, DesktopError::LaunchFailed { .. }), "{e}");
         }
         let e = resolve("no-such-app-anywhere-here").unwrap_err().to_string();
         assert!(e.contains("desktop entry") && e.contains("PATH"), "{e}");

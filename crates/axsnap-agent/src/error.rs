@@ -1,5 +1,6 @@
 //! The agent's errors.
 
+use axsnap_core::backend::Outcome;
 use axsnap_core::refs::RefError;
 use axsnap_core::session::SessionError;
 use thiserror::Error;
@@ -31,6 +32,13 @@ pub enum AgentError<E: std::error::Error + 'static> {
         cover: Option<String>,
         /// What the backend said.
         cause: E,
+    },
+    /// The action ran and closed its own target (a dialog's Close button), opening no other:
+    /// there is no snapshot to answer with; the outcome says what else happened.
+    #[error("the action closed its target")]
+    TargetClosed {
+        /// What the action did.
+        outcome: Box<Outcome>,
     },
     /// There is no target to work on.
     #[error("no page or window is open; navigate to a URL or open a target first")]
