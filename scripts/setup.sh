@@ -72,6 +72,25 @@ ensure_cargo() {
   fi
 }
 
+# The Windows and macOS targets the binary is checked for (check-only: no SDK links a macOS
+# binary here), and MinGW, which links a Windows one (`cargo build --target
+# x86_64-pc-windows-gnu -p axsnap`).
+CROSS_TARGETS="x86_64-pc-windows-gnu aarch64-apple-darwin"
+ensure_cross_targets() {
+  local installed t
+  installed="$(rustup target list --installed 2>/dev/null || true)"
+  for t in $CROSS_TARGETS; do
+    if ! grep -qx "$t" <<<"$installed"; then
+      echo "adding the Rust target $t..." >&2
+      rustup target add "$t" >&2
+    fi
+  done
+  if ! command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
+    echo "installing gcc-mingw-w64-x86-64 (Debian package, links Windows binaries)..." >&2
+    _apt_install gcc-mingw-w64-x86-64
+  fi
+}
+
 # Node.js and npm (Debian's packages) for the Playwright side of the benchmarks.
 # playwright-core needs Node.js >= 20: Debian 12's own package is 18, so say so when that is
 # what we have.

@@ -11,6 +11,7 @@
 //! runs, the app gets 1.5 s to settle, then the window is captured incrementally and at once
 //! read whole, and both are shown as a fresh session's full snapshot. `CONCURRENCY=N` sets how
 //! many objects a walk reads at once.
+#![cfg(target_os = "linux")]
 
 use std::time::{Duration, Instant};
 

@@ -6,6 +6,7 @@
 //! ```
 //!
 //! Starts each app itself in the session it runs in, and ends it afterwards.
+#![cfg(target_os = "linux")]
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -8,15 +8,15 @@
 //! - [`bus`]: the connection to the accessibility bus, and every call's timeout and error;
 //!   [`object`]: an object's address, which is also its native identity.
 //! - `apps`: the apps on the bus and their windows.
-//! - [`fetch`]: reading one object; [`grid`]: a spreadsheet's cells on screen, through its
-//!   Table interface; [`capture`]: walking a window under a deadline ([`reuse`]: what a
-//!   capture may take from the last one); [`build`]: the core's raw tree from what was read
-//!   ([`twins`]: a menu bar exposed twice is shown once); [`mapping`]: AT-SPI's roles, states
+//! - [`fetch`]: reading one object; `grid`: a spreadsheet's cells on screen, through its
+//!   Table interface; `capture`: walking a window under a deadline (`reuse`: what a
+//!   capture may take from the last one); `build`: the core's raw tree from what was read
+//!   (`twins`: a menu bar exposed twice is shown once); `mapping`: AT-SPI's roles, states
 //!   and actions in the core's words.
-//! - [`act`]: actions by ref, verified where they can be; [`keys`]: keyboard and pointer input
+//! - [`act`]: actions by ref, verified where they can be; `keys`: keyboard and pointer input
 //!   through the registry's device event controller.
-//! - [`events`]: the change signal; [`Atspi`]: all of it as the desktop layer's platform
-//!   ([`AtspiBackend`] is the desktop backend over it); [`entries`]: what an app's name
+//! - `events`: the change signal; [`Atspi`]: all of it as the desktop layer's platform
+//!   ([`AtspiBackend`] is the desktop backend over it); `entries`: what an app's name
 //!   stands for (desktop entries, `PATH`); [`wm`]: a window's place, size and state, changed
 //!   through the X display's window manager.
 //!
@@ -29,23 +29,25 @@
 //! parent's path with `#textN`.
 
 #![warn(missing_docs)]
+// AT-SPI is Linux's: elsewhere the crate is empty (the desktop layer has no platform there yet).
+#![cfg(target_os = "linux")]
 
 pub mod act;
 mod apps;
-pub mod build;
+mod build;
 pub mod bus;
-pub mod capture;
-pub mod entries;
-pub mod error;
-pub mod events;
+mod capture;
+mod entries;
+mod error;
+mod events;
 pub mod fetch;
-pub mod grid;
-pub mod keys;
-pub mod mapping;
+mod grid;
+mod keys;
+mod mapping;
 pub mod object;
 mod platform;
-pub mod reuse;
-pub mod twins;
+mod reuse;
+mod twins;
 pub mod wm;
 
 pub use bus::Bus;

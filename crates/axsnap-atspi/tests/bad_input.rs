@@ -3,6 +3,7 @@
 //! closes while it is captured, no accessibility bus, and apps that expose no accessibility.
 //! Each gets a clear error (or a partial capture that says what is missing) within a bound,
 //! and the next call works.
+#![cfg(target_os = "linux")]
 
 mod common;
 

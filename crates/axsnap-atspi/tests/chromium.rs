@@ -5,6 +5,7 @@
 //! same names and roles.
 //!
 //! `cargo test -p axsnap-atspi --test chromium -- --nocapture` prints both snapshots.
+#![cfg(target_os = "linux")]
 
 mod common;
 

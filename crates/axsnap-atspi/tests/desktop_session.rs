@@ -2,6 +2,7 @@
 //! session shows up on that session's AT-SPI registry, apps can be made to hang and go on, and
 //! nothing the session started outlives it. The tests run in parallel, each with its own
 //! session, which is also how the backend's tests use it.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! gtk3-widget-factory through the desktop backend, under a private desktop session: what a
 //! snapshot names, and the exact diff each action gives.
+#![cfg(target_os = "linux")]
 
 mod common;
 

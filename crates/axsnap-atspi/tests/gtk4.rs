@@ -1,4 +1,5 @@
 //! gtk4-widget-factory through the desktop backend: a snapshot and one action.
+#![cfg(target_os = "linux")]
 
 mod common;
 

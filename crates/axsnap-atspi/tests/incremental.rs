@@ -1,6 +1,7 @@
 //! Incremental capture on gtk3-widget-factory, under a private desktop session: after each
 //! action the window's capture reads again only what its app's events came from, and what it
 //! shows is exactly what reading the whole window shows.
+#![cfg(target_os = "linux")]
 
 mod common;
 

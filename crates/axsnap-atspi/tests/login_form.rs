@@ -2,6 +2,7 @@
 //! session: the password never leaves the capture (the raw tree, the answers in text and JSON,
 //! a recorded tree, a typing step), and what the backend refuses is said as the kind of
 //! refusal the browser gives for the same thing (disabled, not a text field, a bad key).
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! A container that reports a huge child count (a GTK tree view of 100,000 rows, which
 //! manages its descendants): the capture reads a bounded number of them, in bounded time, and
 //! says how many it left unread.
+#![cfg(target_os = "linux")]
 
 mod common;
 

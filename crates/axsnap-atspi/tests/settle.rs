@@ -2,6 +2,7 @@
 //! that follows an action may begin before the app is done (it starts once the app has been
 //! quiet for a moment), so what the app finishes a little later (`apps/late.py`: a status
 //! label set at once, then twice more 80 ms apart) must still be in the answer.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! directly and minimize is refused, naming what is missing; once openbox runs on the display,
 //! maximize, restore and minimize go through it. Each request answers with the window's frame
 //! before and after, read back from the display, not assumed.
+#![cfg(target_os = "linux")]
 
 mod common;
 

@@ -197,6 +197,10 @@ pub struct Facts {
     /// not look at falls back to the style alone). A box that could scroll but whose content
     /// fits has nothing to scroll: rustdoc gives every paragraph `overflow-x: auto`.
     pub scrollable: bool,
+    /// Has the `readonly` attribute. Chromium's accessibility tree says read-only only of
+    /// text fields: a read-only date, time, colour or number input reads as one that takes
+    /// edits.
+    pub readonly: bool,
     /// Its document (index into [`SnapIndex::infos`]).
     pub doc: usize,
 }
@@ -254,6 +258,7 @@ pub(crate) struct AttrIds {
     /// `visibility` values that draw nothing.
     invisible_values: Vec<i64>,
     true_value: Option<i64>,
+    readonly: Option<i64>,
 }
 
 impl SnapIndex {
@@ -278,6 +283,7 @@ impl SnapIndex {
             pre_values: PRE_WHITE_SPACE.iter().filter_map(|s| find(s)).collect(),
             invisible_values: ["hidden", "collapse"].iter().filter_map(|s| find(s)).collect(),
             true_value: find("true"),
+            readonly: find("readonly"),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
         let mut by_backend = HashMap::with_capacity(total);
@@ -376,11 +382,6 @@ impl SnapIndex {
         !style.is_some_and(|v| self.attr_ids.invisible_values.contains(v))
     }
 
-    /// The document index of a backend node.
-    pub fn doc_of(&self, backend_id: i64) -> Option<usize> {
-        self.by_backend.get(&backend_id).map(|(d, _)| *d as usize)
-    }
-
     /// The backend node id of the DOM parent of `backend_id` (`None` for a document root, or
     /// a node not in the snapshot).
     pub(crate) fn parent_of(&self, backend_id: i64) -> Option<i64> {
@@ -426,6 +427,8 @@ impl SnapIndex {
                     f.covered = true;
                 } else if k == ids.covering {
                     f.covering = true;
+                } else if k == ids.readonly {
+                    f.readonly = true;
                 }
             }
             f.dev_id = dev.into_iter().flatten().next().map(str::to_string);

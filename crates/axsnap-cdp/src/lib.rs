@@ -1,14 +1,14 @@
 //! `axsnap-cdp`: the Chromium backend over the Chrome DevTools Protocol.
 //!
-//! - [`browser`]: find, launch (headless, temporary profile, off the network) or connect to a
-//!   browser; [`host`]: one browser shared by many sessions, each in its own context, started
+//! - `browser`: find, launch (headless, temporary profile, off the network) or connect to a
+//!   browser; `host`: one browser shared by many sessions, each in its own context, started
 //!   on first use; [`page`]: a handle on one tab, navigation with clear errors.
-//! - [`conn`]: the raw CDP client every capture call goes through (untyped JSON, any session).
-//! - [`frames`]: a tab's sessions (out-of-process iframes included), isolated-world contexts
-//!   and structural epoch; [`change`]: the change signal built on them.
-//! - [`ax`]: lenient accessibility-tree parsing; [`layout`]: the DOM snapshot join; a large
+//! - `conn`: the raw CDP client every capture call goes through (untyped JSON, any session).
+//! - `frames`: a tab's sessions (out-of-process iframes included), isolated-world contexts
+//!   and structural epoch; `change`: the change signal built on them.
+//! - `ax`: lenient accessibility-tree parsing; `layout`: the DOM snapshot join; a large
 //!   document is built from that snapshot alone (`dom_first`, `dom_tree`).
-//! - [`page_log`]: console errors and downloads a tab reported; [`screenshot`]: PNGs.
+//! - `page_log`: console errors and downloads a tab reported; [`screenshot`]: PNGs.
 //!
 //! # Native identity
 //!
@@ -25,32 +25,32 @@
 
 #![warn(missing_docs)]
 
-pub mod act;
+mod act;
 mod assemble;
-pub mod ax;
+mod ax;
 mod ax_ids;
-pub mod backend;
-pub mod browser;
-pub mod capture;
-pub mod change;
-pub mod conn;
+mod backend;
+mod browser;
+mod capture;
+mod change;
+mod conn;
 pub mod dialogs;
 mod dom_first;
 mod dom_tree;
 pub mod downloads;
-pub mod endpoint;
-pub mod error;
-pub mod frames;
-pub mod host;
-pub mod input;
+mod endpoint;
+mod error;
+mod frames;
+mod host;
+mod input;
 mod json;
 mod json_version;
-pub mod layout;
+mod layout;
 pub mod locate;
 mod lost_targets;
 pub mod nav;
 pub mod page;
-pub mod page_log;
+mod page_log;
 pub mod record;
 pub mod screenshot;
 mod secrets;

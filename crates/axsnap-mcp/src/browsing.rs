@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::args::Args;
 use crate::browsers::Browsers;
 use crate::calls::{self, auto_request, Op};
+use crate::code::Code;
 use crate::failure::{clip, clip_bytes, Failure, Tab};
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
@@ -35,9 +36,6 @@ mod storage;
 
 /// How long an answer waits for the downloads its action began to end.
 const DOWNLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The failure code of a call that found the browser started again (see [`Browsing::call`]).
-const RESTARTED: &str = "browser_restarted";
 
 /// What a reply after a browser restart says first.
 const LOST: &str = "the browser had stopped and was started again: this session's tabs were reopened at \
@@ -221,7 +219,7 @@ impl Browsing {
     pub async fn call(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         self.last_used = Instant::now();
         let mut result = self.dispatch(tool, args).await;
-        if matches!(&result, Err(Failure::Tool { code: RESTARTED, .. })) && repeatable(tool) {
+        if matches!(&result, Err(Failure::Tool { code: Code::BrowserRestarted, .. })) && repeatable(tool) {
             result = self.dispatch(tool, args).await;
             match &mut result {
                 Ok(reply) => {
@@ -323,7 +321,7 @@ impl Browsing {
                 let coord = |f| -> Result<f64, Failure> {
                     a.opt_number(f, 0.0, 100_000.0)?.ok_or_else(|| {
                         Failure::tool(
-                            "bad_argument",
+                            Code::BadArgument,
                             format!("{f} is required: viewport CSS pixels from its top left"),
                         )
                     })
@@ -363,21 +361,21 @@ impl Browsing {
         self.load_start_state().await?;
         self.agent
             .as_mut()
-            .ok_or_else(|| Failure::tool("browser_unavailable", "the browser could not be started"))
+            .ok_or_else(|| Failure::tool(Code::BrowserUnavailable, "the browser could not be started"))
     }
 
     /// The agent of a session that has a page open; otherwise an error saying how to get one.
     fn agent_with_page(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
         if let Some(why) = self.released.take() {
             return Err(Failure::tool(
-                "no_page",
+                Code::NoPage,
                 format!("{why}, so no page is open; call navigate with a URL"),
             ));
         }
         match self.agent.as_mut() {
             Some(a) if a.target().is_some() => Ok(a),
             _ => Err(Failure::tool(
-                "no_page",
+                Code::NoPage,
                 "no page is open in this session; call navigate with a URL first",
             )),
         }
@@ -469,7 +467,7 @@ impl Browsing {
             }
         }
         Err(Failure::tool(
-            "url_refused",
+            Code::UrlRefused,
             format!("the action led to {}, which is refused: {refused}; went back", clip(&url)),
         ))
     }
@@ -634,7 +632,7 @@ impl Drop for Browsing {
 
 fn no_tab(i: usize, n: usize) -> Failure {
     Failure::tool(
-        "tab_gone",
+        Code::TabGone,
         format!("there is no tab {i}: this session has {n} tab(s), numbered from 0; list them with tabs"),
     )
 }

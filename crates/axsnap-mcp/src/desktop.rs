@@ -22,6 +22,7 @@ use serde_json::json;
 
 use crate::args::{ArgError, Args};
 use crate::calls;
+use crate::code::Code;
 use crate::failure::{self, clip, clip_bytes, Failure, Window};
 use crate::host::Host;
 use crate::options::ServerOptions;
@@ -198,7 +199,7 @@ impl Desktop {
             let backend = crate::host::connect(self.options.desktop_recording.as_deref()).await?;
             self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
         }
-        self.agent.as_mut().ok_or_else(|| Failure::tool("no_desktop", "the desktop could not be reached"))
+        self.agent.as_mut().ok_or_else(|| Failure::tool(Code::NoDesktop, "the desktop could not be reached"))
     }
 
     /// Every window, noting their ids as known.
@@ -217,7 +218,7 @@ impl Desktop {
     ) -> Result<Reply, Failure> {
         // Arguments first: a bad one is the caller's to fix whatever the desktop's state.
         let Some(call) = Call::read(tool, args, &[WINDOW], &self.options)? else {
-            return Err(Failure::tool("unknown_tool", format!("{} takes no window", clip(tool))));
+            return Err(Failure::tool(Code::UnknownTool, format!("{} takes no window", clip(tool))));
         };
         self.check_known(window).await?;
         let options = self.options.clone();

@@ -16,6 +16,7 @@ use rmcp::ErrorData;
 use serde_json::json;
 
 use crate::args::ArgError;
+use crate::code::Code;
 use crate::surface::Explain;
 use crate::url_policy::UrlRefused;
 use axsnap_agent::AgentError;
@@ -25,8 +26,8 @@ use axsnap_agent::AgentError;
 pub enum Failure {
     /// A tool result with `isError: true`.
     Tool {
-        /// A short, stable code for programs (`stale_ref`, `dialog_open`, ...).
-        code: &'static str,
+        /// A short, stable code for programs and the model (`stale_ref`, `dialog_open`, ...).
+        code: Code,
         /// What went wrong and what to do next.
         message: String,
     },
@@ -36,7 +37,7 @@ pub enum Failure {
 
 impl Failure {
     /// A tool error.
-    pub fn tool(code: &'static str, message: impl Into<String>) -> Failure {
+    pub fn tool(code: Code, message: impl Into<String>) -> Failure {
         Failure::Tool { code, message: message.into() }
     }
 }
@@ -50,7 +51,7 @@ impl From<ArgError> for Failure {
 
 impl From<UrlRefused> for Failure {
     fn from(e: UrlRefused) -> Failure {
-        Failure::tool("url_refused", e.to_string())
+        Failure::tool(Code::UrlRefused, e.to_string())
     }
 }
 
@@ -77,16 +78,16 @@ impl Explain<DesktopError> for Window<'_> {
 pub(crate) fn refused(kind: Refusal, text: String) -> Failure {
     let code = match kind {
         Refusal::Gone => {
-            return Failure::tool("stale_ref", format!("{text}; a ref is never moved to a look-alike"))
+            return Failure::tool(Code::StaleRef, format!("{text}; a ref is never moved to a look-alike"))
         }
-        Refusal::Covered => "obscured",
-        Refusal::Disabled => "disabled",
-        Refusal::Hidden => "hidden",
-        Refusal::ReadOnly => "read_only",
-        Refusal::NotATextField => "not_a_text_field",
-        Refusal::NoSuchOption => "not_found",
-        Refusal::BadKey => "bad_key",
-        Refusal::NotActionable => "not_actionable",
+        Refusal::Covered => Code::Obscured,
+        Refusal::Disabled => Code::Disabled,
+        Refusal::Hidden => Code::Hidden,
+        Refusal::ReadOnly => Code::ReadOnly,
+        Refusal::NotATextField => Code::NotATextField,
+        Refusal::NoSuchOption => Code::NotFound,
+        Refusal::BadKey => Code::BadKey,
+        Refusal::NotActionable => Code::NotActionable,
     };
     Failure::tool(code, text)
 }
@@ -107,7 +108,7 @@ impl From<AgentError<CdpError>> for Failure {
             AgentError::Ref(r) => from_ref(r),
             AgentError::Session(axsnap_core::session::SessionError::Ref(r)) => from_ref(r),
             AgentError::Stale { r, .. } => Failure::tool(
-                "stale_ref",
+                Code::StaleRef,
                 format!(
                     "ref {r} is stale: its element was removed or replaced since your last view, and a ref is \
                      never moved to a look-alike; take a snapshot and use a current ref"
@@ -115,10 +116,10 @@ impl From<AgentError<CdpError>> for Failure {
             ),
             AgentError::Covered { cover, cause, .. } => covered(from_cdp(cause), cover),
             AgentError::NoTarget => {
-                Failure::tool("no_page", "no page is open in this session; call navigate with a URL first")
+                Failure::tool(Code::NoPage, "no page is open in this session; call navigate with a URL first")
             }
             AgentError::TargetClosed { .. } => {
-                Failure::tool("tab_gone", "the action closed its tab; list the tabs with tabs and select one")
+                Failure::tool(Code::TabGone, "the action closed its tab; list the tabs with tabs and select one")
             }
             AgentError::Backend(e) => from_cdp(e),
         }
@@ -133,11 +134,11 @@ impl From<CdpError> for Failure {
 
 fn from_ref(r: RefError) -> Failure {
     match r {
-        RefError::Malformed { .. } => Failure::tool("bad_ref", r.to_string()),
-        RefError::Unknown(_) => Failure::tool("unknown_ref", r.to_string()),
-        RefError::Stale { .. } | RefError::Forgotten(_) => Failure::tool("stale_ref", r.to_string()),
+        RefError::Malformed { .. } => Failure::tool(Code::BadRef, r.to_string()),
+        RefError::Unknown(_) => Failure::tool(Code::UnknownRef, r.to_string()),
+        RefError::Stale { .. } | RefError::Forgotten(_) => Failure::tool(Code::StaleRef, r.to_string()),
         RefError::Foreign { r, .. } => Failure::tool(
-            "foreign_ref",
+            Code::ForeignRef,
             format!("ref {r} belongs to another tab; select that tab with tabs, or use a ref from this tab's snapshot"),
         ),
     }
@@ -150,23 +151,23 @@ fn from_cdp(e: CdpError) -> Failure {
     }
     match e {
         CdpError::Disconnected => Failure::tool(
-            "browser_gone",
+            Code::BrowserGone,
             "the browser is gone (it exited, crashed or was killed); it is started again on the next call, which \
              reopens this session's tabs at their last URLs, but their state (form input, cookies) was lost: take a \
              snapshot, then repeat what is still needed",
         ),
-        CdpError::BrowserRestarted { .. } => Failure::tool("browser_restarted", text),
+        CdpError::BrowserRestarted { .. } => Failure::tool(Code::BrowserRestarted, text),
         CdpError::DialogOpen { kind, message } => Failure::tool(
-            "dialog_open",
+            Code::DialogOpen,
             format!(
                 "a JavaScript {kind} dialog ({}) blocks the page; answer it with the dialog tool (accept true or false), \
                  then retry",
                 quote(&message)
             ),
         ),
-        CdpError::NoDialog => Failure::tool("no_dialog", "no JavaScript dialog is open on this tab"),
+        CdpError::NoDialog => Failure::tool(Code::NoDialog, "no JavaScript dialog is open on this tab"),
         CdpError::Timeout { method, timeout } => Failure::tool(
-            "timeout",
+            Code::Timeout,
             format!(
                 "the page did not answer within {} s (waiting for the browser's {method}); it may be busy in a script \
                  or blocked; try reload or navigate elsewhere",
@@ -174,27 +175,27 @@ fn from_cdp(e: CdpError) -> Failure {
             ),
         ),
         CdpError::Unreachable { url, reason } => Failure::tool(
-            "navigation_failed",
+            Code::NavigationFailed,
             format!("could not load {}: {reason}; check the URL and that the server is up", clip(&url)),
         ),
-        CdpError::NotHtml { .. } | CdpError::Download { .. } => Failure::tool("navigation_failed", text),
+        CdpError::NotHtml { .. } | CdpError::Download { .. } => Failure::tool(Code::NavigationFailed, text),
         CdpError::CheckFailed { .. } | CdpError::NoEffect { .. } => {
-            Failure::tool("no_effect", format!("{text}; a snapshot shows the field as it is now"))
+            Failure::tool(Code::NoEffect, format!("{text}; a snapshot shows the field as it is now"))
         }
-        CdpError::BadValue { .. } => Failure::tool("bad_value", text),
-        CdpError::NoHistory(_) => Failure::tool("no_history", text),
+        CdpError::BadValue { .. } => Failure::tool(Code::BadValue, text),
+        CdpError::NoHistory(_) => Failure::tool(Code::NoHistory, text),
         CdpError::Crashed => Failure::tool(
-            "crashed",
+            Code::Crashed,
             "the page's renderer crashed; reload or navigate to get a new one (the page's state was lost)",
         ),
         CdpError::NoSuchTarget(_) => {
-            Failure::tool("tab_gone", "that tab is closed; list the tabs with tabs and select one")
+            Failure::tool(Code::TabGone, "that tab is closed; list the tabs with tabs and select one")
         }
         CdpError::BrowserNotFound { .. }
         | CdpError::BrowserPathInvalid { .. }
         | CdpError::LaunchFailed { .. }
-        | CdpError::ConnectFailed { .. } => Failure::tool("browser_unavailable", text),
-        _ => Failure::tool("browser_error", text),
+        | CdpError::ConnectFailed { .. } => Failure::tool(Code::BrowserUnavailable, text),
+        _ => Failure::tool(Code::BrowserError, text),
     }
 }
 
@@ -209,7 +210,7 @@ pub(crate) fn from_desktop(e: AgentError<DesktopError>, window: &str) -> Failure
     match e {
         AgentError::Ref(r) | AgentError::Session(SessionError::Ref(r)) => from_desktop_ref(r, window),
         AgentError::Stale { r, .. } => Failure::tool(
-            "stale_ref",
+            Code::StaleRef,
             format!(
                 "ref {r} is stale: its element in window {window} was removed or replaced since your last view, and \
                  a ref is never moved to a look-alike; take a snapshot with window {window} and use a current ref"
@@ -227,27 +228,27 @@ pub(crate) fn from_desktop(e: AgentError<DesktopError>, window: &str) -> Failure
 fn from_desktop_ref(r: RefError, window: &str) -> Failure {
     match r {
         RefError::Unknown(r) => Failure::tool(
-            "unknown_ref",
+            Code::UnknownRef,
             format!(
                 "ref {r} was never given out for a desktop window; take a snapshot with window {window} and use a ref \
                  from it (refs from browser pages are used without window)"
             ),
         ),
         RefError::Foreign { r, owner, .. } => Failure::tool(
-            "foreign_ref",
+            Code::ForeignRef,
             format!("ref {r} is from window {owner}'s snapshot; pass window {owner}, or use a ref from window {window}"),
         ),
         RefError::Stale { .. } | RefError::Forgotten(_) => {
-            Failure::tool("stale_ref", format!("{r} (snapshot with window {window})"))
+            Failure::tool(Code::StaleRef, format!("{r} (snapshot with window {window})"))
         }
-        RefError::Malformed { .. } => Failure::tool("bad_ref", r.to_string()),
+        RefError::Malformed { .. } => Failure::tool(Code::BadRef, r.to_string()),
     }
 }
 
 /// No window of that id in this session.
 pub(crate) fn no_window(window: &str) -> Failure {
     Failure::tool(
-        "no_window",
+        Code::NoWindow,
         format!("there is no window {}; call desktop_windows for the open windows' ids", quote(window)),
     )
 }
@@ -255,7 +256,7 @@ pub(crate) fn no_window(window: &str) -> Failure {
 /// The window closed, or its app exited.
 pub(crate) fn window_gone(window: &str) -> Failure {
     Failure::tool(
-        "window_gone",
+        Code::WindowGone,
         format!(
             "window {window} is gone (closed, or its app exited); call desktop_windows for the open windows"
         ),
@@ -271,25 +272,25 @@ fn from_desktop_error(e: DesktopError) -> Failure {
     }
     match e {
         DesktopError::Unavailable(_) => Failure::tool(
-            "no_desktop",
+            Code::NoDesktop,
             format!(
                 "cannot reach the desktop: {text}. On Linux the server needs DISPLAY and DBUS_SESSION_BUS_ADDRESS of \
                  a session with an AT-SPI bus (e.g. start it under `scripts/desktop-session -- axsnap mcp --desktop`); \
                  the next desktop call tries again"
             ),
         ),
-        DesktopError::Recording { .. } => Failure::tool("no_desktop", text),
+        DesktopError::Recording { .. } => Failure::tool(Code::NoDesktop, text),
         DesktopError::NoSuchTarget(w) => no_window(&w),
-        DesktopError::Gone(_) => Failure::tool("gone", text),
-        DesktopError::Timeout { .. } | DesktopError::NotAnswering(_) => Failure::tool("timeout", text),
-        DesktopError::Unsupported(_) => Failure::tool("unsupported", text),
-        DesktopError::LaunchFailed { .. } => Failure::tool("launch_failed", text),
-        DesktopError::Clipboard(_) => Failure::tool("clipboard_error", text),
-        DesktopError::NotApplied(_) => Failure::tool("not_applied", text),
-        DesktopError::NoEffect(_) => Failure::tool("no_effect", text),
-        DesktopError::WindowSystem(_) => Failure::tool("display_error", text),
-        DesktopError::NoWindowManager(_) => Failure::tool("no_window_manager", text),
-        _ => Failure::tool("desktop_error", text),
+        DesktopError::Gone(_) => Failure::tool(Code::Gone, text),
+        DesktopError::Timeout { .. } | DesktopError::NotAnswering(_) => Failure::tool(Code::Timeout, text),
+        DesktopError::Unsupported(_) => Failure::tool(Code::Unsupported, text),
+        DesktopError::LaunchFailed { .. } => Failure::tool(Code::LaunchFailed, text),
+        DesktopError::Clipboard(_) => Failure::tool(Code::ClipboardError, text),
+        DesktopError::NotApplied(_) => Failure::tool(Code::NotApplied, text),
+        DesktopError::NoEffect(_) => Failure::tool(Code::NoEffect, text),
+        DesktopError::WindowSystem(_) => Failure::tool(Code::DisplayError, text),
+        DesktopError::NoWindowManager(_) => Failure::tool(Code::NoWindowManager, text),
+        _ => Failure::tool(Code::DesktopError, text),
     }
 }
 
@@ -328,7 +329,7 @@ mod tests {
 
     fn code(f: &Failure) -> &'static str {
         match f {
-            Failure::Tool { code, .. } => code,
+            Failure::Tool { code, .. } => code.as_str(),
             Failure::Protocol(_) => "protocol",
         }
     }

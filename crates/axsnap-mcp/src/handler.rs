@@ -25,6 +25,7 @@ use serde_json::{json, Value};
 
 use crate::browsers::Browsers;
 use crate::browsing::Browsing;
+use crate::code::Code;
 use crate::desktop::{self, Desktop};
 use crate::failure::Failure;
 use crate::options::ServerOptions;
@@ -293,7 +294,7 @@ impl AxsnapServer {
                 }
             },
             Some(_) => Err(Failure::tool(
-                "bad_argument",
+                Code::BadArgument,
                 "session must be the string an earlier answer gave on its first line (session: …)",
             )),
         }
@@ -372,12 +373,12 @@ impl AxsnapServer {
                         if *opened
                             && matches!(
                                 *code,
-                                "no_page"
-                                    | "unknown_ref"
-                                    | "stale_ref"
-                                    | "bad_ref"
-                                    | "no_dialog"
-                                    | "no_history"
+                                Code::NoPage
+                                    | Code::UnknownRef
+                                    | Code::StaleRef
+                                    | Code::BadRef
+                                    | Code::NoDialog
+                                    | Code::NoHistory
                             ) =>
                     {
                         *message = format!(
@@ -463,7 +464,7 @@ impl ServerHandler for AxsnapServer {
                     let shared = self.shared.clone();
                     tokio::spawn(async move { shared.end_session(&handle).await });
                 }
-                Err(Failure::tool("cancelled", "the call was cancelled by the client"))
+                Err(Failure::tool(Code::Cancelled, "the call was cancelled by the client"))
             }
         };
         self.to_result(result).map(CallToolResponse::from)
@@ -489,7 +490,7 @@ fn to_result(result: Result<Reply, Failure>, structured: bool) -> Result<CallToo
             Ok(r)
         }
         Err(Failure::Tool { code, message }) => {
-            let mut r = CallToolResult::error(vec![ContentBlock::text(error_text(code, &message))]);
+            let mut r = CallToolResult::error(vec![ContentBlock::text(error_text(code.as_str(), &message))]);
             if structured {
                 r.structured_content = Some(json!({"kind": "error", "error": code, "message": message}));
             }

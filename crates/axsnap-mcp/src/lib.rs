@@ -24,6 +24,7 @@ mod browsers;
 mod browsing;
 mod calls;
 mod caps;
+mod code;
 mod desktop;
 mod failure;
 mod handler;
@@ -44,6 +45,7 @@ mod wait;
 
 pub use args::MAX_STRING_BYTES;
 pub use caps::{Caps, UnknownCap, GROUPS as CAP_GROUPS};
+pub use code::Code;
 pub use handler::{AxsnapServer, Shared};
 pub use options::{BrowserOptions, ServerOptions};
 pub use tools::{list as tool_list, NAMES as TOOL_NAMES};

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
+use crate::code::Code;
 use crate::failure::Failure;
 
 /// Most bytes a file read from the output directory may have.
@@ -27,7 +28,7 @@ pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure
     let (shown, rel) = relative(dir, given)?;
     let outside = || outside(dir, &shown);
     let cannot =
-        |e: std::io::Error| Failure::tool("no_such_file", format!("{shown:?} could not be read: {e}"));
+        |e: std::io::Error| Failure::tool(Code::NoSuchFile, format!("{shown:?} could not be read: {e}"));
     let root = dir.canonicalize().map_err(cannot)?;
     let path = root.join(rel).canonicalize().map_err(cannot)?;
     if !path.starts_with(&root) {
@@ -35,11 +36,11 @@ pub fn read_under(dir: &Path, given: &str) -> Result<(PathBuf, Vec<u8>), Failure
     }
     let meta = std::fs::metadata(&path).map_err(cannot)?;
     if !meta.is_file() {
-        return Err(Failure::tool("no_such_file", format!("{shown:?} is not a regular file")));
+        return Err(Failure::tool(Code::NoSuchFile, format!("{shown:?} is not a regular file")));
     }
     if meta.len() > MAX_READ {
         return Err(Failure::tool(
-            "file_too_big",
+            Code::FileTooBig,
             format!("{shown:?} has {} bytes; at most {MAX_READ}", meta.len()),
         ));
     }
@@ -63,7 +64,7 @@ fn relative<'a>(dir: &Path, given: &'a str) -> Result<(String, &'a Path), Failur
 
 fn outside(dir: &Path, shown: &str) -> Failure {
     Failure::tool(
-        "outside_output_dir",
+        Code::OutsideOutputDir,
         format!(
             "{shown:?} is not a path under the output directory {}; give a file name there",
             dir.display()
@@ -75,7 +76,7 @@ fn write_file(dir: &Path, given: &str, bytes: &[u8], private: bool) -> Result<(S
     let (shown, rel) = relative(dir, given)?;
     let outside = || outside(dir, &shown);
     let cannot =
-        |e: std::io::Error| Failure::tool("write_failed", format!("{shown:?} could not be written: {e}"));
+        |e: std::io::Error| Failure::tool(Code::WriteFailed, format!("{shown:?} could not be written: {e}"));
     let root = dir.canonicalize().map_err(cannot)?;
     let target = root.join(rel);
     let parent = target.parent().map(Path::to_path_buf).unwrap_or_else(|| root.clone());
@@ -105,7 +106,7 @@ fn write_file(dir: &Path, given: &str, bytes: &[u8], private: bool) -> Result<(S
             Err(e) => return Err(cannot(e)),
         }
     }
-    Err(Failure::tool("write_failed", format!("{shown:?}: a thousand files of that name already")))
+    Err(Failure::tool(Code::WriteFailed, format!("{shown:?}: a thousand files of that name already")))
 }
 
 #[cfg(test)]
@@ -124,7 +125,7 @@ mod tests {
         assert!(write_new(&dir, "sub/x.pdf", b"3").is_ok());
         for bad in ["../x.pdf", "/tmp/x.pdf", "", "a/../../x.pdf"] {
             assert!(
-                matches!(write_new(&dir, bad, b"4"), Err(Failure::Tool { code: "outside_output_dir", .. })),
+                matches!(write_new(&dir, bad, b"4"), Err(Failure::Tool { code: Code::OutsideOutputDir, .. })),
                 "{bad}"
             );
         }
@@ -151,14 +152,14 @@ mod tests {
             ("sub", "no_such_file"),
         ] {
             assert!(
-                matches!(read_under(&dir, bad), Err(Failure::Tool { code: c, .. }) if c == code),
+                matches!(read_under(&dir, bad), Err(Failure::Tool { code: c, .. }) if c.as_str() == code),
                 "{bad}"
             );
         }
         #[cfg(unix)]
         assert!(matches!(
             read_under(&dir, "out.json"),
-            Err(Failure::Tool { code: "outside_output_dir", .. })
+            Err(Failure::Tool { code: Code::OutsideOutputDir, .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::browsing::Browsing;
+use crate::code::Code;
 use crate::desktop::Desktop;
 use crate::failure::Failure;
 
@@ -71,7 +72,7 @@ impl Slot {
     pub fn check_open(&self) -> Result<(), Failure> {
         if self.ended.load(Ordering::Acquire) {
             return Err(Failure::tool(
-                "unknown_session",
+                Code::UnknownSession,
                 "this session ended (closed, or idle past the timeout) while the call waited; call without \
                  session to open a new one",
             ));
@@ -123,7 +124,7 @@ impl Handles {
     pub fn unknown(&self, handle: &str, idle_timeout: Duration) -> Failure {
         let mins = idle_timeout.as_secs_f64() / 60.0;
         Failure::tool(
-            "unknown_session",
+            Code::UnknownSession,
             format!(
                 "no session {:?}: it was closed, idle for over {mins:.0} min, or the server restarted. Call \
                  without session to open a new one (its refs start over; navigate first)",
@@ -212,7 +213,7 @@ impl Handles {
 
 fn too_many() -> Failure {
     Failure::tool(
-        "too_many_sessions",
+        Code::TooManySessions,
         format!(
             "this server has {MAX_SESSIONS} sessions open; pass the session handle your first answer gave to \
              keep using one, or close sessions you are done with"
@@ -224,7 +225,7 @@ fn too_many() -> Failure {
 fn new_handle() -> Result<String, Failure> {
     let mut bytes = [0u8; HANDLE_LEN];
     getrandom::fill(&mut bytes).map_err(|e| {
-        Failure::tool("internal", format!("no random source for a session handle ({e}); try again"))
+        Failure::tool(Code::Internal, format!("no random source for a session handle ({e}); try again"))
     })?;
     Ok(bytes.iter().map(|b| char::from(ALPHABET[usize::from(b % 32)])).collect())
 }
@@ -253,7 +254,7 @@ mod tests {
 
     fn code(f: Failure) -> &'static str {
         match f {
-            Failure::Tool { code, .. } => code,
+            Failure::Tool { code, .. } => code.as_str(),
             Failure::Protocol(_) => "protocol",
         }
     }

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::code::Code;
 use crate::failure::Failure;
 
 /// Most files one `upload` takes.
@@ -21,18 +22,21 @@ impl UploadRoot {
     pub fn check(&self, paths: &[String]) -> Result<Vec<String>, Failure> {
         let Some(root) = &self.0 else {
             return Err(Failure::tool(
-                "uploads_off",
+                Code::UploadsOff,
                 "this server takes no uploads: start it with --upload-root DIR and give paths under DIR",
             ));
         };
         if paths.is_empty() || paths.len() > MAX_FILES {
             return Err(Failure::tool(
-                "bad_argument",
+                Code::BadArgument,
                 format!("paths must name 1 to {MAX_FILES} files; {} were given", paths.len()),
             ));
         }
         let root = root.canonicalize().map_err(|e| {
-            Failure::tool("uploads_off", format!("the upload root {} cannot be read ({e})", root.display()))
+            Failure::tool(
+                Code::UploadsOff,
+                format!("the upload root {} cannot be read ({e})", root.display()),
+            )
         })?;
         paths.iter().map(|p| one(&root, p)).collect()
     }
@@ -44,7 +48,7 @@ fn one(root: &Path, given: &str) -> Result<String, Failure> {
     let path = if path.is_absolute() { path.to_path_buf() } else { root.join(path) };
     let real = path.canonicalize().map_err(|e| {
         Failure::tool(
-            "no_such_file",
+            Code::NoSuchFile,
             format!(
                 "{shown:?} cannot be uploaded: {} ({e}); give a file under {}",
                 path.display(),
@@ -54,7 +58,7 @@ fn one(root: &Path, given: &str) -> Result<String, Failure> {
     })?;
     if !real.starts_with(root) {
         return Err(Failure::tool(
-            "outside_upload_root",
+            Code::OutsideUploadRoot,
             format!(
                 "{shown:?} is outside the upload root {}; only files under it may be uploaded",
                 root.display()
@@ -63,13 +67,13 @@ fn one(root: &Path, given: &str) -> Result<String, Failure> {
     }
     if !real.is_file() {
         return Err(Failure::tool(
-            "no_such_file",
+            Code::NoSuchFile,
             format!("{shown:?} is not a regular file; give a file, not a directory"),
         ));
     }
     real.to_str().map(str::to_string).ok_or_else(|| {
         Failure::tool(
-            "no_such_file",
+            Code::NoSuchFile,
             format!("{shown:?} has a path that is not UTF-8, which the browser cannot take"),
         )
     })
@@ -82,7 +86,7 @@ mod tests {
     fn code(r: Result<Vec<String>, Failure>) -> &'static str {
         match r {
             Ok(_) => "ok",
-            Err(Failure::Tool { code, .. }) => code,
+            Err(Failure::Tool { code, .. }) => code.as_str(),
             Err(Failure::Protocol(_)) => "protocol",
         }
     }

@@ -10,6 +10,7 @@ use axsnap_core::backend::Backend;
 use axsnap_core::{Ref, Snapshot, State};
 
 use crate::args::{ArgError, Args};
+use crate::code::Code;
 use crate::failure::{clip, Failure};
 use axsnap_agent::Agent;
 use axsnap_agent::AgentError;
@@ -108,8 +109,9 @@ impl Condition {
             Condition::Text(t) => contains_text(snap, t),
             Condition::TextGone(t) => !contains_text(snap, t),
             Condition::Element(r, state) => {
-                let r: Ref =
-                    r.parse().map_err(|e: axsnap_core::RefError| Failure::tool("bad_ref", e.to_string()))?;
+                let r: Ref = r
+                    .parse()
+                    .map_err(|e: axsnap_core::RefError| Failure::tool(Code::BadRef, e.to_string()))?;
                 let node =
                     snap.tree.preorder().map(|(id, _)| snap.tree.node(id)).find(|n| n.ref_id == Some(r));
                 match (node, state) {
@@ -167,7 +169,7 @@ pub async fn until<B: Backend>(
         }
         if started.elapsed() >= limit {
             return Err(Failure::tool(
-                "timeout",
+                Code::Timeout,
                 format!(
                     "waited {:.1} s for {} and it did not happen; look at the page with snapshot, or wait longer with seconds",
                     limit.as_secs_f64(),

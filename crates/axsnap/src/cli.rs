@@ -28,9 +28,11 @@ pub enum Command {
     Demo(DemoArgs),
     /// Serve the browser tools over the Model Context Protocol: stdio (default) or streamable
     /// HTTP (--http 127.0.0.1:PORT).
-    Mcp(McpArgs),
-    /// Snapshot and search the windows of desktop apps over AT-SPI (Linux): `apps`,
-    /// `snapshot --app NAME`, `find --app NAME QUERY`.
+    // Boxed: its options outweigh every other command's (clippy's large_enum_variant on
+    // Windows, where paths are bigger).
+    Mcp(Box<McpArgs>),
+    /// Snapshot and search the windows of desktop apps (AT-SPI on Linux, or a recording
+    /// anywhere): `apps`, `snapshot --app NAME`, `find --app NAME QUERY`.
     #[command(subcommand)]
     Desktop(DesktopCommand),
     /// Count the tokens of a text (a file, or standard input) as models do: bytes, cl100k_base

@@ -1,6 +1,7 @@
 //! `axsnap desktop ...`, the real binary: without a session bus it says what to do; in a
 //! private desktop session (the AT-SPI backend's test support) it lists the apps there, prints
 //! a window's snapshot, and names the apps there when asked for one that is not.
+#![cfg(target_os = "linux")]
 
 #[path = "../../axsnap-atspi/tests/common/mod.rs"]
 mod common;

@@ -9,6 +9,7 @@ use serde_json::json;
 
 use super::Browsing;
 use crate::args::Args;
+use crate::code::Code;
 use crate::failure::Failure;
 use crate::reply::Reply;
 
@@ -19,7 +20,7 @@ impl Browsing {
         if a.opt_bool("annotate")? == Some(true) {
             if r.is_some() {
                 return Err(Failure::tool(
-                    "bad_argument",
+                    Code::BadArgument,
                     "annotate labels the refs in the viewport; leave out ref, or leave out annotate to shoot one element",
                 ));
             }
@@ -113,7 +114,7 @@ impl Browsing {
         let given = a.str("path")?.to_string();
         let Some(dir) = self.options.browser.output_dir.clone() else {
             return Err(Failure::tool(
-                "no_output_dir",
+                Code::NoOutputDir,
                 "this server saves no files: start it with --output-dir DIR",
             ));
         };

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::Browsing;
 use crate::args::Args;
+use crate::code::Code;
 use crate::failure::Failure;
 use crate::reply::Reply;
 
@@ -40,7 +41,7 @@ impl Browsing {
             let rec = recorder(agent.backend_ref())?;
             let request = rec.request(n as u64).filter(|q| q.tab == tab).ok_or_else(|| {
                 Failure::tool(
-                    "not_found",
+                    Code::NotFound,
                     format!("no request #{n} of this tab is kept; network_requests lists the ones that are"),
                 )
             })?;
@@ -154,7 +155,7 @@ fn fit_note(text: &mut String, shown: usize, limit: usize, matched: usize) {
 fn recorder(backend: &axsnap_cdp::CdpBackend) -> Result<&axsnap_cdp::Recorder, Failure> {
     backend.recorder().ok_or_else(|| {
         Failure::tool(
-            "not_recording",
+            Code::NotRecording,
             "this session does not record its tabs; start the server with --caps network",
         )
     })

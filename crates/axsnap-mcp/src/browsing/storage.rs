@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::Browsing;
 use crate::args::Args;
+use crate::code::Code;
 use crate::failure::{clip, Failure};
 use crate::reply::Reply;
 
@@ -26,7 +27,7 @@ impl Browsing {
         self.state_pending = false;
         agent.backend().load_storage_state(&state).await.map(|_| ()).map_err(|e| {
             Failure::tool(
-                "storage_state_failed",
+                Code::StorageStateFailed,
                 format!("--storage-state could not be loaded into this session's browser ({e}); it goes on without it"),
             )
         })
@@ -39,7 +40,7 @@ impl Browsing {
         let path = a.str("path")?.to_string();
         let Some(dir) = self.options.browser.output_dir.clone() else {
             return Err(Failure::tool(
-                "no_output_dir",
+                Code::NoOutputDir,
                 "this server keeps no files: start it with --output-dir DIR (storage files are saved and read there)",
             ));
         };
@@ -67,7 +68,7 @@ impl Browsing {
         }
         let (read, bytes) = crate::output::read_under(&dir, &path)?;
         let state = crate::storage_state::parse(&bytes)
-            .map_err(|e| Failure::tool("bad_storage_file", format!("{}: {e}", read.display())))?;
+            .map_err(|e| Failure::tool(Code::BadStorageFile, format!("{}: {e}", read.display())))?;
         let (state, skipped) = crate::storage_state::allowed(&state, &self.options.urls);
         let has_page = self.agent.as_ref().is_some_and(|a| a.target().is_some());
         let items = self.agent().await?.backend().load_storage_state(&state).await?;
@@ -145,7 +146,7 @@ impl Browsing {
             "set" => {
                 let (Some(name), Some(site)) = (name, site) else {
                     return Err(Failure::tool(
-                        "bad_argument",
+                        Code::BadArgument,
                         "cookies set needs name, value, and url (or domain): the site the cookie is for",
                     ));
                 };
@@ -169,7 +170,7 @@ impl Browsing {
             "delete" => {
                 let Some(name) = name else {
                     return Err(Failure::tool(
-                        "bad_argument",
+                        Code::BadArgument,
                         "cookies delete needs the cookie's name (and url or domain to pick one site's)",
                     ));
                 };
@@ -192,7 +193,7 @@ impl Browsing {
                     .count();
                 if stuck > 0 {
                     return Err(Failure::tool(
-                        "not_deleted",
+                        Code::NotDeleted,
                         format!("{stuck} cookie(s) named {name:?} could not be removed"),
                     ));
                 }
@@ -235,11 +236,11 @@ impl Browsing {
         domain: Option<&str>,
         path: Option<&str>,
     ) -> Result<Option<Site>, Failure> {
-        let refuse = |e: crate::url_policy::UrlRefused| Failure::tool("url_refused", format!("{e}"));
+        let refuse = |e: crate::url_policy::UrlRefused| Failure::tool(Code::UrlRefused, format!("{e}"));
         if let Some(u) = url {
             self.options.urls.check(u).map_err(refuse)?;
             let parsed = url::Url::parse(u.trim())
-                .map_err(|_| Failure::tool("bad_argument", format!("url {:?} is not a URL", clip(u))))?;
+                .map_err(|_| Failure::tool(Code::BadArgument, format!("url {:?} is not a URL", clip(u))))?;
             let host = parsed.host_str().unwrap_or_default().to_string();
             let path = path.map(str::to_string).unwrap_or_else(|| "/".into());
             return Ok(Some(Site { host, path, secure: parsed.scheme() == "https" }));

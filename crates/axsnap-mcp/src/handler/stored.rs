@@ -14,6 +14,7 @@ use tokio::task::JoinHandle;
 
 use super::Shared;
 use crate::browsing::{Browsing, SavedBrowsing};
+use crate::code::Code;
 use crate::failure::Failure;
 use crate::sessions::{is_handle, Slot};
 use crate::store::{Locked, Store, StoreError, Token, LOCK_TTL};
@@ -68,12 +69,12 @@ impl Drop for Held {
 }
 
 fn unavailable(e: StoreError) -> Failure {
-    Failure::tool("state_unavailable", e.to_string())
+    Failure::tool(Code::StateUnavailable, e.to_string())
 }
 
 fn unreadable(handle: &str, e: impl std::fmt::Display) -> Failure {
     Failure::tool(
-        "state_unreadable",
+        Code::StateUnreadable,
         format!(
             "session {handle}'s stored state could not be read ({e}); call without session to open a new one"
         ),
@@ -213,7 +214,7 @@ impl Shared {
                 Ok(())
             }
             false => Err(Failure::tool(
-                "internal",
+                Code::Internal,
                 format!("session {handle} was in the store already; try again"),
             )),
         }
