@@ -324,6 +324,34 @@ async def test_desktop_launch_answers_with_the_new_window(desktop_client, platfo
         await desktop_client.call_tool("desktop_launch", {"app": "true", "args": [1]})
 
 
+LIMITED_APP = REPO / "crates" / "axsnap-atspi" / "tests" / "apps" / "limited.py"
+
+
+async def test_a_fill_the_field_cannot_hold_is_no_effect(desktop_env: dict[str, str], axsnap_bin: Path) -> None:
+    """On the real desktop: an entry that takes 5 characters, filled with 9, holds 5 (read back
+    over the bus): the answer is no_effect saying what it holds, not a success."""
+    async with connect(server_params(axsnap_bin, desktop_env, "--desktop", STRUCTURED)) as c:
+        await app_window(c)  # the session's own app is up: the launch's new window is the form's
+        r = await c.call_tool("desktop_launch", {"app": "/usr/bin/python3", "args": [str(LIMITED_APP)]})
+        text = full_text(r)
+        assert not r.is_error, text
+        pid = int(re.search(r"\(pid (\d+)\)", text).group(1))
+        try:
+            wid = re.search(r"its window is (w\d+)", text).group(1)
+            m = re.search(r'^\s*textbox "Code" \[(e\d+)\].*: ab$', text, re.M)
+            assert m, text
+            r = await c.call_tool("fill", {"window": wid, "ref": m.group(1), "text": "123456789"})
+            assert r.is_error and error_code(r) == "no_effect", full_text(r)
+            assert '"12345"' in full_text(r), full_text(r)
+            # A fill it can hold takes.
+            r = await c.call_tool("fill", {"window": wid, "ref": m.group(1), "text": "xyz"})
+            took = '-> "xyz"' in full_text(r) or re.search(r'textbox "Code" .*: xyz$', full_text(r), re.M)
+            assert not r.is_error and took, full_text(r)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, 15)
+
+
 async def test_window_control_answers_with_what_changed(desktop_client, platform) -> None:
     """Under the session's window manager (openbox): move, resize, maximize (twice: the second
     does nothing and says so), restore, minimize, focus and close a launched app's window, each
