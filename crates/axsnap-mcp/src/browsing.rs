@@ -25,7 +25,7 @@ use crate::calls::{self, auto_request, Op};
 use crate::code::Code;
 use crate::failure::{clip, clip_bytes, Failure, Tab};
 use crate::options::ServerOptions;
-use crate::reply::{Happenings, Reply};
+use crate::reply::{Fetched, Happenings, Reply};
 use crate::surface::{self, Call, Done};
 use crate::tools;
 use axsnap_agent::{Agent, SavedAgent, Step};
@@ -483,7 +483,14 @@ impl Browsing {
         while downloads.ended() < seen + begun && Instant::now() < until {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        h.saved = downloads.ended_after(seen);
+        h.saved = downloads
+            .ended_after(seen)
+            .into_iter()
+            .map(|d| match d {
+                axsnap_cdp::Download::Saved { name, size, path } => Fetched::Saved { name, size, path },
+                axsnap_cdp::Download::Failed { name } => Fetched::Failed { name },
+            })
+            .collect();
         h.downloading = begun.saturating_sub(h.saved.len() as u64);
     }
 

@@ -33,11 +33,31 @@ pub struct Happenings {
     /// New downloads (refused): count and the first name.
     pub downloads: Option<(u64, Option<String>)>,
     /// Downloads that ended (saved or failed) with `--output-dir`.
-    pub saved: Vec<axsnap_cdp::Download>,
+    pub saved: Vec<Fetched>,
     /// Downloads begun and not ended when the answer was made.
     pub downloading: u64,
     /// Anything else worth one clause (`waited 1.2 s for text "Saved"`).
     pub notes: Vec<String>,
+}
+
+/// A file an action fetched (a download), as the answer says it: backend-neutral, so the
+/// reply knows no backend's types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fetched {
+    /// Saved under the output directory.
+    Saved {
+        /// The name the site gave it.
+        name: String,
+        /// Its size in bytes.
+        size: u64,
+        /// Where it was saved.
+        path: std::path::PathBuf,
+    },
+    /// It failed (cancelled, interrupted).
+    Failed {
+        /// The name the site gave it.
+        name: String,
+    },
 }
 
 impl Reply {
@@ -118,11 +138,11 @@ impl Reply {
                 .saved
                 .iter()
                 .map(|d| match d {
-                    axsnap_cdp::Download::Saved { name, size, path } => {
+                    Fetched::Saved { name, size, path } => {
                         clauses.push(format!("downloaded {name} ({size} bytes) to {}", path.display()));
                         json!({"name": name, "size": size, "path": path.to_string_lossy()})
                     }
-                    axsnap_cdp::Download::Failed { name } => {
+                    Fetched::Failed { name } => {
                         clauses.push(format!("the download of {name} failed"));
                         json!({"name": name, "failed": true})
                     }
