@@ -1,6 +1,8 @@
 """Forms that tell the truth (issue 51, first part): `fill` sets every input type the way a
 user's value lands, with the `input` and `change` events a page's handlers listen to, and an
-edit that does not take is an error, never a success whose diff says only that focus moved.
+edit that does not take is an error, never a success whose diff says only that focus moved. A
+value the type refuses (a date's `2011-13-45`, a number's `abc`) is refused before anything is
+written: the field keeps its value and the page hears no event.
 
 On the fixture's /inputs page (one labelled field of each type), through `axsnap mcp` over
 stdio and the Python SDK; each value is read back in the page with `evaluate`. A picked input
@@ -82,10 +84,10 @@ async def test_textarea_and_contenteditable(page: Page) -> None:
         ("Locked", "x", "disabled", "disabled"),
         ("Frozen textbox", "x", "read_only", "read-only"),
         ("Stubborn", "new", "no_effect", 'holds "same"'),
-        ("Frozen date", "2011-10-11", "no_effect", "read-only"),
+        ("Frozen date", "2011-10-11", "read_only", "cannot fill"),
         ("Start date", "2011-13-45", "bad_value", "yyyy-mm-dd"),
         ("Start time", "noon", "bad_value", "hh:mm"),
-        ("Colour", "red", "bad_value", "#rrggbb"),
+        ("Colour", "not a colour", "bad_value", "#rrggbb"),
         ("Volume", "200", "bad_value", "from 0 to 10"),
     ],
 )
@@ -103,6 +105,73 @@ async def test_typing_into_a_field_that_takes_no_keys_is_an_error(page: Page) ->
     # The range is left as it was after a refused fill.
     r = await page.c.call_tool("fill", {"ref": await page.ref("Volume"), "text": "200"})
     assert r.is_error and await page.value("range") == "5", full_text(r)
+
+
+# (label, name, a value the field takes, one its type refuses, what the refusal says it takes)
+REFUSED = [
+    ("Start date", "date", "2011-10-11", "2011-13-45", "yyyy-mm-dd"),
+    ("Start time", "time", "11:34", "25:00", "hh:mm"),
+    ("Month", "month", "2011-10", "2011-13", "yyyy-mm"),
+    ("Week", "week", "2011-W41", "2011-W60", "yyyy-Www"),
+    ("Meeting", "datetime-local", "2011-10-11T11:34", "2011-10-11T25:00", "yyyy-mm-ddThh:mm"),
+    ("Count", "number", "42", "abc", "a number"),
+    ("Colour", "color", "#00ff00", "transparent", "#rrggbb"),
+    ("Volume", "range", "8", "eleven", "from 0 to 10"),
+]
+
+
+@pytest.mark.parametrize(("label", "name", "good", "bad", "format"), REFUSED, ids=[c[1] for c in REFUSED])
+async def test_a_refused_value_leaves_the_field_as_it_was(
+    page: Page, label: str, name: str, good: str, bad: str, format: str
+) -> None:
+    """A value the type refuses is refused before anything is written: the field keeps its
+    value and the page hears no input or change event (a framework's model stays in step with
+    the page: ipywidgets kept a date the page showed emptied, JupyterLab saved a number as null)."""
+    ref = await page.ref(label)
+    r = await page.c.call_tool("fill", {"ref": ref, "text": good})
+    assert not r.is_error, full_text(r)
+    log = await page.log()
+    r = await page.c.call_tool("fill", {"ref": ref, "text": bad})
+    assert r.is_error and error_code(r) == "bad_value", full_text(r)
+    assert format in full_text(r) and "left as it was" in full_text(r), full_text(r)
+    assert await page.value(name) == good
+    assert await page.log() == log, "a refused fill sent events"
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [("red", "#ff0000"), ("#ABC", "#aabbcc"), ("rgb(0 128 255)", "#0080ff"), ("hsl(120 100% 25%)", "#008000")],
+)
+async def test_a_colour_takes_css_colours(page: Page, text: str, holds: str) -> None:
+    ref = await page.ref("Colour")
+    r = await page.c.call_tool("fill", {"ref": ref, "text": text})
+    assert not r.is_error, full_text(r)
+    assert await page.value("color") == holds
+    assert "input:color" in await page.log() and "change:color" in await page.log()
+    # The same colour again is no error: the field holds what was asked, in its own form.
+    r = await page.c.call_tool("fill", {"ref": ref, "text": text})
+    assert not r.is_error, full_text(r)
+
+
+async def test_a_datetime_local_takes_a_space_for_the_t(page: Page) -> None:
+    ref = await page.ref("Meeting")
+    for _ in range(2):
+        r = await page.c.call_tool("fill", {"ref": ref, "text": "2011-10-11 11:34"})
+        assert not r.is_error, full_text(r)
+        assert await page.value("datetime-local") == "2011-10-11T11:34"
+
+
+async def test_a_read_only_date_is_refused_as_read_only_and_says_so(page: Page) -> None:
+    r = await page.c.call_tool("snapshot", {"mode": "full", "max_tokens": 0})
+    assert re.search(r'textbox "Frozen date" \[e\d+\] \[readonly\]', full_text(r)), full_text(r)
+    r = await page.c.call_tool("fill", {"ref": await page.ref("Frozen date"), "text": "2011-10-11"})
+    # The same refusal as a read-only text field's.
+    assert r.is_error and error_code(r) == "read_only", full_text(r)
+    assert "cannot fill" in full_text(r) and "it is read-only" in full_text(r), full_text(r)
+    assert await page.value("frozen-date") == "2020-01-01"
+    assert "frozen-date" not in await page.log()
+    r = await page.c.call_tool("fill", {"ref": await page.ref("Frozen textbox"), "text": "x"})
+    assert r.is_error and error_code(r) == "read_only", full_text(r)
 
 
 VOCABULARY = set(re.findall(r'=> "([a-z_-]+)"', (REPO / "crates/axsnap-core/src/role.rs").read_text()))

@@ -70,18 +70,22 @@ pub async fn act_with(
         None => None,
     };
     let watcher = Watcher::start(page).await?;
-    let Some(quiet) = watcher.run(perform(page, &el, action)).await? else {
+    let Some(done) = watcher.run(perform(page, &el, action)).await? else {
         // A dialog opened mid-action; the page waits for the agent.
         return watcher.settle(opts, false).await;
     };
     // An action may ask for a longer quiet period than the caller's (a search field's debounce).
-    let opts = SettleOptions { quiet: opts.quiet.max(quiet.unwrap_or_default()), ..*opts };
+    let opts = SettleOptions { quiet: opts.quiet.max(done.quiet.unwrap_or_default()), ..*opts };
     let outcome = watcher.settle(&opts, false).await?;
     if outcome.dialog.is_none() && !outcome.navigated {
         if let ElementAction::Check { on } = action {
             verify_checked(page, &el, *on).await?;
         }
-        if let Some(edit) = edit {
+        if let Some(mut edit) = edit {
+            // A value filled as the field holds it (`red` as `#ff0000`) is what to find.
+            if let (fields::Edit::Fill(_), Some(landed)) = (edit, done.landed.as_deref()) {
+                edit = fields::Edit::Fill(landed);
+            }
             // The element may be gone after the edit (the page re-rendered it): then we
             // cannot know, and say nothing.
             let after = fields::value(page, &el).await.ok().flatten();
@@ -210,12 +214,18 @@ fn action_name(a: &ElementAction) -> &'static str {
 /// found, not the page before it.
 pub const LOOKUP_QUIET: std::time::Duration = std::time::Duration::from_millis(650);
 
-/// Performs `action`; `Some(quiet)` when the page needs that long a quiet period after it.
-async fn perform(
-    page: &PageHandle,
-    el: &Element,
-    action: &ElementAction,
-) -> Result<Option<std::time::Duration>, CdpError> {
+/// What an action leaves for the settle and the read-back after it.
+#[derive(Debug, Default)]
+struct Performed {
+    /// A quiet period the page needs after it (a search field's lookup).
+    quiet: Option<std::time::Duration>,
+    /// The value a fill by value left in the field, as the field holds it (a colour name as
+    /// `#rrggbb`): what the read-back is to find.
+    landed: Option<String>,
+}
+
+/// Performs `action`.
+async fn perform(page: &PageHandle, el: &Element, action: &ElementAction) -> Result<Performed, CdpError> {
     let name = action_name(action);
     match action {
         ElementAction::Click { count } => click(page, el, MouseButton::Left, (*count).max(1), name).await,
@@ -228,8 +238,7 @@ async fn perform(
                 .map(|_| ())
         }
         ElementAction::Type { text, clear, submit } => {
-            let lookup = type_text(page, el, text, *clear, *submit).await?;
-            return Ok(lookup.then_some(LOOKUP_QUIET));
+            return type_text(page, el, text, *clear, *submit).await
         }
         ElementAction::TypeKeys { text, submit } => type_keys(page, el, text, *submit).await,
         ElementAction::Select { values } => select(page, el, values).await,
@@ -247,7 +256,7 @@ async fn perform(
             Ok(())
         }
     }
-    .map(|()| None)
+    .map(|()| Performed::default())
 }
 
 /// Refuses disabled controls (a click on one does nothing, which would look like success).
@@ -363,17 +372,27 @@ async fn type_text(
     text: &str,
     clear: bool,
     submit: bool,
-) -> Result<bool, CdpError> {
+) -> Result<Performed, CdpError> {
     let name = if clear { "fill" } else { "type into" };
     ensure_enabled(page, el, name, true).await?;
     // A date, time, colour or range input takes no typed text: a fill sets its value, as the
-    // user's pick in its picker would.
-    if clear && matches!(fields::fill_native(page, el, text).await?, fields::NativeFill::Done) {
-        if submit {
-            input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
+    // user's pick in its picker would. Any fill's value is checked against the input's type
+    // first: a number input typed "abc" would be left empty.
+    let checked = if clear {
+        match fields::fill_native(page, el, text).await? {
+            fields::NativeFill::Done(landed) => {
+                if submit {
+                    input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
+                }
+                return Ok(Performed { quiet: None, landed: Some(landed) });
+            }
+            fields::NativeFill::Type(checked) => Some(checked),
+            fields::NativeFill::NotNative => None,
         }
-        return Ok(false);
-    }
+    } else {
+        None
+    };
+    let text = checked.as_deref().unwrap_or(text);
     focus(page, el, name).await?;
     let v = call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?;
     if v.get("editable").and_then(Value::as_bool) != Some(true) {
@@ -411,7 +430,8 @@ async fn type_text(
     if submit {
         input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
     }
-    Ok(v.get("lookup").and_then(Value::as_bool) == Some(true))
+    let lookup = v.get("lookup").and_then(Value::as_bool) == Some(true);
+    Ok(Performed { quiet: lookup.then_some(LOOKUP_QUIET), landed: None })
 }
 
 /// Types `text` a key press per character (keydown, keypress, input, keyup: what a page that

@@ -396,8 +396,8 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    /// Applies the DOM facts of a node of `frame`: developer id, secrets, click, scroll,
-    /// bounds in the top-level viewport, offscreen, obscured.
+    /// Applies the DOM facts of a node of `frame`: developer id, read-only, secrets, click,
+    /// scroll, bounds in the top-level viewport, offscreen, obscured.
     fn place(&self, node: &mut Node, frame: &str, facts: Option<&Facts>, snap: Option<&SnapIndex>) {
         let Some(f) = facts else {
             // Without the DOM facts a text field cannot be told apart from a password field:
@@ -408,6 +408,15 @@ impl<'a> Assembler<'a> {
             return;
         };
         node.dev_id = f.dev_id.clone();
+        // The attribute makes inputs read-only. Chromium's tree says so of text fields only:
+        // a read-only date, time or colour input (a textbox here) read as one that takes a
+        // fill, and a read-only number input as editable.
+        if f.readonly && matches!(node.role, Role::TextBox | Role::SpinButton) {
+            node.states.set(State::Readonly, true);
+            if node.role == Role::SpinButton {
+                node.states.set(State::Editable, false);
+            }
+        }
         // The value stays for now: the core's redaction, run on the whole capture before it
         // leaves the backend, reads it to cut it out of names that embed it.
         if f.secret {

@@ -209,8 +209,11 @@ pub enum CdpError {
         /// Why, when known (disabled, read-only, a script reverted it).
         why: String,
     },
-    /// A value the input's type cannot hold (`2011-13-45` into a date).
-    #[error("{value:?} is not a value a {kind} input takes; it takes {format}")]
+    /// A value the input's type cannot hold (`2011-13-45` into a date), refused before anything
+    /// was written.
+    #[error(
+        "{value:?} is not a value a {kind} input takes; it takes {format}; the field was left as it was"
+    )]
     BadValue {
         /// The element, described.
         target: String,

@@ -187,6 +187,51 @@ fn type_fill_append_submit() {
 }
 
 #[test]
+fn a_value_the_type_refuses_leaves_the_field_as_it_was() {
+    run(async {
+        let (page, _s) = open("act/controls.html").await;
+        // Fields holding a value, each counting the events the page hears.
+        eval(
+            &page,
+            "document.body.insertAdjacentHTML('beforeend', `<input id=d type=date value=2011-10-11>
+               <input id=n type=number value=42><input id=c type=color value=#00ff00>
+               <input id=rd type=date readonly value=2020-01-01>`);
+             window.heard = 0;
+             for (const e of document.querySelectorAll('#d, #n, #c, #rd'))
+               for (const k of ['input', 'change']) e.addEventListener(k, () => heard++);
+             1",
+        )
+        .await;
+        for (id, bad, holds) in
+            [("d", "2011-13-45", "2011-10-11"), ("n", "abc", "42"), ("c", "nonsense", "#00ff00")]
+        {
+            let el = native(&page, &format!("document.getElementById('{id}')")).await;
+            let e = act(&page, &el, &fill(bad)).await.unwrap_err();
+            assert!(
+                matches!(e, CdpError::BadValue { .. }) && e.to_string().contains("left as it was"),
+                "{e}"
+            );
+            assert_eq!(eval(&page, &format!("document.getElementById('{id}').value")).await, json!(holds));
+        }
+        let rd = native(&page, "document.getElementById('rd')").await;
+        let e = act(&page, &rd, &fill("2011-10-11")).await.unwrap_err();
+        assert!(
+            matches!(&e, CdpError::NotActionable { kind: axsnap_core::backend::Refusal::ReadOnly, .. }),
+            "{e:?}"
+        );
+        assert_eq!(eval(&page, "document.getElementById('rd').value").await, json!("2020-01-01"));
+        assert_eq!(eval(&page, "heard").await, json!(0), "a refused fill sent events");
+        // A colour name lands as #rrggbb, and filling it again is no error.
+        let c = native(&page, "document.getElementById('c')").await;
+        for _ in 0..2 {
+            act(&page, &c, &fill("red")).await.unwrap();
+            assert_eq!(eval(&page, "document.getElementById('c').value").await, json!("#ff0000"));
+        }
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
 fn press_keys_and_chords() {
     run(async {
         let (page, _s) = open("act/controls.html").await;

@@ -1,53 +1,109 @@
 //! Form fields told the truth: native inputs whose value no typing sets (date, time, month,
 //! week, datetime-local, color, range) are filled the way a user's pick lands, and after
 //! `fill`, `type` and `select` the field is read back, so an edit that did not take is an error
-//! ([`CdpError::NoEffect`]) instead of a success whose diff says only that focus moved.
+//! ([`CdpError::NoEffect`]) instead of a success whose diff says only that focus moved. A value
+//! the field's type refuses is refused before anything is written ([`CdpError::BadValue`]).
 
+use axsnap_core::backend::Refusal;
 use serde_json::{json, Value};
 
 use crate::error::CdpError;
-use crate::locate::{call_on, Element};
+use crate::locate::{call_on, not_actionable, Element};
 
-/// Fills a native date, time, month, week, datetime-local, color or range input (or the input
-/// whose inner part `el` is: the spin fields of a date input live in its shadow tree) by its
-/// value, with the `input` and `change` events a user's pick sends. The prototype's setter is
-/// used so that frameworks tracking the value (React) see the change. Answers `{native:
-/// false}` for any other element, `{malformed, format}` for a value the type cannot hold.
+/// Checks a fill's value against the input's type before anything is written, and fills a
+/// native date, time, month, week, datetime-local, color or range input (or the input whose
+/// inner part `el` is: the spin fields of a date input live in its shadow tree) by its value,
+/// with the `input` and `change` events a user's pick sends. The prototype's setter is used so
+/// that frameworks tracking the value (React) see the change.
+///
+/// A value the type refuses is refused before the field is touched: the browser's own value
+/// setter empties a date given `2011-13-45` without an event, which left a framework's model
+/// (ipywidgets, JupyterLab's settings) holding the old value while the page showed none. What
+/// the browser makes of a value is read on a detached input of the same type, so the check is
+/// the browser's own sanitization, not a second copy of the HTML Standard's.
+///
+/// Answers `{native: false}` for an element typing fills, `{typed}` for a number input whose
+/// value is good to type (trimmed), `{refused}` for a disabled or read-only input, `{malformed,
+/// type, format}` for a value the type refuses, and `{native: true, value}` once filled.
 const NATIVE_FILL_JS: &str = "function(value) {
   let t = this;
   const root = t.getRootNode && t.getRootNode();
   if (!(t instanceof HTMLInputElement) && root instanceof ShadowRoot && root.host instanceof HTMLInputElement) t = root.host;
   const formats = {
-    date: [/^\\d{4,}-\\d{2}-\\d{2}$/, 'yyyy-mm-dd, e.g. 2011-10-11'],
-    time: [/^\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?$/, 'hh:mm or hh:mm:ss (24 h), e.g. 11:34'],
-    'datetime-local': [/^\\d{4,}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?$/, 'yyyy-mm-ddThh:mm, e.g. 2011-10-11T11:34'],
-    month: [/^\\d{4,}-\\d{2}$/, 'yyyy-mm, e.g. 2011-10'],
-    week: [/^\\d{4,}-W\\d{2}$/, 'yyyy-Www, e.g. 2011-W41'],
-    color: [/^#[0-9a-fA-F]{6}$/, '#rrggbb, e.g. #ff0000'],
-    range: [/^-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$/, 'a number'],
+    date: 'yyyy-mm-dd, e.g. 2011-10-11',
+    time: 'hh:mm or hh:mm:ss (24 h), e.g. 11:34',
+    'datetime-local': 'yyyy-mm-ddThh:mm (or a space for the T), e.g. 2011-10-11T11:34',
+    month: 'yyyy-mm, e.g. 2011-10',
+    week: 'yyyy-Www, e.g. 2011-W41',
+    color: '#rrggbb, #rgb or a CSS colour without transparency (red, rgb(255 0 0), hsl(0 100% 50%)), e.g. #ff0000',
+    range: 'a number in its range',
+    number: 'a number (digits, an optional - and . and exponent), e.g. 42, -1.5 or 1e3',
   };
   if (!(t instanceof HTMLInputElement) || !(t.type in formats)) return {native: false};
-  const [pattern, format] = formats[t.type];
-  if (t.disabled) return {native: true, refused: 'it is disabled'};
-  if (t.readOnly) return {native: true, refused: 'it is read-only'};
+  if (t.disabled) return {refused: 'disabled'};
+  if (t.readOnly) return {refused: 'readonly'};
   let v = String(value).trim();
-  if (t.type === 'color') v = v.toLowerCase();
-  if (v === '' && t.type !== 'range' && t.type !== 'color') {
+  const bad = (format) => ({malformed: true, type: t.type, format: format || formats[t.type]});
+  // The browser's own reading of a value, on an input nobody sees (a range's bounds copied).
+  const probe = (type, v) => {
+    const p = document.createElement('input');
+    p.type = type;
+    for (const a of ['min', 'max', 'step']) if (type === t.type && t.hasAttribute(a)) p.setAttribute(a, t.getAttribute(a));
+    p.value = v;
+    return p.value;
+  };
+  // A CSS colour as #rrggbb, read through a canvas (browsers before the colour input took CSS
+  // colours made red #000000); null for what is no colour or has transparency the field
+  // cannot hold.
+  const colour = (v) => {
+    if (/^#[0-9a-f]{6}$/i.test(v)) return v.toLowerCase();
+    const g = document.createElement('canvas').getContext('2d', {willReadFrequently: true});
+    if (!g) return null;
+    // A string the canvas cannot read leaves its style as it was: two different ones tell.
+    g.fillStyle = '#000001'; g.fillStyle = v; const first = g.fillStyle;
+    g.fillStyle = '#000002'; g.fillStyle = v;
+    if (first !== g.fillStyle) return null;
+    if (/^#[0-9a-f]{6}$/.test(first)) return first;
+    // Other colour spaces (oklch(), color(display-p3 ...)) serialize as themselves: the pixel
+    // they paint is their sRGB value.
+    g.canvas.width = g.canvas.height = 1;
+    g.fillStyle = v;
+    g.fillRect(0, 0, 1, 1);
+    const [r, gr, b, a] = g.getImageData(0, 0, 1, 1).data;
+    if (a !== 255) return null;
+    return '#' + [r, gr, b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  };
+  let landed;
+  if (t.type === 'number') {
+    // Typed, as a person would; but text the field cannot hold empties it, so it is refused first.
+    if (v !== '' && probe('number', v) === '') return bad();
+    return {typed: v};
+  } else if (t.type === 'color') {
+    landed = colour(v);
+    if (landed === null) return bad();
+    v = landed;
+  } else if (t.type === 'range') {
+    const span = `a number from ${t.min || '0'} to ${t.max || '100'} in steps of ${t.step || '1'}`;
+    if (probe('number', v) === '') return bad(span);
+    landed = probe('range', v);
+    // The browser would move it to a step inside its range: not what was asked.
+    if (Number(landed) !== Number(v)) return bad(`${span} (${v} would be ${landed})`);
+  } else {
+    // The HTML Standard's datetime-local takes a space for the T; older browsers do not.
+    if (t.type === 'datetime-local') v = v.replace(/^(\\d{4,}-\\d{2}-\\d{2}) +(?=\\d)/, '$1T');
     // Empty clears the field, as deleting its parts does.
-  } else if (!pattern.test(v)) {
-    return {native: true, malformed: true, type: t.type, format};
+    landed = v === '' ? '' : probe(t.type, v);
+    if (v !== '' && landed === '') return bad();
   }
+  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
   const before = t.value;
   t.focus();
-  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(t, v);
-  if (v !== '' && t.value === '') return {native: true, malformed: true, type: t.type, format};
-  if (t.type === 'range' && Number(t.value) !== Number(v)) {
-    // The browser moved it to a step inside its range: not what was asked, so not kept.
-    const held = t.value;
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(t, before);
-    const min = t.min || '0', max = t.max || '100', step = t.step || '1';
-    return {native: true, malformed: true, type: t.type,
-            format: `a number from ${min} to ${max} in steps of ${step} (${v} would be ${held})`};
+  set.call(t, v);
+  if (t.value !== landed) {
+    // The field read it otherwise than its detached twin: the old value goes back with no
+    // event, as none announced the change, so the page's model never saw it.
+    set.call(t, before);
+    return bad();
   }
   t.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
   t.dispatchEvent(new Event('change', {bubbles: true}));
@@ -72,33 +128,53 @@ const VALUE_JS: &str = "function() {
   return {value, disabled: !!t.disabled, readonly: !!t.readOnly, password: t.type === 'password', type: t.type || null};
 }";
 
-/// What a native fill answered.
+/// What a fill's first look at the field found.
+#[derive(Debug)]
 pub(crate) enum NativeFill {
-    /// Not a native input of a kind typing cannot set: fill it by typing.
+    /// Not an input whose value the type checks: fill it by typing `text` as given.
     NotNative,
-    /// Filled.
-    Done,
+    /// A number input and a value it holds: type this (the value, trimmed).
+    Type(String),
+    /// Filled by value; the field holds this (a colour name as `#rrggbb`, a datetime-local's
+    /// space as `T`), which is what its read-back is to find.
+    Done(String),
 }
 
-/// Fills `el` by value when it is a native input of a kind typing cannot set.
+/// Checks `text` against the type of the input `el` is before anything is written, and fills
+/// it by value when it is a native input of a kind typing cannot set. A value the type
+/// refuses is [`CdpError::BadValue`] and a read-only input is refused as such; either leaves
+/// the field as it was, with no event sent.
 pub(crate) async fn fill_native(
     page: &crate::page::PageHandle,
     el: &Element,
     text: &str,
 ) -> Result<NativeFill, CdpError> {
     let v = call_on(page, el, NATIVE_FILL_JS, &[json!(text)]).await?;
-    if v.get("native").and_then(Value::as_bool) != Some(true) {
-        return Ok(NativeFill::NotNative);
-    }
-    if let Some(why) = v.get("refused").and_then(Value::as_str) {
-        return Err(no_effect(el, "fill", text, None, why));
+    match v.get("refused").and_then(Value::as_str) {
+        Some("readonly") => return Err(not_actionable(Refusal::ReadOnly, "fill", el, "it is read-only")),
+        Some(_) => {
+            return Err(not_actionable(
+                Refusal::Disabled,
+                "fill",
+                el,
+                "it is disabled; enable it first or pick another element",
+            ))
+        }
+        None => {}
     }
     if v.get("malformed").and_then(Value::as_bool) == Some(true) {
         let kind = v.get("type").and_then(Value::as_str).unwrap_or("input").to_string();
         let format = v.get("format").and_then(Value::as_str).unwrap_or("its own format").to_string();
         return Err(CdpError::BadValue { target: el.desc.clone(), kind, value: text.to_string(), format });
     }
-    Ok(NativeFill::Done)
+    if let Some(typed) = v.get("typed").and_then(Value::as_str) {
+        return Ok(NativeFill::Type(typed.to_string()));
+    }
+    if v.get("native").and_then(Value::as_bool) != Some(true) {
+        return Ok(NativeFill::NotNative);
+    }
+    let landed = v.get("value").and_then(Value::as_str).unwrap_or(text);
+    Ok(NativeFill::Done(landed.to_string()))
 }
 
 /// The field's current value (`None`: the element holds no value, or it is a secret, which is
