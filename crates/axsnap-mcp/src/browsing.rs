@@ -27,7 +27,7 @@ use crate::failure::{clip, clip_bytes, Failure, Tab};
 use crate::options::ServerOptions;
 use crate::reply::{Fetched, Happenings, Reply};
 use crate::surface::{self, Call, Done};
-use crate::tools;
+use crate::tool_name::ToolName;
 use axsnap_agent::{Agent, SavedAgent, Step};
 
 mod images;
@@ -40,23 +40,6 @@ const DOWNLOAD_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// What a reply after a browser restart says first.
 const LOST: &str = "the browser had stopped and was started again: this session's tabs were reopened at \
                     their last URLs, and their state (form input, cookies, scroll, script state) was lost";
-
-/// Whether a call may run again after a browser restart without acting on a page whose state
-/// was lost: it only looks, or goes somewhere whole.
-fn repeatable(tool: &str) -> bool {
-    matches!(
-        tool,
-        "navigate"
-            | "reload"
-            | "snapshot"
-            | "find"
-            | "tabs"
-            | "wait_for"
-            | "screenshot"
-            | "network_requests"
-            | "console"
-    )
-}
 
 /// A backend that waits as the server's options say: a navigation waits for its load half as
 /// long as a capture may take (a page that never loads answers as it stands), and a page that
@@ -216,10 +199,10 @@ impl Browsing {
     /// one (it died while this session was idle) is run again on the reopened tabs when it
     /// only looks or navigates, and its answer says the pages' state was lost; an action on
     /// an element is not repeated blindly on a page that lost its state.
-    pub async fn call(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+    pub async fn call(&mut self, tool: ToolName, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         self.last_used = Instant::now();
         let mut result = self.dispatch(tool, args).await;
-        if matches!(&result, Err(Failure::Tool { code: Code::BrowserRestarted, .. })) && repeatable(tool) {
+        if matches!(&result, Err(Failure::Tool { code: Code::BrowserRestarted, .. })) && tool.repeatable() {
             result = self.dispatch(tool, args).await;
             match &mut result {
                 Ok(reply) => {
@@ -234,7 +217,7 @@ impl Browsing {
         result
     }
 
-    async fn dispatch(&mut self, tool: &str, args: Option<&JsonObject>) -> Result<Reply, Failure> {
+    async fn dispatch(&mut self, tool: ToolName, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         match Call::read(tool, args, &[], &self.options)? {
             // An action may open tabs, download, log errors or lead to a refused URL: this
             // surface's own watch goes around it.
@@ -249,15 +232,15 @@ impl Browsing {
                     }
                     // Only actions close tabs, and they do not come this way.
                     Done::Closed(_) => {
-                        Reply::message(tool, "the action closed this tab; call tabs for the others")
+                        Reply::message(tool.as_str(), "the action closed this tab; call tabs for the others")
                     }
                 });
             }
             None => {}
         }
         match tool {
-            "navigate" => {
-                let a = Args::new("navigate", args, &["url"])?;
+            ToolName::Navigate => {
+                let a = Args::new(tool.as_str(), args, &["url"])?;
                 let url = a.str("url")?.trim().to_string();
                 self.options.urls.check(&url)?;
                 if self.agent.as_ref().and_then(|a| a.target()).is_none() {
@@ -266,31 +249,31 @@ impl Browsing {
                     self.run(Op::Target(TargetAction::Navigate { url })).await
                 }
             }
-            "back" | "forward" | "reload" => {
-                let (name, action) = match tool {
-                    "back" => ("back", TargetAction::Back),
-                    "forward" => ("forward", TargetAction::Forward),
-                    _ => ("reload", TargetAction::Reload),
+            ToolName::Back | ToolName::Forward | ToolName::Reload => {
+                let action = match tool {
+                    ToolName::Back => TargetAction::Back,
+                    ToolName::Forward => TargetAction::Forward,
+                    _ => TargetAction::Reload,
                 };
-                Args::new(name, args, &[])?;
+                Args::new(tool.as_str(), args, &[])?;
                 self.run(Op::Target(action)).await
             }
-            "tabs" => self.tabs(args).await,
-            "drag" => {
-                let a = Args::new("drag", args, &["from_ref", "to_ref"])?;
+            ToolName::Tabs => self.tabs(args).await,
+            ToolName::Drag => {
+                let a = Args::new(tool.as_str(), args, &["from_ref", "to_ref"])?;
                 let (from, to) = (a.str("from_ref")?.to_string(), a.str("to_ref")?);
                 // The drop target is named by its ref now: a stale one is this call's error.
                 let to = self.agent_with_page()?.resolve(to)?;
                 self.run(Op::Element { r: from, action: ElementAction::DragTo { to } }).await
             }
-            "upload" => {
-                let a = Args::new("upload", args, &["ref", "paths"])?;
+            ToolName::Upload => {
+                let a = Args::new(tool.as_str(), args, &["ref", "paths"])?;
                 let r = a.str("ref")?.to_string();
                 let paths = self.options.upload_root.check(&a.strings("paths")?)?;
                 self.run(Op::Element { r, action: ElementAction::SetFiles { paths } }).await
             }
-            "dialog" => {
-                let a = Args::new("dialog", args, &["accept", "prompt_text"])?;
+            ToolName::Dialog => {
+                let a = Args::new(tool.as_str(), args, &["accept", "prompt_text"])?;
                 let action = if a.bool("accept")? {
                     TargetAction::AcceptDialog { text: a.opt_str("prompt_text")?.map(str::to_string) }
                 } else {
@@ -298,9 +281,9 @@ impl Browsing {
                 };
                 self.run(Op::Target(action)).await
             }
-            "screenshot" => self.screenshot(args).await,
-            "close" => {
-                Args::new("close", args, &[])?;
+            ToolName::Screenshot => self.screenshot(args).await,
+            ToolName::Close => {
+                Args::new(tool.as_str(), args, &[])?;
                 let had = self.agent.is_some();
                 self.release("this session closed its browser context").await;
                 // A close is not a reason to greet the next call with a warning.
@@ -315,9 +298,9 @@ impl Browsing {
                     },
                 ))
             }
-            tools::EVALUATE if self.options.allow_eval => self.evaluate(args).await,
-            "mouse" if self.options.caps.vision => {
-                let a = Args::new("mouse", args, &["x", "y", "action", "dx", "dy"])?;
+            ToolName::Evaluate if self.options.allow_eval => self.evaluate(args).await,
+            ToolName::Mouse if self.options.caps.vision => {
+                let a = Args::new(tool.as_str(), args, &["x", "y", "action", "dx", "dy"])?;
                 let coord = |f| -> Result<f64, Failure> {
                     a.opt_number(f, 0.0, 100_000.0)?.ok_or_else(|| {
                         Failure::tool(
@@ -339,24 +322,24 @@ impl Browsing {
                 };
                 self.run(Op::Target(TargetAction::Pointer { x, y, does })).await
             }
-            "pdf" if self.options.caps.pdf => self.pdf(args).await,
-            "network_requests" if self.options.caps.network => self.network_requests(args).await,
-            "console" if self.options.caps.network => self.console(args).await,
-            "storage" if self.options.caps.storage => self.storage(args).await,
-            "cookies" if self.options.caps.storage => self.cookies(args).await,
-            other => Err(Failure::Protocol(rmcp::ErrorData::invalid_params(
-                format!("unknown tool {:?}; tools/list names the tools this server offers", clip(other)),
-                Some(json!({"field": "name"})),
-            ))),
+            ToolName::Pdf if self.options.caps.pdf => self.pdf(args).await,
+            ToolName::NetworkRequests if self.options.caps.network => self.network_requests(args).await,
+            ToolName::Console if self.options.caps.network => self.console(args).await,
+            ToolName::Storage if self.options.caps.storage => self.storage(args).await,
+            ToolName::Cookies if self.options.caps.storage => self.cookies(args).await,
+            // A tool this run does not offer (a group not on, no `--desktop`), or a
+            // desktop tool without its window: as unknown as a name the server never had.
+            _ => Err(crate::failure::unknown_tool(tool.as_str())),
         }
     }
 
     /// The agent, started on first use; a released session says why it starts afresh.
     async fn agent(&mut self) -> Result<&mut Agent<CdpBackend>, Failure> {
-        if self.agent.is_none() {
-            let backend = settled(self.browsers.backend(self.isolated, self.stored), &self.options);
-            self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
-            self.state_pending = self.options.storage_state.is_some();
+        let (browsers, options) = (&self.browsers, &self.options);
+        let (isolated, stored) = (self.isolated, self.stored);
+        let start = async || Ok(settled(browsers.backend(isolated, stored), options));
+        if surface::started(&mut self.agent, options, start).await?.1 {
+            self.state_pending = options.storage_state.is_some();
         }
         self.load_start_state().await?;
         self.agent
@@ -531,7 +514,7 @@ impl Browsing {
     }
 
     async fn tabs(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("tabs", args, &["action", "index", "url"])?;
+        let a = Args::new(ToolName::Tabs.as_str(), args, &["action", "index", "url"])?;
         let action = a.choice("action", &["list", "new", "select", "close"])?;
         let index = a.opt_int("index", 0, 10_000)?.map(|i| i as usize);
         let url = a.opt_str("url")?.map(str::to_string);
@@ -549,7 +532,7 @@ impl Browsing {
             "select" => {
                 let Some(i) = index else {
                     return Err(crate::args::ArgError::Missing {
-                        tool: "tabs",
+                        tool: ToolName::Tabs.as_str(),
                         field: "index",
                         expected: "a tab index from tabs list".into(),
                     }
@@ -608,7 +591,7 @@ impl Browsing {
     }
 
     async fn evaluate(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("evaluate", args, &["expression"])?;
+        let a = Args::new(ToolName::Evaluate.as_str(), args, &["expression"])?;
         let expression = a.str("expression")?.to_string();
         let agent = self.agent_with_page()?;
         let target = agent.target().cloned().ok_or(axsnap_agent::AgentError::<CdpError>::NoTarget)?;

@@ -13,6 +13,7 @@ use crate::args::{ArgError, Args};
 use crate::failure::clip;
 use crate::options::ServerOptions;
 use crate::reply::Reply;
+use crate::tool_name::ToolName;
 
 /// Default scroll step in CSS pixels.
 const SCROLL_STEP: i64 = 600;
@@ -42,12 +43,16 @@ pub(crate) fn auto_request(options: &ServerOptions) -> Request {
 
 /// Reads an action tool's arguments (`extra`: arguments the caller takes beside them, already
 /// read). `None`: `tool` is not one of them.
-pub(crate) fn action(tool: &str, args: Option<&JsonObject>, extra: &[&str]) -> Result<Option<Op>, ArgError> {
+pub(crate) fn action(
+    tool: ToolName,
+    args: Option<&JsonObject>,
+    extra: &[&str],
+) -> Result<Option<Op>, ArgError> {
     let known =
         |own: &[&'static str]| -> Vec<&str> { own.iter().copied().chain(extra.iter().copied()).collect() };
     let op = match tool {
-        "click" => {
-            let a = Args::new("click", args, &known(&["ref", "button", "double"]))?;
+        ToolName::Click => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref", "button", "double"]))?;
             let r = a.str("ref")?.to_string();
             let button = a.opt_choice("button", &["left", "right", "middle"])?.unwrap_or("left");
             let count = if a.opt_bool("double")?.unwrap_or(false) { 2 } else { 1 };
@@ -58,12 +63,12 @@ pub(crate) fn action(tool: &str, args: Option<&JsonObject>, extra: &[&str]) -> R
             };
             Op::Element { r, action }
         }
-        "hover" => {
-            let a = Args::new("hover", args, &known(&["ref"]))?;
+        ToolName::Hover => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref"]))?;
             Op::Element { r: a.str("ref")?.to_string(), action: ElementAction::Hover }
         }
-        "type" => {
-            let a = Args::new("type", args, &known(&["ref", "text", "submit", "slowly"]))?;
+        ToolName::Type => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref", "text", "submit", "slowly"]))?;
             let (text, submit) = (a.str("text")?.to_string(), a.opt_bool("submit")?.unwrap_or(false));
             let action = if a.opt_bool("slowly")?.unwrap_or(false) {
                 ElementAction::TypeKeys { text, submit }
@@ -72,27 +77,27 @@ pub(crate) fn action(tool: &str, args: Option<&JsonObject>, extra: &[&str]) -> R
             };
             Op::Element { r: a.str("ref")?.to_string(), action }
         }
-        "fill" => {
-            let a = Args::new("fill", args, &known(&["ref", "text"]))?;
+        ToolName::Fill => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref", "text"]))?;
             let action = ElementAction::Type { text: a.str("text")?.to_string(), clear: true, submit: false };
             Op::Element { r: a.str("ref")?.to_string(), action }
         }
-        "press" => {
-            let a = Args::new("press", args, &known(&["keys"]))?;
+        ToolName::Press => {
+            let a = Args::new(tool.as_str(), args, &known(&["keys"]))?;
             Op::Target(TargetAction::Press { keys: a.str("keys")?.to_string() })
         }
-        "select" => {
-            let a = Args::new("select", args, &known(&["ref", "values"]))?;
+        ToolName::Select => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref", "values"]))?;
             let action = ElementAction::Select { values: a.strings("values")? };
             Op::Element { r: a.str("ref")?.to_string(), action }
         }
-        "check" => {
-            let a = Args::new("check", args, &known(&["ref", "checked"]))?;
+        ToolName::Check => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref", "checked"]))?;
             let action = ElementAction::Check { on: a.opt_bool("checked")?.unwrap_or(true) };
             Op::Element { r: a.str("ref")?.to_string(), action }
         }
-        "scroll" => {
-            let a = Args::new("scroll", args, &known(&["ref", "direction", "amount"]))?;
+        ToolName::Scroll => {
+            let a = Args::new(tool.as_str(), args, &known(&["ref", "direction", "amount"]))?;
             let direction = a.choice("direction", &["down", "up", "left", "right"])?;
             let amount = a.opt_int("amount", 1, 1_000_000)?.unwrap_or(SCROLL_STEP) as f64;
             let (dx, dy) = match direction {
@@ -122,7 +127,7 @@ pub(crate) fn snapshot_request(
     let default_tokens = options.max_tokens;
     let own = ["mode", "ref", "from", "interactive", "viewport", "max_nodes", "max_tokens", "format"];
     let known: Vec<&str> = own.iter().copied().chain(extra.iter().copied()).collect();
-    let a = Args::new("snapshot", args, &known)?;
+    let a = Args::new(ToolName::Snapshot.as_str(), args, &known)?;
     let mode = match a.opt_choice("mode", &["auto", "full", "reset"])?.unwrap_or("auto") {
         "full" => Mode::Full,
         "reset" => Mode::Reset,
@@ -147,7 +152,7 @@ pub(crate) fn snapshot_request(
     request.options.view.from = a.opt_int("from", 0, i64::MAX)?.map(|n| n as usize);
     if request.options.view.from.is_some() && scope.is_none() {
         return Err(ArgError::Missing {
-            tool: "snapshot",
+            tool: ToolName::Snapshot.as_str(),
             field: "ref",
             expected: "the element whose children `from` counts, as the outline's line says".into(),
         });
@@ -158,7 +163,7 @@ pub(crate) fn snapshot_request(
 /// Reads `find`'s arguments: the query and the most hits to give.
 pub(crate) fn find_args(args: Option<&JsonObject>, extra: &[&str]) -> Result<(String, usize), ArgError> {
     let known: Vec<&str> = ["query", "limit"].iter().copied().chain(extra.iter().copied()).collect();
-    let a = Args::new("find", args, &known)?;
+    let a = Args::new(ToolName::Find.as_str(), args, &known)?;
     let query = a.str("query")?.to_string();
     let limit = a.opt_int("limit", 1, 1000)?.unwrap_or(FIND_LIMIT) as usize;
     Ok((query, limit))

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::tool_name::{Offer, ToolName};
+
 /// The groups this build offers, as `--caps` names them.
 pub const GROUPS: &[&str] = &["network", "vision", "pdf", "storage"];
 
@@ -53,13 +55,13 @@ impl Caps {
         Caps { network: true, vision: true, pdf: true, storage: true }
     }
 
-    /// Whether the tool `name` of a group is on (tools of no group always are).
-    pub fn allows(&self, name: &str) -> bool {
-        match name {
-            "network_requests" | "console" => self.network,
-            "mouse" => self.vision,
-            "pdf" => self.pdf,
-            "storage" | "cookies" => self.storage,
+    /// Whether `tool` is on as far as the groups go (tools of no group always are).
+    pub fn allows(&self, tool: ToolName) -> bool {
+        match tool.offer() {
+            Offer::Group("network") => self.network,
+            Offer::Group("vision") => self.vision,
+            Offer::Group("pdf") => self.pdf,
+            Offer::Group("storage") => self.storage,
             _ => true,
         }
     }
@@ -83,7 +85,7 @@ mod tests {
             e.to_string().contains("telepathy") && e.to_string().contains("network, vision, pdf, storage"),
             "{e}"
         );
-        assert!(!Caps::default().allows("mouse") && Caps::default().allows("click"));
-        assert!(!Caps::default().allows("console") && Caps::all().allows("cookies"));
+        assert!(!Caps::default().allows(ToolName::Mouse) && Caps::default().allows(ToolName::Click));
+        assert!(!Caps::default().allows(ToolName::Console) && Caps::all().allows(ToolName::Cookies));
     }
 }

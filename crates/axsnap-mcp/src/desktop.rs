@@ -28,7 +28,7 @@ use crate::host::Host;
 use crate::options::ServerOptions;
 use crate::reply::{Happenings, Reply};
 use crate::surface::{self, Call, Done};
-use crate::tools::{CLIPBOARD, DESKTOP_LAUNCH, DESKTOP_WINDOWS, WINDOWED};
+use crate::tool_name::ToolName;
 
 /// Longest a launch waits for the app's first window (less when `--max-wait` is less).
 const LAUNCH_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
@@ -50,16 +50,16 @@ pub(crate) enum Route {
 }
 
 /// Whether a call is the desktop's (only asked with `--desktop`): `desktop_windows`, or one of
-/// the [`WINDOWED`] tools given a `window` (an empty one counts as none). `None`: the browser's.
-pub(crate) fn route(tool: &str, args: Option<&JsonObject>) -> Result<Option<Route>, ArgError> {
+/// the [windowed](ToolName::windowed) tools given a `window` (an empty one counts as none). `None`: the browser's.
+pub(crate) fn route(tool: ToolName, args: Option<&JsonObject>) -> Result<Option<Route>, ArgError> {
     match tool {
-        DESKTOP_WINDOWS => return Ok(Some(Route::Windows)),
-        DESKTOP_LAUNCH => return Ok(Some(Route::Launch)),
-        CLIPBOARD => return Ok(Some(Route::Clipboard)),
+        ToolName::DesktopWindows => return Ok(Some(Route::Windows)),
+        ToolName::DesktopLaunch => return Ok(Some(Route::Launch)),
+        ToolName::Clipboard => return Ok(Some(Route::Clipboard)),
+        t if !t.windowed() => return Ok(None),
         _ => {}
     }
-    let Some(name) = WINDOWED.iter().copied().find(|t| *t == tool) else { return Ok(None) };
-    let window = Args::peek_str(name, args, WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
+    let window = Args::peek_str(tool.as_str(), args, WINDOW)?.map(str::trim).filter(|w| !w.is_empty());
     Ok(window.map(|w| Route::In(w.to_string())))
 }
 
@@ -83,12 +83,16 @@ impl Desktop {
     pub(crate) async fn call(
         &mut self,
         route: Route,
-        tool: &str,
+        tool: ToolName,
         args: Option<&JsonObject>,
     ) -> Result<Reply, Failure> {
         match route {
             Route::Windows => {
-                let a = Args::new(DESKTOP_WINDOWS, args, &[WINDOW, "action", "x", "y", "width", "height"])?;
+                let a = Args::new(
+                    ToolName::DesktopWindows.as_str(),
+                    args,
+                    &[WINDOW, "action", "x", "y", "width", "height"],
+                )?;
                 match window_op(&a)? {
                     None => Ok(window_list(&self.windows().await?)),
                     Some((window, op)) => self.manage(&window, op).await,
@@ -103,7 +107,7 @@ impl Desktop {
     /// `clipboard`: the clipboard's text, or with `text`, sets it (this session's clipboard
     /// then serves it to the desktop's apps while the session lives).
     fn clipboard(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new(CLIPBOARD, args, &["text"])?;
+        let a = Args::new(ToolName::Clipboard.as_str(), args, &["text"])?;
         let set = a.opt_str("text")?;
         let clipboard = match &mut self.clipboard {
             Some(c) => c,
@@ -120,7 +124,7 @@ impl Desktop {
                 None => ("the clipboard holds no text".to_string(), String::new()),
             },
         };
-        let mut reply = Reply::message(CLIPBOARD, text);
+        let mut reply = Reply::message(ToolName::Clipboard.as_str(), text);
         reply.structured.remove("message");
         reply.structured.insert("text".into(), json!(clip_bytes(&held)));
         reply.structured.insert("chars".into(), json!(held.chars().count()));
@@ -130,7 +134,7 @@ impl Desktop {
     /// `desktop_launch`: starts the app, waits for its first window, and answers with that
     /// window's snapshot.
     async fn launch(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new(DESKTOP_LAUNCH, args, &["app", "args"])?;
+        let a = Args::new(ToolName::DesktopLaunch.as_str(), args, &["app", "args"])?;
         let app = a.str("app")?.to_string();
         let given = args.and_then(|m| m.get("args")).is_some_and(|v| !v.is_null());
         let extra = if given { a.strings("args")? } else { Vec::new() };
@@ -165,7 +169,10 @@ impl Desktop {
         let opened: Vec<String> = change.opened.iter().map(|t| t.0.clone()).collect();
         self.known.extend(opened.iter().cloned());
         let titles = if opened.is_empty() { None } else { Some(self.windows().await?) };
-        let mut reply = Reply::message(DESKTOP_WINDOWS, change_text(window, op, &change, titles.as_ref()));
+        let mut reply = Reply::message(
+            ToolName::DesktopWindows.as_str(),
+            change_text(window, op, &change, titles.as_ref()),
+        );
         reply.structured.remove("message");
         let s = &mut reply.structured;
         s.insert(WINDOW.into(), json!(window));
@@ -195,11 +202,9 @@ impl Desktop {
 
     /// The agent, connected on first use.
     async fn agent(&mut self) -> Result<&mut Agent<DesktopBackend<Host>>, Failure> {
-        if self.agent.is_none() {
-            let backend = crate::host::connect(self.options.desktop_recording.as_deref()).await?;
-            self.agent = Some(Agent::new(backend, None, surface::agent_options(&self.options)));
-        }
-        self.agent.as_mut().ok_or_else(|| Failure::tool(Code::NoDesktop, "the desktop could not be reached"))
+        let recording = self.options.desktop_recording.as_deref();
+        let start = async || Ok(crate::host::connect(recording).await?);
+        Ok(surface::started(&mut self.agent, &self.options, start).await?.0)
     }
 
     /// Every window, noting their ids as known.
@@ -213,12 +218,12 @@ impl Desktop {
     async fn in_window(
         &mut self,
         window: &str,
-        tool: &str,
+        tool: ToolName,
         args: Option<&JsonObject>,
     ) -> Result<Reply, Failure> {
         // Arguments first: a bad one is the caller's to fix whatever the desktop's state.
         let Some(call) = Call::read(tool, args, &[WINDOW], &self.options)? else {
-            return Err(Failure::tool(Code::UnknownTool, format!("{} takes no window", clip(tool))));
+            return Err(Failure::tool(Code::UnknownTool, format!("{tool} takes no window")));
         };
         self.check_known(window).await?;
         let options = self.options.clone();
@@ -237,7 +242,12 @@ impl Desktop {
 
     /// The answer to an action that closed its own window: it says so, then the windows now
     /// open (what the agent works in next).
-    async fn closed_reply(&mut self, tool: &str, window: &str, outcome: &Outcome) -> Result<Reply, Failure> {
+    async fn closed_reply(
+        &mut self,
+        tool: ToolName,
+        window: &str,
+        outcome: &Outcome,
+    ) -> Result<Reply, Failure> {
         let listing = self.windows().await?;
         let mut text = format!("{tool} closed window {window}");
         if !outcome.settled {
@@ -245,7 +255,7 @@ impl Desktop {
         }
         text.push_str("; the windows now:\n");
         text.push_str(&window_list(&listing).text);
-        let mut reply = Reply::message(tool, text);
+        let mut reply = Reply::message(tool.as_str(), text);
         reply.structured.insert("kind".into(), json!("closed"));
         reply.structured.insert(WINDOW.into(), json!(window));
         reply.structured.insert("windows".into(), serde_json::to_value(&listing.windows).unwrap_or_default());
@@ -429,7 +439,7 @@ fn window_list(listing: &Listing) -> Reply {
              AT-SPI bridge, Chromium with --force-renderer-accessibility)\n",
         );
     }
-    let mut reply = Reply::message(DESKTOP_WINDOWS, text);
+    let mut reply = Reply::message(ToolName::DesktopWindows.as_str(), text);
     reply.structured.remove("message");
     reply.structured.insert("windows".into(), serde_json::to_value(windows).unwrap_or_default());
     if !listing.not_answering.is_empty() {
@@ -451,14 +461,14 @@ mod tests {
     #[test]
     fn only_windowed_calls_with_a_window_are_the_desktops() {
         let w = obj(json!({"ref": "e1", "window": "w2"}));
-        assert_eq!(route("click", Some(&w)).unwrap(), Some(Route::In("w2".into())));
-        assert_eq!(route("desktop_windows", None).unwrap(), Some(Route::Windows));
-        assert_eq!(route("click", Some(&obj(json!({"ref": "e1"})))).unwrap(), None);
-        assert_eq!(route("click", Some(&obj(json!({"ref": "e1", "window": " "})))).unwrap(), None);
-        assert_eq!(route("click", Some(&obj(json!({"ref": "e1", "window": null})))).unwrap(), None);
+        assert_eq!(route(ToolName::Click, Some(&w)).unwrap(), Some(Route::In("w2".into())));
+        assert_eq!(route(ToolName::DesktopWindows, None).unwrap(), Some(Route::Windows));
+        assert_eq!(route(ToolName::Click, Some(&obj(json!({"ref": "e1"})))).unwrap(), None);
+        assert_eq!(route(ToolName::Click, Some(&obj(json!({"ref": "e1", "window": " "})))).unwrap(), None);
+        assert_eq!(route(ToolName::Click, Some(&obj(json!({"ref": "e1", "window": null})))).unwrap(), None);
         // Not a windowed tool: the browser's, which refuses the argument.
-        assert_eq!(route("navigate", Some(&obj(json!({"url": "x", "window": "w1"})))).unwrap(), None);
-        let e = route("find", Some(&obj(json!({"query": "x", "window": 3})))).unwrap_err();
+        assert_eq!(route(ToolName::Navigate, Some(&obj(json!({"url": "x", "window": "w1"})))).unwrap(), None);
+        let e = route(ToolName::Find, Some(&obj(json!({"query": "x", "window": 3})))).unwrap_err();
         assert_eq!(e.field(), "window");
     }
 

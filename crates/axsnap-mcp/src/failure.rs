@@ -245,6 +245,14 @@ fn from_desktop_ref(r: RefError, window: &str) -> Failure {
     }
 }
 
+/// A call of a tool this run does not offer: a protocol error, as the MCP spec has it.
+pub(crate) fn unknown_tool(name: &str) -> Failure {
+    Failure::Protocol(rmcp::ErrorData::invalid_params(
+        format!("unknown tool {:?}; tools/list names the tools this server offers", clip(name)),
+        Some(serde_json::json!({"field": "name"})),
+    ))
+}
+
 /// No window of that id in this session.
 pub(crate) fn no_window(window: &str) -> Failure {
     Failure::tool(

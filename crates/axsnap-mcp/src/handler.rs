@@ -27,11 +27,12 @@ use crate::browsers::Browsers;
 use crate::browsing::Browsing;
 use crate::code::Code;
 use crate::desktop::{self, Desktop};
-use crate::failure::Failure;
+use crate::failure::{self, Failure};
 use crate::options::ServerOptions;
 use crate::reply::Reply;
 use crate::sessions::{Handles, Slot, SESSION_ARG};
 use crate::store::{Store, Token};
+use crate::tool_name::ToolName;
 use crate::tools;
 
 mod stored;
@@ -254,7 +255,10 @@ impl AxsnapServer {
     /// Runs one call outside MCP (tests, the CLI's demo) in the connection's own session: the
     /// same path `tools/call` takes.
     pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
-        self.to_result(self.run(&self.own_slot(), name, arguments.as_ref()).await)
+        let Some(tool) = ToolName::parse(name) else {
+            return self.to_result(Err(failure::unknown_tool(name)));
+        };
+        self.to_result(self.run(&self.own_slot(), tool, arguments.as_ref()).await)
     }
 
     /// The connection's own session, made on first use.
@@ -301,7 +305,12 @@ impl AxsnapServer {
     }
 
     /// Runs one call in its session: the session's desktop or its browser.
-    async fn run(&self, slot: &Slot, name: &str, arguments: Option<&JsonObject>) -> Result<Reply, Failure> {
+    async fn run(
+        &self,
+        slot: &Slot,
+        name: ToolName,
+        arguments: Option<&JsonObject>,
+    ) -> Result<Reply, Failure> {
         slot.touch();
         let result = async {
             if let Some(desktop) = &slot.desktop {
@@ -325,13 +334,13 @@ impl AxsnapServer {
     async fn run_in(
         &self,
         target: &mut Target,
-        name: &str,
+        name: ToolName,
         arguments: Option<&JsonObject>,
     ) -> Result<Reply, Failure> {
         match target {
             Target::Own(slot) => self.run(slot, name, arguments).await,
             Target::Handle { handle, slot, opened, held } => {
-                let closing = name == "close" && arguments.is_none_or(|a| a.is_empty());
+                let closing = name == ToolName::Close && arguments.is_none_or(|a| a.is_empty());
                 let mut result = if closing {
                     // Ended before the close runs, under the session's lock: a call queued
                     // behind it finds the session gone rather than a fresh context.
@@ -358,7 +367,7 @@ impl AxsnapServer {
                 match &mut result {
                     Ok(reply) => {
                         reply.structured.insert(SESSION_ARG.into(), json!(handle));
-                        if name == "close" {
+                        if name == ToolName::Close {
                             reply.text = format!("{}; session {handle} ended", reply.text);
                         } else if *opened {
                             reply.text = format!(
@@ -438,7 +447,10 @@ impl ServerHandler for AxsnapServer {
         let stateless = context.protocol_version().is_some_and(|v| !v.has_initialize());
         let mut arguments = request.arguments;
         let handle = arguments.as_mut().and_then(|a| a.remove(SESSION_ARG));
-        if self.http && stateless && handle.is_none() && request.name == "close" {
+        let Some(name) = ToolName::parse(&request.name) else {
+            return self.to_result(Err(failure::unknown_tool(&request.name))).map(CallToolResponse::from);
+        };
+        if self.http && stateless && handle.is_none() && name == ToolName::Close {
             let reply = Reply::message(
                 "closed",
                 "no session was named, so nothing was closed; pass session to close one",
@@ -453,7 +465,7 @@ impl ServerHandler for AxsnapServer {
             Target::Handle { handle, opened: true, .. } => Some(handle.clone()),
             _ => None,
         };
-        let work = self.run_in(&mut target, &request.name, arguments.as_ref());
+        let work = self.run_in(&mut target, name, arguments.as_ref());
         // A client that gives up (cancels, disconnects) stops the call; the session's lock is
         // released with the dropped future, so its next call runs.
         let result = tokio::select! {

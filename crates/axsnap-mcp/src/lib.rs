@@ -3,8 +3,8 @@
 //! (`axsnap-desktop`, on the system's platform or a recording).
 //!
 //! - The server: [`serve_stdio`] (one session) and [`serve_http`] (streamable HTTP, many
-//!   sessions, each with its own browser context, refs and baselines). `tools` lists the
-//!   tools, `args` reads their arguments (`calls`: those a tab and a window share),
+//!   sessions, each with its own browser context, refs and baselines). `tool_name` names
+//!   every tool once, `tools` lists them, `args` reads their arguments (`calls`: those a tab and a window share),
 //!   `surface` runs what a tab and a window share (generic over the backend), `browsing`
 //!   one session's browser calls, `desktop` its desktop calls (`--desktop`),
 //!   `reply` and `failure` shape the answers (text only, unless `--structured-content`
@@ -37,6 +37,7 @@ mod sessions;
 pub mod storage_state;
 mod store;
 mod surface;
+mod tool_name;
 mod tools;
 mod transport;
 mod upload;
@@ -48,7 +49,8 @@ pub use caps::{Caps, UnknownCap, GROUPS as CAP_GROUPS};
 pub use code::Code;
 pub use handler::{AxsnapServer, Shared};
 pub use options::{BrowserOptions, ServerOptions};
-pub use tools::{list as tool_list, NAMES as TOOL_NAMES};
+pub use tool_name::{Offer, ToolName};
+pub use tools::list as tool_list;
 pub use transport::{serve_http, serve_stdio, HttpOptions, ServeError, MCP_PATH};
 pub use upload::UploadRoot;
 pub use url_policy::{UrlPolicy, UrlRefused};

@@ -13,19 +13,21 @@ use rmcp::model::{JsonObject, Tool};
 use serde_json::{json, Map, Value};
 
 use crate::sessions::SESSION_ARG;
+use crate::tool_name::ToolName;
 
 /// Declares the output schema of every tool in `tools` (with `session` on each when
 /// `handles`: an HTTP server's handle sessions).
 pub fn declare(tools: &mut [Tool], handles: bool) {
     for t in tools.iter_mut() {
-        t.output_schema = Some(Arc::new(schema(t.name.as_ref(), handles)));
+        // Every listed tool has a name; one that had none would get the members all share.
+        t.output_schema = Some(Arc::new(schema(ToolName::parse(&t.name), handles)));
     }
 }
 
 /// The schema of one tool's structured result: an object with a `kind` and the members of
 /// what the tool answers. Members a tool adds only sometimes are not required, and other
 /// members are allowed (a later version may add some).
-fn schema(tool: &str, handles: bool) -> JsonObject {
+fn schema(tool: Option<ToolName>, handles: bool) -> JsonObject {
     let mut props = Map::new();
     props.insert("kind".into(), json!({"type": "string", "description": "what the answer is: full, diff, unchanged, find, tabs, screenshot, closed, ..."}));
     if handles {
@@ -42,16 +44,19 @@ fn schema(tool: &str, handles: bool) -> JsonObject {
 }
 
 /// The members one tool's answers may carry beside `kind` (and `session`).
-fn members(tool: &str) -> Vec<(&'static str, Value)> {
+fn members(tool: Option<ToolName>) -> Vec<(&'static str, Value)> {
+    let Some(tool) = tool else {
+        return vec![("message", string("the text of an answer that is only a message"))];
+    };
     let mut m = match tool {
-        "find" => vec![("hits", array("ref, role, name, path, score of each hit"))],
-        "screenshot" => vec![
+        ToolName::Find => vec![("hits", array("ref, role, name, path, score of each hit"))],
+        ToolName::Screenshot => vec![
             ("bytes", integer("the PNG's size")),
             ("labels", array("with annotate: the ref and viewport box (x, y, w, h) of each label")),
         ],
-        "evaluate" => vec![("value", json!({"description": "the expression's value"}))],
-        "pdf" => vec![("path", string("")), ("bytes", integer(""))],
-        "network_requests" => vec![
+        ToolName::Evaluate => vec![("value", json!({"description": "the expression's value"}))],
+        ToolName::Pdf => vec![("path", string("")), ("bytes", integer(""))],
+        ToolName::NetworkRequests => vec![
             ("total", integer("requests recorded")),
             ("matched", integer("requests the filter matched")),
             ("requests", array("")),
@@ -59,22 +64,22 @@ fn members(tool: &str) -> Vec<(&'static str, Value)> {
             ("request_body", json!({"type": ["string", "null"]})),
             ("response_body", json!({"type": ["string", "null"]})),
         ],
-        "console" => vec![("total", integer("")), ("matched", integer("")), ("messages", array(""))],
-        "storage" => vec![
+        ToolName::Console => vec![("total", integer("")), ("matched", integer("")), ("messages", array(""))],
+        ToolName::Storage => vec![
             ("path", string("")),
             ("cookies", integer("")),
             ("origins", integer("")),
             ("items", integer("")),
             ("skipped", array("sites the URL policy left out")),
         ],
-        "cookies" => vec![
+        ToolName::Cookies => vec![
             ("total", integer("")),
             ("cookies", array("name, domain, path, value length, flags; never values")),
             ("cookie", object("the cookie set")),
         ],
-        "clipboard" => vec![("text", string("")), ("chars", integer(""))],
-        "desktop_launch" => vec![("pid", integer("")), ("window", string("the new window's id"))],
-        "desktop_windows" => vec![
+        ToolName::Clipboard => vec![("text", string("")), ("chars", integer(""))],
+        ToolName::DesktopLaunch => vec![("pid", integer("")), ("window", string("the new window's id"))],
+        ToolName::DesktopWindows => vec![
             ("windows", array("id, app, title, frame, focused of each window")),
             ("not_answering", array("apps that did not answer")),
             ("window", string("")),
@@ -90,22 +95,10 @@ fn members(tool: &str) -> Vec<(&'static str, Value)> {
     };
     // Every tool that looks at or acts on a page or window answers with the auto response
     // (a full snapshot, a diff or `unchanged`); `tabs` lists or switches; `close` ends.
-    if !matches!(
-        tool,
-        "find"
-            | "screenshot"
-            | "evaluate"
-            | "pdf"
-            | "network_requests"
-            | "console"
-            | "storage"
-            | "cookies"
-            | "clipboard"
-            | "close"
-    ) {
+    if tool.answers_with_a_step() {
         m.extend(step_members());
     }
-    if tool == "tabs" {
+    if tool == ToolName::Tabs {
         m.push(("tabs", array("index, title, url, current of each tab")));
         m.push(("tab", integer("the tab selected")));
     }
@@ -195,12 +188,12 @@ mod tests {
             let props = s.get("properties").and_then(Value::as_object).expect("properties");
             assert!(props.contains_key("kind") && props.contains_key(SESSION_ARG), "{}", t.name);
         }
-        let navigate = schema("navigate", false);
+        let navigate = schema(Some(ToolName::Navigate), false);
         let props = navigate.get("properties").and_then(Value::as_object).expect("properties");
         assert!(
             props.contains_key("seq") && props.contains_key("snapshot") && !props.contains_key("session")
         );
-        let find = schema("find", false);
+        let find = schema(Some(ToolName::Find), false);
         let props = find.get("properties").and_then(Value::as_object).expect("properties");
         assert!(props.contains_key("hits") && !props.contains_key("seq"));
     }

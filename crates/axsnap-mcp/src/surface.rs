@@ -16,6 +16,7 @@ use crate::args::ArgError;
 use crate::calls::{self, auto_request, Op};
 use crate::failure::Failure;
 use crate::options::ServerOptions;
+use crate::tool_name::ToolName;
 use crate::wait;
 use axsnap_agent::AgentError;
 use axsnap_agent::{Agent, AgentOptions, Step};
@@ -38,6 +39,19 @@ pub(crate) fn agent_options(options: &ServerOptions) -> AgentOptions {
     }
 }
 
+/// The agent in `slot`, started on `start`'s backend on first use (a session opens no
+/// browser and connects to no desktop before a call needs one), and whether it started now.
+pub(crate) async fn started<'a, B: Backend>(
+    slot: &'a mut Option<Agent<B>>,
+    options: &ServerOptions,
+    start: impl AsyncFnOnce() -> Result<B, Failure>,
+) -> Result<(&'a mut Agent<B>, bool), Failure> {
+    Ok(match slot {
+        Some(agent) => (agent, false),
+        none => (none.insert(Agent::new(start().await?, None, agent_options(options))), true),
+    })
+}
+
 /// A call both surfaces take, its arguments read.
 pub(crate) enum Call {
     /// `snapshot`: the request, and the ref of the part asked for.
@@ -54,21 +68,21 @@ impl Call {
     /// Reads `tool`'s arguments when it is a call both surfaces take (`extra`: arguments the
     /// surface takes beside them, such as `window`). `None`: another tool.
     pub(crate) fn read(
-        tool: &str,
+        tool: ToolName,
         args: Option<&JsonObject>,
         extra: &[&'static str],
         options: &ServerOptions,
     ) -> Result<Option<Call>, ArgError> {
         Ok(Some(match tool {
-            "snapshot" => {
+            ToolName::Snapshot => {
                 let (request, scope) = calls::snapshot_request(args, extra, options)?;
                 Call::Snapshot(request, scope)
             }
-            "find" => {
+            ToolName::Find => {
                 let (query, limit) = calls::find_args(args, extra)?;
                 Call::Find(query, limit)
             }
-            "wait_for" => {
+            ToolName::WaitFor => {
                 let (condition, seconds) = wait::read_call(args, extra, options.max_wait)?;
                 Call::Wait(condition, seconds)
             }

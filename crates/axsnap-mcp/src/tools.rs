@@ -12,59 +12,19 @@ use serde_json::{json, Value};
 
 use crate::caps::Caps;
 use crate::sessions::SESSION_ARG;
-
-/// Tool names, in the order they are listed.
-pub const NAMES: &[&str] = &[
-    "navigate",
-    "back",
-    "forward",
-    "reload",
-    "snapshot",
-    "find",
-    "click",
-    "hover",
-    "type",
-    "fill",
-    "press",
-    "select",
-    "check",
-    "scroll",
-    "drag",
-    "upload",
-    "tabs",
-    "wait_for",
-    "dialog",
-    "screenshot",
-    "close",
-];
-
-/// The tool run only with `--allow-eval`.
-pub const EVALUATE: &str = "evaluate";
-
-/// The tool offered only with `--desktop`: the desktop's windows.
-pub const DESKTOP_WINDOWS: &str = "desktop_windows";
-
-/// The tool that starts a desktop app (with `--desktop`).
-pub const DESKTOP_LAUNCH: &str = "desktop_launch";
-
-/// The tool that reads or sets the desktop's clipboard (with `--desktop`).
-pub const CLIPBOARD: &str = "clipboard";
-
-/// The tools that take a `window` (with `--desktop`): they then work in that desktop window.
-pub const WINDOWED: &[&str] =
-    &["snapshot", "find", "wait_for", "click", "hover", "type", "fill", "press", "select", "check", "scroll"];
+use crate::tool_name::ToolName;
 
 /// The tools offered, `evaluate` included when `allow_eval`; with `handles` (an HTTP server),
 /// each takes an optional `session` (the handle of a stateless client's session: over stdio
 /// the process is the session, and the list stays as small as it was); with `desktop`, the
-/// [`DESKTOP_WINDOWS`], [`DESKTOP_LAUNCH`] and [`CLIPBOARD`] tools and a `window` argument on
-/// the [`WINDOWED`] tools; the tools of each group `caps` turns on. Without
+/// `desktop_windows`, `desktop_launch` and `clipboard` tools and a `window` argument on the
+/// [windowed](ToolName::windowed) tools; the tools of each group `caps` turns on. Without
 /// `desktop` the list is exactly the browser's.
 pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<Tool> {
     let mut tools = browser_tools(allow_eval);
     if caps.network {
         tools.push(tool(
-            "network_requests",
+            ToolName::NetworkRequests,
             "Requests this tab made: method, status, type, size, time; newest last. id: one request with its bodies.",
             json!({
                 "filter": {"type": "string", "description": "text the line contains: /api/, POST, fetch, 404, failed"},
@@ -74,7 +34,7 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
             &[],
         ));
         tools.push(tool(
-            "console",
+            ToolName::Console,
             "This tab's console messages with their source locations, newest last.",
             json!({
                 "level": {"enum": ["debug", "info", "warning", "error"], "description": "and above; default info"},
@@ -86,7 +46,7 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
     }
     if caps.vision {
         tools.push(tool(
-            "mouse",
+            ToolName::Mouse,
             "Mouse at viewport pixels (a canvas, a widget without refs): click, move, down, up, or wheel by dx, dy.",
             json!({
                 "x": {"type": "number"}, "y": {"type": "number"},
@@ -98,7 +58,7 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
     }
     if caps.pdf {
         tools.push(tool(
-            "pdf",
+            ToolName::Pdf,
             "Print the page to a PDF file under the server's --output-dir.",
             json!({"path": {"type": "string"}}),
             &["path"],
@@ -106,13 +66,13 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
     }
     if caps.storage {
         tools.push(tool(
-            "storage",
+            ToolName::Storage,
             "Save this session's cookies and local storage to a file under --output-dir, or load such a file.",
             json!({"action": {"enum": ["save", "load"]}, "path": {"type": "string"}}),
             &["action", "path"],
         ));
         tools.push(tool(
-            "cookies",
+            ToolName::Cookies,
             "List (values hidden), set, delete or clear this session's cookies.",
             json!({
                 "action": {"enum": ["list", "set", "delete", "clear"]},
@@ -126,14 +86,14 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
         ));
     }
     if desktop {
-        for t in tools.iter_mut().filter(|t| WINDOWED.contains(&t.name.as_ref())) {
+        for t in tools.iter_mut().filter(|t| ToolName::parse(&t.name).is_some_and(ToolName::windowed)) {
             let schema = Arc::make_mut(&mut t.input_schema);
             if let Some(Value::Object(props)) = schema.get_mut("properties") {
                 props.insert("window".into(), json!({"type": "string"}));
             }
         }
         tools.push(tool(
-            DESKTOP_WINDOWS,
+            ToolName::DesktopWindows,
             "List desktop app windows; pass an id (w3) as window to snapshot, find, wait_for and actions. With window and action, change that window.",
             json!({
                 "window": {"type": "string"},
@@ -144,13 +104,13 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
             &[],
         ));
         tools.push(tool(
-            DESKTOP_LAUNCH,
+            ToolName::DesktopLaunch,
             "Start a desktop app (a desktop entry such as libreoffice-calc, its Name, or a command) and answer with its first window.",
             json!({"app": {"type": "string"}, "args": {"type": "array", "items": {"type": "string"}}}),
             &["app"],
         ));
         tools.push(tool(
-            CLIPBOARD,
+            ToolName::Clipboard,
             "Read the desktop clipboard's text, or set it to text.",
             json!({"text": {"type": "string"}}),
             &[],
@@ -173,12 +133,12 @@ pub fn list(allow_eval: bool, desktop: bool, handles: bool, caps: Caps) -> Vec<T
 fn browser_tools(allow_eval: bool) -> Vec<Tool> {
     let r = json!({"type": "string", "description": "element ref, e.g. e12"});
     let mut tools = vec![
-        tool("navigate", "Open a URL in the current tab (opens the browser on first use).", json!({"url": {"type": "string"}}), &["url"]),
-        tool("back", "Go back in the tab's history.", json!({}), &[]),
-        tool("forward", "Go forward in the tab's history.", json!({}), &[]),
-        tool("reload", "Reload the page.", json!({}), &[]),
+        tool(ToolName::Navigate, "Open a URL in the current tab (opens the browser on first use).", json!({"url": {"type": "string"}}), &["url"]),
+        tool(ToolName::Back, "Go back in the tab's history.", json!({}), &[]),
+        tool(ToolName::Forward, "Go forward in the tab's history.", json!({}), &[]),
+        tool(ToolName::Reload, "Reload the page.", json!({}), &[]),
         tool(
-            "snapshot",
+            ToolName::Snapshot,
             "The page as a tree of roles and names; refs (e12) name elements to act on. Actions already answer with what changed; use this to look again or closer.",
             json!({
                 "mode": {"enum": ["auto", "full", "reset"], "description": "auto (default): changes since your last view when smaller; full: whole page; reset: whole page, new baseline"},
@@ -193,69 +153,69 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
             &[],
         ),
         tool(
-            "find",
+            ToolName::Find,
             "Find elements by name and kind, e.g. \"search box\", \"Save button\", \"plan pro\". Searches the whole page.",
             json!({"query": {"type": "string"}, "limit": {"type": "integer", "description": "default 5"}}),
             &["query"],
         ),
         tool(
-            "click",
+            ToolName::Click,
             "Click an element.",
             json!({"ref": r, "button": {"enum": ["left", "right", "middle"]}, "double": {"type": "boolean"}}),
             &["ref"],
         ),
-        tool("hover", "Move the mouse over an element.", json!({"ref": r}), &["ref"]),
+        tool(ToolName::Hover, "Move the mouse over an element.", json!({"ref": r}), &["ref"]),
         tool(
-            "type",
+            ToolName::Type,
             "Type after a field's text; submit: then Enter; slowly: key by key.",
             json!({"ref": r, "text": {"type": "string"}, "submit": {"type": "boolean"}, "slowly": {"type": "boolean"}}),
             &["ref", "text"],
         ),
-        tool("fill", "Replace a field's text.", json!({"ref": r, "text": {"type": "string"}}), &["ref", "text"]),
+        tool(ToolName::Fill, "Replace a field's text.", json!({"ref": r, "text": {"type": "string"}}), &["ref", "text"]),
         tool(
-            "press",
+            ToolName::Press,
             "Press keys on the focused element: Enter, Shift+Tab, a sequence: Tab Tab Enter.",
             json!({"keys": {"type": "string"}}),
             &["keys"],
         ),
         tool(
-            "select",
+            ToolName::Select,
             "Select options of a select or listbox by label or value.",
             json!({"ref": r, "values": {"type": "array", "items": {"type": "string"}}}),
             &["ref", "values"],
         ),
         tool(
-            "check",
+            ToolName::Check,
             "Check (default) or uncheck a checkbox, radio or switch.",
             json!({"ref": r, "checked": {"type": "boolean"}}),
             &["ref"],
         ),
         tool(
-            "scroll",
+            ToolName::Scroll,
             "Scroll the page, or an element when ref is given.",
             json!({"ref": r, "direction": {"enum": ["down", "up", "left", "right"]}, "amount": {"type": "integer", "description": "pixels, default 600"}}),
             &["direction"],
         ),
         tool(
-            "drag",
+            ToolName::Drag,
             "Drag an element and drop it on another.",
             json!({"from_ref": r, "to_ref": r}),
             &["from_ref", "to_ref"],
         ),
         tool(
-            "upload",
+            ToolName::Upload,
             "Upload files (under --upload-root) into a file input.",
             json!({"ref": r, "paths": {"type": "array", "items": {"type": "string"}}}),
             &["ref", "paths"],
         ),
         tool(
-            "tabs",
+            ToolName::Tabs,
             "List, open (url), select or close (index) tabs.",
             json!({"action": {"enum": ["list", "new", "select", "close"]}, "index": {"type": "integer"}, "url": {"type": "string"}}),
             &["action"],
         ),
         tool(
-            "wait_for",
+            ToolName::WaitFor,
             "Wait until text appears or is gone, an element reaches a state, or seconds pass.",
             json!({
                 "text": {"type": "string"},
@@ -267,22 +227,22 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
             &[],
         ),
         tool(
-            "dialog",
+            ToolName::Dialog,
             "Accept or dismiss the open JavaScript dialog (alert, confirm, prompt).",
             json!({"accept": {"type": "boolean"}, "prompt_text": {"type": "string"}}),
             &["accept"],
         ),
         tool(
-            "screenshot",
+            ToolName::Screenshot,
             "A PNG of the viewport, or of one element; annotate: label refs on it.",
             json!({"ref": r, "annotate": {"type": "boolean"}}),
             &[],
         ),
-        tool("close", "Close this session's browser context: tabs, cookies, storage.", json!({}), &[]),
+        tool(ToolName::Close, "Close this session's browser context: tabs, cookies, storage.", json!({}), &[]),
     ];
     if allow_eval {
         tools.push(tool(
-            EVALUATE,
+            ToolName::Evaluate,
             "Run a JavaScript expression in the page and return its JSON value.",
             json!({"expression": {"type": "string"}}),
             &["expression"],
@@ -291,19 +251,20 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
     tools
 }
 
-fn tool(name: &'static str, description: &'static str, properties: Value, required: &[&str]) -> Tool {
+fn tool(name: ToolName, description: &'static str, properties: Value, required: &[&str]) -> Tool {
     let mut schema = JsonObject::new();
     schema.insert("type".into(), json!("object"));
     schema.insert("properties".into(), properties);
     if !required.is_empty() {
         schema.insert("required".into(), json!(required));
     }
-    Tool::new(name, description, Arc::new(schema))
+    Tool::new(name.as_str(), description, Arc::new(schema))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool_name::Offer;
 
     /// The budget: the tools/list result within 1,500 o200k tokens, over stdio and over
     /// HTTP (where every tool takes `session`), without the opt-in tools. Prints the counts.
@@ -327,7 +288,8 @@ mod tests {
         let added: Vec<&str> = all.iter().skip(base.len()).map(|t| t.name.as_ref()).collect();
         assert_eq!(added, ["network_requests", "console", "mouse", "pdf", "storage", "cookies"]);
         for t in &all[base.len()..] {
-            assert!(!Caps::default().allows(&t.name) && Caps::all().allows(&t.name), "{}", t.name);
+            let name = ToolName::parse(&t.name).unwrap_or_else(|| panic!("{} unnamed", t.name));
+            assert!(!Caps::default().allows(name) && Caps::all().allows(name), "{}", t.name);
         }
         for group in crate::caps::GROUPS {
             let caps = Caps::parse(&[group]).unwrap();
@@ -341,13 +303,30 @@ mod tests {
         println!("tools/list over http with --caps all: {o} o200k, {c} cl100k tokens");
     }
 
+    /// Every tool is listed exactly when its offer is on, in [`ToolName::ALL`]'s order.
     #[test]
-    fn names_match_the_list() {
-        let listed: Vec<String> =
-            list(false, false, false, Caps::default()).iter().map(|t| t.name.to_string()).collect();
-        assert_eq!(listed, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert!(list(true, false, false, Caps::default()).iter().any(|t| t.name == EVALUATE));
-        assert!(!list(true, false, false, Caps::default()).iter().any(|t| t.name == DESKTOP_WINDOWS));
+    fn the_list_is_the_names_each_offered_when_it_should_be() {
+        let names = |tools: Vec<Tool>| -> Vec<ToolName> {
+            tools
+                .iter()
+                .map(|t| ToolName::parse(&t.name).unwrap_or_else(|| panic!("{} unnamed", t.name)))
+                .collect()
+        };
+        assert_eq!(names(list(true, true, false, Caps::all())), ToolName::ALL);
+        let always: Vec<ToolName> =
+            ToolName::ALL.into_iter().filter(|t| t.offer() == Offer::Always).collect();
+        assert_eq!(names(list(false, false, false, Caps::default())), always);
+        let evaluated = names(list(true, false, false, Caps::default()));
+        assert!(evaluated.contains(&ToolName::Evaluate) && !evaluated.contains(&ToolName::DesktopWindows));
+        for group in crate::caps::GROUPS {
+            let caps = Caps::parse(&[group]).unwrap_or_default();
+            let added: Vec<ToolName> = names(list(false, false, false, caps))
+                .into_iter()
+                .filter(|t| t.offer() != Offer::Always)
+                .collect();
+            assert!(!added.is_empty(), "{group}");
+            assert!(added.iter().all(|t| t.offer() == Offer::Group(group)), "{group}: {added:?}");
+        }
     }
 
     #[test]
@@ -356,10 +335,10 @@ mod tests {
         let desktop = list(false, true, false, Caps::default());
         assert_eq!(desktop.len(), browser.len() + 3);
         let added: Vec<&str> = desktop[browser.len()..].iter().map(|t| t.name.as_ref()).collect();
-        assert_eq!(added, [DESKTOP_WINDOWS, DESKTOP_LAUNCH, CLIPBOARD]);
+        assert_eq!(added, ["desktop_windows", "desktop_launch", "clipboard"]);
         for (b, d) in browser.iter().zip(&desktop) {
             let has_window = d.input_schema.get("properties").and_then(|p| p.get("window")).is_some();
-            assert_eq!(has_window, WINDOWED.contains(&d.name.as_ref()), "{}", d.name);
+            assert_eq!(has_window, ToolName::parse(&d.name).is_some_and(ToolName::windowed), "{}", d.name);
             assert!(b.input_schema.get("properties").and_then(|p| p.get("window")).is_none(), "{}", b.name);
         }
     }

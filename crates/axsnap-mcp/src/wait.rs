@@ -12,6 +12,7 @@ use axsnap_core::{Ref, Snapshot, State};
 use crate::args::{ArgError, Args};
 use crate::code::Code;
 use crate::failure::{clip, Failure};
+use crate::tool_name::ToolName;
 use axsnap_agent::Agent;
 use axsnap_agent::AgentError;
 
@@ -61,7 +62,7 @@ impl Condition {
         let given = [text.is_some(), gone.is_some(), r.is_some()].iter().filter(|b| **b).count();
         if given > 1 {
             return Err(ArgError::Invalid {
-                tool: "wait_for",
+                tool: ToolName::WaitFor.as_str(),
                 field: "text".into(),
                 expected: "given alone: one of text, text_gone or ref (with state) per call".into(),
                 got: "several".into(),
@@ -69,7 +70,7 @@ impl Condition {
         }
         if state.is_some() && r.is_none() {
             return Err(ArgError::Missing {
-                tool: "wait_for",
+                tool: ToolName::WaitFor.as_str(),
                 field: "ref",
                 expected: "the element whose state to wait for".into(),
             });
@@ -139,12 +140,12 @@ pub fn read_call(
 ) -> Result<(Option<Condition>, Option<f64>), ArgError> {
     let mut known = vec!["text", "text_gone", "ref", "state", "seconds"];
     known.extend_from_slice(extra);
-    let a = Args::new("wait_for", args, &known)?;
+    let a = Args::new(ToolName::WaitFor.as_str(), args, &known)?;
     let seconds = a.opt_number("seconds", 0.0, max_wait.as_secs_f64())?;
     let condition = Condition::read(&a)?;
     if condition.is_none() && seconds.is_none() {
         return Err(ArgError::Missing {
-            tool: "wait_for",
+            tool: ToolName::WaitFor.as_str(),
             field: "text",
             expected: "one of text, text_gone, ref (with state) or seconds".into(),
         });

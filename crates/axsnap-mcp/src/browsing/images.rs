@@ -12,10 +12,11 @@ use crate::args::Args;
 use crate::code::Code;
 use crate::failure::Failure;
 use crate::reply::Reply;
+use crate::tool_name::ToolName;
 
 impl Browsing {
     pub(super) async fn screenshot(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("screenshot", args, &["ref", "annotate"])?;
+        let a = Args::new(ToolName::Screenshot.as_str(), args, &["ref", "annotate"])?;
         let r = a.opt_str("ref")?.map(str::to_string);
         if a.opt_bool("annotate")? == Some(true) {
             if r.is_some() {
@@ -110,7 +111,7 @@ impl Browsing {
 
     /// The current page printed to a PDF under `--output-dir` (never over a file).
     pub(super) async fn pdf(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("pdf", args, &["path"])?;
+        let a = Args::new(ToolName::Pdf.as_str(), args, &["path"])?;
         let given = a.str("path")?.to_string();
         let Some(dir) = self.options.browser.output_dir.clone() else {
             return Err(Failure::tool(

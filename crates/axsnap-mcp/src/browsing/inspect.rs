@@ -10,6 +10,7 @@ use crate::args::Args;
 use crate::code::Code;
 use crate::failure::Failure;
 use crate::reply::Reply;
+use crate::tool_name::ToolName;
 
 /// Entries listed when the call gives no limit.
 const DEFAULT_LIMIT: usize = 30;
@@ -28,7 +29,7 @@ const RESPONSE_BODY_CHARS: usize = 6_000;
 impl Browsing {
     /// `network_requests {filter?, limit?, id?}`.
     pub(super) async fn network_requests(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("network_requests", args, &["filter", "limit", "id"])?;
+        let a = Args::new(ToolName::NetworkRequests.as_str(), args, &["filter", "limit", "id"])?;
         let filter = a.opt_str("filter")?.map(str::to_lowercase);
         let limit = a.opt_int("limit", 1, MAX_LIMIT)?.map_or(DEFAULT_LIMIT, |n| n as usize);
         let id = a.opt_int("id", 1, i64::MAX)?;
@@ -75,7 +76,7 @@ impl Browsing {
 
     /// `console {level?, filter?, limit?}`.
     pub(super) async fn console(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("console", args, &["level", "filter", "limit"])?;
+        let a = Args::new(ToolName::Console.as_str(), args, &["level", "filter", "limit"])?;
         let level = a
             .opt_choice("level", &["debug", "info", "warning", "error"])?
             .and_then(Level::parse)

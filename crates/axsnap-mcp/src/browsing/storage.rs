@@ -11,6 +11,7 @@ use crate::args::Args;
 use crate::code::Code;
 use crate::failure::{clip, Failure};
 use crate::reply::Reply;
+use crate::tool_name::ToolName;
 
 /// Most cookies one `cookies list` names.
 const MAX_LISTED: usize = 100;
@@ -35,7 +36,7 @@ impl Browsing {
 
     /// `storage {action: save|load, path}`.
     pub(super) async fn storage(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
-        let a = Args::new("storage", args, &["action", "path"])?;
+        let a = Args::new(ToolName::Storage.as_str(), args, &["action", "path"])?;
         let action = a.choice("action", &["save", "load"])?;
         let path = a.str("path")?.to_string();
         let Some(dir) = self.options.browser.output_dir.clone() else {
@@ -103,7 +104,7 @@ impl Browsing {
     /// http_only?, secure?}`.
     pub(super) async fn cookies(&mut self, args: Option<&JsonObject>) -> Result<Reply, Failure> {
         let a = Args::new(
-            "cookies",
+            ToolName::Cookies.as_str(),
             args,
             &["action", "name", "value", "url", "domain", "path", "expires", "http_only", "secure"],
         )?;
