@@ -27,7 +27,7 @@ pub struct CaptureLimits {
     /// How many objects are read at the same time.
     pub concurrency: usize,
     /// Whether a window's next capture reads again only what its app's events came from
-    /// ([`crate::reuse`]); off, every capture reads the window whole.
+    /// (the `reuse` module); off, every capture reads the window whole.
     pub incremental: bool,
 }
 

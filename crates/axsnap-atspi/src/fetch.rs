@@ -65,8 +65,8 @@ pub struct RawObject {
     /// For a table that manages its descendants, the window on screen whose cells are its
     /// `children` (module `grid`).
     pub grid: Option<GridWindow>,
-    /// For such a table whose cells are a spreadsheet's ([`lite_cells`]), its first cell on
-    /// screen, read whole: the other cells are read by [`fetch_cell`] with it.
+    /// For such a table whose cells are a spreadsheet's (`lite_cells`), its first cell on
+    /// screen, read whole: the other cells are read by `fetch_cell` with it.
     pub cell_template: Option<Arc<RawObject>>,
 }
 

@@ -114,7 +114,7 @@ impl Default for LaunchOptions {
 }
 
 /// Finds a browser: `override_path` when given (it must exist), else the names of
-/// [`BROWSER_NAMES`] on `PATH`, else [`BROWSER_PATHS`].
+/// `BROWSER_NAMES` on `PATH`, else `BROWSER_PATHS`.
 pub fn find_browser(override_path: Option<&Path>) -> Result<PathBuf, CdpError> {
     if let Some(p) = override_path {
         return if is_executable(p) {

@@ -5,7 +5,7 @@
 //! needs its main thread (not even `Accessibility.getFullAXTree`). So:
 //! - [`crate::settle`] watches `Page.javascriptDialogOpening` while an action runs and returns
 //!   at once with the dialog in [`axsnap_core::backend::Outcome::dialog`];
-//! - [`crate::frames::FrameWatch`] tracks the open dialog whoever opened it (a timer, a page
+//! - `FrameWatch` (frames.rs) tracks the open dialog whoever opened it (a timer, a page
 //!   script, a navigation's `beforeunload`), so a capture of a blocked tab answers at once with
 //!   [`blocked_capture`] and an action is refused with [`CdpError::DialogOpen`];
 //! - the agent then calls [`answer`].

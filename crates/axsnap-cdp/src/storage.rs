@@ -178,7 +178,7 @@ pub async fn set_cookies(
 const STARTUP_DROP: Duration = Duration::from_secs(2);
 
 /// [`set_cookies`], then, in a launched browser's default context while it may still drop
-/// session cookies ([`STARTUP_DROP`]), watches them until it did (and sets again those that
+/// session cookies (`STARTUP_DROP`), watches them until it did (and sets again those that
 /// went) or that time is past.
 pub async fn set_cookies_kept(
     browser: &Browser,

@@ -131,7 +131,7 @@ impl Shared {
 
     /// Stops serving sessions: releases every session's browser context, waiting at most
     /// `within` for calls still running, then closes a launched browser (at most
-    /// [`SHUTDOWN_WITHIN`]: a browser start in flight, a pool retrying, must not keep a
+    /// `SHUTDOWN_WITHIN`: a browser start in flight, a pool retrying, must not keep a
     /// stopping server past a supervisor's patience).
     pub async fn stop(&self, within: Duration) {
         self.release_all(within).await;

@@ -61,7 +61,7 @@ pub struct Message {
     /// Where it came from: `console.log`, `exception`, or the browser's source (`network`,
     /// `violation`, `security`, ...).
     pub source: String,
-    /// Its text, one line, at most [`TEXT_CHARS`] characters (unredacted: the recorder
+    /// Its text, one line, at most `TEXT_CHARS` characters (unredacted: the recorder
     /// redacts on the way out).
     pub text: String,
     /// `url:line:column` (1-based) of the code that logged it, when known.

@@ -40,7 +40,7 @@ pub struct Request {
     pub cached: bool,
     /// A redirect: the next entry of the same request is where it led.
     pub redirected: bool,
-    /// The request body as sent, when the page gave it (at most [`POST_DATA_BYTES`]).
+    /// The request body as sent, when the page gave it (at most `POST_DATA_BYTES`).
     pub post_data: Option<String>,
     /// The body was longer than what is kept, or not sent with the event.
     pub post_data_cut: bool,
