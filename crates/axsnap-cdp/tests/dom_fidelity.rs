@@ -78,6 +78,7 @@ fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_test_pages() {
             "aria.html",
             "change.html",
             "forms.html",
+            "glyphs.html",
             "iframes.html",
             "index.html",
             "layout.html",
@@ -87,6 +88,38 @@ fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_test_pages() {
             "virtual.html",
         ],
     );
+}
+
+/// A character the glyphs page hides text with: a byte-order mark, a zero-width space, a soft
+/// hyphen, a left-to-right mark, a word joiner, or an icon font's Private Use Area glyph.
+fn unseen(c: char) -> bool {
+    matches!(c, '\u{feff}' | '\u{200b}' | '\u{00ad}' | '\u{200e}' | '\u{2060}')
+        || ('\u{e000}'..='\u{f8ff}').contains(&c)
+}
+
+/// Icon-font glyphs, byte-order marks, zero-width spaces and soft hyphens reach neither tree's
+/// text, and a button named by its glyph alone is named by its title.
+#[test]
+fn invisible_characters_and_glyphs_reach_neither_tree() {
+    run(async {
+        let srv = Server::pages();
+        let page = browser().await.new_page(&srv.url("glyphs.html")).await.unwrap();
+        for (how, opts) in [
+            ("accessibility tree", CaptureOptions { always_ax: true, ..CaptureOptions::default() }),
+            ("DOM snapshot", CaptureOptions { dom_only: true, ..CaptureOptions::default() }),
+        ] {
+            let text = render(&page, &opts).await;
+            let hidden: Vec<char> = text.chars().filter(|&c| unseen(c)).collect();
+            assert!(hidden.is_empty(), "{how}: {hidden:?} in\n{text}");
+            for line in ["[Dashboard](e", "[Posts](e", "button \"Close panel\"", "button \"Settings\""] {
+                assert!(text.contains(line), "{how}: no {line} in\n{text}");
+            }
+            assert!(text.contains("cooperate without delay and a softhyphen"), "{how}:\n{text}");
+            let title = text.lines().find(|l| l.contains("\"Add title\"")).unwrap_or_default();
+            assert!(!title.contains(':'), "{how}: the empty title has no value: {title}");
+        }
+        page.close().await.unwrap();
+    })
 }
 
 #[test]

@@ -1112,7 +1112,16 @@ fn copy_node(
         }
     }
     let mut value = raw.value.as_deref().map(|v| text(v, false));
-    let description = raw.description.as_deref().map(|d| text(d, false));
+    let mut description = raw.description.as_deref().map(|d| text(d, false));
+    // A control whose name was only icon-font glyphs (`\u{f102}`) is named by its tooltip or
+    // title when it has one, which the platform gave as its description.
+    if name.is_empty()
+        && !is_text
+        && !raw.name.is_empty()
+        && description.as_deref().is_some_and(|d| !d.is_empty())
+    {
+        name = description.take().unwrap_or_default();
+    }
     if protected {
         if value.as_deref().is_some_and(|v| !v.is_empty() && v != REDACTED) {
             value = Some(REDACTED.to_string());

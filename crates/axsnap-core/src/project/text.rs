@@ -1,5 +1,5 @@
-//! Text helpers of projection: whitespace normalization, cutting long texts, joining runs and
-//! comparing texts the way a reader would (by words).
+//! Text helpers of projection: whitespace normalization, characters no reader sees, cutting
+//! long texts, joining runs and comparing texts the way a reader would (by words).
 //!
 //! Every helper is linear in what it reads and stops reading a long input as soon as the cut
 //! is known, so a megabyte name costs no more than `max` characters.
@@ -8,15 +8,57 @@
 #[cfg(test)]
 pub(super) const ELLIPSIS: char = crate::caps::MARK;
 
-/// `s` with runs of whitespace made one space and the ends trimmed, cut to at most `max`
-/// characters, the cut marker included. The flag says whether it was cut. Past the limit the
-/// rest is only counted (for the marker), not copied.
+/// Whether `c` shows a reader nothing a model can use, so that it never reaches an answer:
+/// zero-width spaces and the byte-order mark (editors seed empty fields with `\u{feff}`), the
+/// word joiner and invisible operators, the soft hyphen, bidirectional marks and controls, and
+/// Private Use Area code points, which icon fonts draw as pictures (`\u{f102}` is a house to the
+/// eye and a meaningless code point to a model). The zero-width joiner and non-joiner stay: emoji
+/// sequences and several scripts need them.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+            | '\u{E000}'..='\u{F8FF}'
+            | '\u{F0000}'..='\u{FFFFD}'
+            | '\u{100000}'..='\u{10FFFD}'
+    )
+}
+
+/// Whether `s` holds a character [`is_invisible`] leaves out.
+pub(super) fn has_invisible(s: &str) -> bool {
+    s.chars().any(is_invisible)
+}
+
+/// `s` without the characters [`is_invisible`] leaves out; borrowed when it has none.
+pub(super) fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+    if has_invisible(s) {
+        std::borrow::Cow::Owned(s.chars().filter(|&c| !is_invisible(c)).collect())
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+/// `s` with runs of whitespace made one space, the ends trimmed and invisible characters
+/// ([`is_invisible`]) left out, cut to at most `max` characters, the cut marker included. The
+/// flag says whether it was cut. Past the limit the rest is only counted (for the marker), not
+/// copied.
 pub(super) fn normalized(s: &str, max: usize) -> (String, bool) {
     let mut out = String::with_capacity(s.len().min(max.saturating_add(1).saturating_mul(4)));
     let mut chars = 0usize;
     let mut pending_space = false;
     let mut started = false;
     for c in s.chars() {
+        if is_invisible(c) {
+            continue;
+        }
         if c.is_whitespace() {
             pending_space = started;
             continue;
@@ -62,9 +104,11 @@ pub(super) fn normalized_edges(s: &str, max: usize) -> (String, bool) {
     (out, cut)
 }
 
-/// `s` cut to at most `max` characters (marker included), whitespace kept as it is.
+/// `s` cut to at most `max` characters (marker included), whitespace kept as it is and
+/// invisible characters ([`is_invisible`]) left out.
 pub(super) fn limited(s: &str, max: usize) -> (String, bool) {
-    match crate::caps::cap(s, max) {
+    let s = visible(s);
+    match crate::caps::cap(&s, max) {
         std::borrow::Cow::Borrowed(b) => (b.to_string(), false),
         std::borrow::Cow::Owned(o) => (o, true),
     }
@@ -85,9 +129,9 @@ pub(super) fn char_len(s: &str) -> usize {
     s.chars().count()
 }
 
-/// Whether `s` is empty or only whitespace.
+/// Whether `s` is empty or only whitespace and invisible characters ([`is_invisible`]).
 pub(super) fn is_blank(s: &str) -> bool {
-    s.trim().is_empty()
+    s.chars().all(|c| c.is_whitespace() || is_invisible(c))
 }
 
 /// Whether an optional text is absent or blank.
@@ -99,7 +143,7 @@ pub(super) fn is_blank_opt(s: &Option<String>) -> bool {
 /// from its content and repeats its label: "Python 3 Python 3"). Halves of one short word are
 /// left alone: "Bora Bora" and "Walla Walla" are names, not repeats.
 pub(super) fn once(s: &str) -> Option<String> {
-    let words: Vec<&str> = s.split_whitespace().collect();
+    let words: Vec<_> = words(s).collect();
     if words.len() < 2 || words.len() % 2 != 0 {
         return None;
     }
@@ -110,19 +154,23 @@ pub(super) fn once(s: &str) -> Option<String> {
     Some(a.join(" "))
 }
 
+/// The words of `s` as a reader sees them: split at whitespace, invisible characters left out
+/// (a word of nothing but those is no word).
+fn words(s: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    s.split_whitespace().map(visible).filter(|w| !w.is_empty())
+}
+
 /// Whether `a` and `b` read the same: the same words in the same order.
 pub(super) fn same_words(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
+    words(a).eq(words(b))
 }
 
 /// Whether the texts `parts` read together as `whole`: the same words in order, or the same
 /// characters once whitespace is ignored (fragments split inside a word, `"Sa" "ve"`).
 pub(super) fn parts_read_as<'a>(whole: &str, parts: impl Iterator<Item = &'a str> + Clone) -> bool {
-    whole.split_whitespace().eq(parts.clone().flat_map(str::split_whitespace))
-        || whole
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .eq(parts.flat_map(str::chars).filter(|c| !c.is_whitespace()))
+    let shown = |c: &char| !c.is_whitespace() && !is_invisible(*c);
+    words(whole).eq(parts.clone().flat_map(words))
+        || whole.chars().filter(shown).eq(parts.flat_map(str::chars).filter(shown))
 }
 
 /// Whether a space belongs between `left` and `right` when they are joined: not when either is
@@ -175,6 +223,33 @@ mod tests {
         assert!(s.starts_with("word word"));
         assert_eq!(normalized("  a  b  ", 50), ("a b".to_string(), false));
         let _ = ELLIPSIS;
+    }
+
+    #[test]
+    fn invisible_characters_are_left_out() {
+        assert_eq!(normalized("\u{feff}", 100), (String::new(), false));
+        assert_eq!(normalized("\u{f102} My Blog", 100), ("My Blog".to_string(), false));
+        assert_eq!(
+            normalized("co\u{ad}op with\u{200b}out \u{200e}x\u{2060}", 100),
+            ("coop without x".to_string(), false)
+        );
+        assert_eq!(limited("\u{e0b0} main\u{feff}", 100), (" main".to_string(), false));
+        // They take no room under a limit either.
+        assert_eq!(normalized(&format!("{}abc", "\u{200b}".repeat(50)), 3), ("abc".to_string(), false));
+        // Emoji sequences and scripts that need the joiners keep them.
+        assert_eq!(
+            normalized("👩\u{200d}💻 \u{0645}\u{200c}\u{0627}", 100).0,
+            "👩\u{200d}💻 \u{0645}\u{200c}\u{0627}"
+        );
+        assert!(is_blank("\u{feff} \u{f0001}"));
+        assert!(same_words("\u{f102} Dashboard", "Dashboard"));
+        assert!(parts_read_as("Save", ["Sa\u{200b}", "ve"].into_iter()));
+        assert_eq!(
+            once("\u{f102} Posts Posts").as_deref(),
+            None,
+            "two words and a glyph: not a repeat of one"
+        );
+        assert_eq!(once("New file \u{f102} New file").as_deref(), Some("New file"));
     }
 
     #[test]
