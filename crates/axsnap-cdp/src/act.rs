@@ -82,9 +82,13 @@ pub async fn act_with(
             verify_checked(page, &el, *on).await?;
         }
         if let Some(mut edit) = edit {
-            // A value filled as the field holds it (`red` as `#ff0000`) is what to find.
+            // A value filled as the field holds it (`red` as `#ff0000`) is what to find, and
+            // so are the options a select chose (`3`, an option's value, finds its label `4`).
             if let (fields::Edit::Fill(_), Some(landed)) = (edit, done.landed.as_deref()) {
                 edit = fields::Edit::Fill(landed);
+            }
+            if let (fields::Edit::Select(_), Some(picked)) = (edit, done.picked.as_deref()) {
+                edit = fields::Edit::Select(picked);
             }
             // The element may be gone after the edit (the page re-rendered it): then we
             // cannot know, and say nothing.
@@ -222,6 +226,9 @@ struct Performed {
     /// The value a fill by value left in the field, as the field holds it (a colour name as
     /// `#rrggbb`): what the read-back is to find.
     landed: Option<String>,
+    /// The labels of the options a select chose (an option asked for by its value is found by
+    /// its label): what the read-back is to find.
+    picked: Option<Vec<String>>,
 }
 
 /// Performs `action`.
@@ -241,7 +248,10 @@ async fn perform(page: &PageHandle, el: &Element, action: &ElementAction) -> Res
             return type_text(page, el, text, *clear, *submit).await
         }
         ElementAction::TypeKeys { text, submit } => type_keys(page, el, text, *submit).await,
-        ElementAction::Select { values } => select(page, el, values).await,
+        ElementAction::Select { values } => {
+            let picked = select(page, el, values).await?;
+            return Ok(Performed { picked: Some(picked), ..Performed::default() });
+        }
         ElementAction::Check { on } => check(page, el, *on).await,
         ElementAction::Scroll { dx, dy } => scroll(page, el, *dx, *dy).await,
         ElementAction::Focus => focus(page, el, name).await,
@@ -384,7 +394,7 @@ async fn type_text(
                 if submit {
                     input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
                 }
-                return Ok(Performed { quiet: None, landed: Some(landed) });
+                return Ok(Performed { landed: Some(landed), ..Performed::default() });
             }
             fields::NativeFill::Type(checked) => Some(checked),
             fields::NativeFill::NotNative => None,
@@ -431,7 +441,7 @@ async fn type_text(
         input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
     }
     let lookup = v.get("lookup").and_then(Value::as_bool) == Some(true);
-    Ok(Performed { quiet: lookup.then_some(LOOKUP_QUIET), landed: None })
+    Ok(Performed { quiet: lookup.then_some(LOOKUP_QUIET), ..Performed::default() })
 }
 
 /// Types `text` a key press per character (keydown, keypress, input, keyup: what a page that
@@ -476,7 +486,8 @@ const SELECT_JS: &str = "function(values) {
   return {selected: picked.map((o) => o.label)};
 }";
 
-async fn select(page: &PageHandle, el: &Element, values: &[String]) -> Result<(), CdpError> {
+/// Chooses the options `values` name (by label, then value) and returns their labels.
+async fn select(page: &PageHandle, el: &Element, values: &[String]) -> Result<Vec<String>, CdpError> {
     // Focus first, as a person would; some pages react to it.
     let _ = page.raw().call(Some(&el.session), "DOM.focus", json!({"backendNodeId": el.backend})).await;
     let v = call_on(page, el, SELECT_JS, &[json!(values)]).await?;
@@ -493,7 +504,13 @@ async fn select(page: &PageHandle, el: &Element, values: &[String]) -> Result<()
             available: strings(v.get("available").unwrap_or(&Value::Null)),
         });
     }
-    Ok(())
+    let picked = v.get("selected").and_then(Value::as_array).into_iter().flatten();
+    let picked: Vec<String> = picked
+        .filter_map(Value::as_str)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    // A page that answered nothing readable: compare with what was asked, as before.
+    Ok(if picked.is_empty() { values.to_vec() } else { picked })
 }
 
 const CHECKED_JS: &str = "function() {

@@ -269,6 +269,11 @@ fn select_by_label_or_value() {
         assert_eq!(eval(&page, "log.changes").await, json!(1), "change fired");
         act(&page, &f, &ElementAction::Select { values: vec!["c".into()] }).await.unwrap();
         assert_eq!(eval(&page, "document.getElementById('fruit').value").await, json!("c"));
+        // Asked again by its value, the option already chosen is no error: the read-back looks
+        // for its label (JupyterLab's settings form gives options their index as value, and
+        // `3` chose the option `4` the field held, which was said to be a script's doing).
+        act(&page, &f, &ElementAction::Select { values: vec!["c".into()] }).await.unwrap();
+        assert_eq!(eval(&page, "document.getElementById('fruit').value").await, json!("c"));
         let e = act(&page, &f, &ElementAction::Select { values: vec!["Durian".into()] }).await.unwrap_err();
         match &e {
             CdpError::NoSuchOption { wanted, available, .. } => {

@@ -495,6 +495,33 @@ fn back_on_a_page_kept_by_the_browser_is_diffed_against_what_was_shown_of_it() {
     assert!(!reload.text.starts_with("# back on"), "{}", reload.text);
 }
 
+/// A look at a part of the page (`snapshot ref=…`) leaves the page: the next answer about the
+/// whole page is diffed against what the client last saw of it whole, with no "back on" note
+/// (Gradio and JupyterLab answered `# back on <title>, the same page as before` after one).
+#[test]
+fn a_part_of_the_page_is_not_another_page() {
+    let mut s = Session::new(Policy::default());
+    let now = Instant::now();
+    let a = client("a");
+    let first = s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &auto(), now).unwrap();
+    let mut part = auto();
+    part.options.view.scope = Some(NativeId::new("d1", "list"));
+    let list = s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &part, now).unwrap();
+    assert!(list.text.contains("Teapot model 3"), "{}", list.text);
+    let again = s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &auto(), now).unwrap();
+    assert_eq!(again.answer, Answer::Unchanged { since_seq: first.snapshot.seq }, "{}", again.text);
+    assert!(!again.text.contains("back on"), "{}", again.text);
+    s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &part, now).unwrap();
+    let changed = shop("d1", 30, |i| if i == 4 { "Teapot model 4 (sold out)".into() } else { plain(i) });
+    let after = s.snapshot(&a, &capture("t", changed), &auto(), now).unwrap();
+    assert_eq!(after.answer, Answer::Diff { from_seq: first.snapshot.seq }, "{}", after.text);
+    assert!(!after.text.contains("back on") && after.text.contains("(sold out)"), "{}", after.text);
+    // Another page, then back: that is still said.
+    s.snapshot(&a, &capture("t", other_page("d2")), &auto(), now).unwrap();
+    let back = s.snapshot(&a, &capture("t", shop("d1", 30, plain)), &auto(), now).unwrap();
+    assert!(back.text.starts_with("# back on"), "{}", back.text);
+}
+
 #[test]
 fn back_is_per_client_and_a_full_request_moves_nothing() {
     let mut s = Session::new(Policy::default());

@@ -35,9 +35,13 @@ pub(super) struct Baseline {
 }
 
 impl Baseline {
-    /// The document the snapshot shows: its root's native id.
+    /// The document the snapshot shows: its root's native id. `None` for a part of a page
+    /// (`snapshot ref=…`), whose root is an element, not a document.
     fn document(&self) -> Option<&NativeId> {
-        document_of(&self.snapshot)
+        match self.options.view.scope {
+            Some(_) => None,
+            None => document_of(&self.snapshot),
+        }
     }
 }
 
@@ -47,6 +51,16 @@ pub(super) fn document_of(snapshot: &Snapshot) -> Option<&NativeId> {
 }
 
 type Key = (ClientId, TargetId);
+
+/// What the client's last answer showed when an earlier baseline was made current again
+/// ([`Baselines::back_to`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Back {
+    /// Another document: the answer says the client is back on this one.
+    FromAnotherDocument,
+    /// A part of this page (`snapshot ref=…`): the client never left it.
+    FromAPart,
+}
 
 /// All baselines of a session.
 #[derive(Debug, Default)]
@@ -78,23 +92,24 @@ impl Baselines {
         }
     }
 
-    /// When the current baseline of `key` shows another document than `next`, and the last
-    /// one sent of `next`'s document was made with `options`, makes that one current again
-    /// (the other is kept as its document's last) and returns its sequence number.
-    pub fn back_to(&mut self, key: &Key, next: &Snapshot, options: &ProjectOptions) -> Option<u64> {
+    /// When the current baseline of `key` shows another document than `next`, or a part of a
+    /// page, and the last one sent of `next`'s document was made with `options`, makes that
+    /// one current again (the other is kept as its document's last) and says what the client
+    /// was on. After a part, the page the client last saw whole is what it knows.
+    pub fn back_to(&mut self, key: &Key, next: &Snapshot, options: &ProjectOptions) -> Option<Back> {
         let document = document_of(next)?;
         let current = self.current.get(key)?;
         if current.document() == Some(document) {
             return None;
         }
+        let back = if current.document().is_some() { Back::FromAnotherDocument } else { Back::FromAPart };
         let list = self.earlier.get_mut(key)?;
         let at = list.iter().position(|b| b.document() == Some(document) && &b.options == options)?;
         let found = list.remove(at)?;
-        let seq = found.snapshot.seq;
         if let Some(old) = self.current.insert(key.clone(), found) {
             self.keep_earlier(key.clone(), old);
         }
-        Some(seq)
+        Some(back)
     }
 
     fn keep_earlier(&mut self, key: Key, old: Baseline) {

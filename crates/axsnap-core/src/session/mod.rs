@@ -311,7 +311,10 @@ impl Session {
             Mode::Auto => {
                 // Back on a document this client saw before (the browser kept it): diffed
                 // against what it was last sent of it.
-                let back = self.baselines.back_to(&key, shown, &request.options).is_some();
+                // After a part of the page (`snapshot ref=…`) the page is diffed against what
+                // the client last saw of it whole, with no note: it never left.
+                let back = self.baselines.back_to(&key, shown, &request.options)
+                    == Some(baselines::Back::FromAnotherDocument);
                 let baseline = self.baselines.get(&key);
                 let note = |text: String, unchanged: bool, format: Format| match back {
                     true => with_back_note(text, &shown.header, unchanged, format),
