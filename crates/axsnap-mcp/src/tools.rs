@@ -180,7 +180,7 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
         ),
         tool(
             ToolName::Select,
-            "Select options of a select or listbox by label or value.",
+            "Select options of a native <select> by label or value.",
             json!({"ref": r, "values": {"type": "array", "items": {"type": "string"}}}),
             &["ref", "values"],
         ),
