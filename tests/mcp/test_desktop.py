@@ -462,6 +462,8 @@ async def test_no_accessibility_bus_is_a_clear_error_and_the_next_call_tries_aga
         for _ in range(2):
             msg = await call_error(client, "desktop_windows", "no_desktop")
             assert "scripts/desktop-session" in msg, msg
+            # The first failing call points to the command that checks the machine.
+            assert msg.endswith("run `axsnap doctor --desktop` to check this machine"), msg
         msg = await call_error(client, "snapshot", "no_desktop", window="w1")
         assert "scripts/desktop-session" in msg, msg
 

@@ -519,7 +519,10 @@ fn spawn_handler(mut handler: chromiumoxide::Handler) -> tokio::task::JoinHandle
     })
 }
 
-fn running_as_root() -> bool {
+/// Whether this process runs as root (its effective user). Chromium refuses to start
+/// sandboxed as root, so a browser launched then gets `--no-sandbox`; `axsnap doctor` says
+/// which case it is.
+pub fn running_as_root() -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;

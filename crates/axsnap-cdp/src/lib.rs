@@ -62,7 +62,7 @@ pub mod tabs;
 
 pub use act::{act, act_with, LOOKUP_QUIET};
 pub use backend::{CdpBackend, Handoff};
-pub use browser::{find_browser, Browser, LaunchOptions};
+pub use browser::{find_browser, running_as_root, Browser, LaunchOptions};
 pub use capture::{capture, capture_with, AxTree, CaptureOptions, CaptureOutput, CaptureStats};
 pub use change::changed;
 pub use dom_first::DOM_FIRST_ELEMENTS;

@@ -16,9 +16,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use axsnap_cdp::{
-    AxTree, BrowserHost, BrowserSource, CdpBackend, Downloads, Endpoint, Handoff, Isolation, LaunchOptions,
-};
+use axsnap_cdp::{AxTree, BrowserHost, BrowserSource, CdpBackend, Downloads, Endpoint, Handoff, Isolation};
 
 use crate::options::BrowserOptions;
 
@@ -40,22 +38,10 @@ pub struct Browsers {
 impl Browsers {
     /// Browsers as `options` say; nothing starts yet.
     pub fn new(options: BrowserOptions) -> Browsers {
-        let endpoint = |url: String| {
-            options
-                .cdp_headers
-                .iter()
-                .fold(Endpoint::new(url), |e, (k, v)| e.with_header(k.clone(), v.clone()))
-        };
-        let pool = options.cdp_pool.clone().map(endpoint);
-        let source = match options.cdp_endpoint.clone() {
-            Some(url) => BrowserSource::Connect(endpoint(url)),
-            None => BrowserSource::Launch(LaunchOptions {
-                executable: options.executable,
-                headless: options.headless,
-                window: options.viewport,
-                user_data_dir: options.user_data_dir.clone(),
-                ..LaunchOptions::default()
-            }),
+        let pool = options.cdp_pool.as_deref().map(|url| options.endpoint(url));
+        let source = match options.cdp_endpoint.as_deref() {
+            Some(url) => BrowserSource::Connect(options.endpoint(url)),
+            None => BrowserSource::Launch(options.launch_options()),
         };
         Browsers {
             host: BrowserHost::new(source),

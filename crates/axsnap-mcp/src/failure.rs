@@ -21,6 +21,14 @@ use crate::surface::Explain;
 use crate::url_policy::UrlRefused;
 use axsnap_agent::AgentError;
 
+/// What ends the error of a browser that could not be started or reached, and of a desktop
+/// that could not be reached: the first failing call points the user to the command that
+/// says what this machine lacks. Only on those failures: elsewhere it would be noise.
+pub const DOCTOR_HINT: &str = "run `axsnap doctor` to check this machine";
+
+/// [`DOCTOR_HINT`] for the desktop: `--desktop` makes the doctor check it as required.
+pub const DESKTOP_DOCTOR_HINT: &str = "run `axsnap doctor --desktop` to check this machine";
+
 /// A failed call.
 #[derive(Debug)]
 pub enum Failure {
@@ -194,7 +202,7 @@ fn from_cdp(e: CdpError) -> Failure {
         CdpError::BrowserNotFound { .. }
         | CdpError::BrowserPathInvalid { .. }
         | CdpError::LaunchFailed { .. }
-        | CdpError::ConnectFailed { .. } => Failure::tool(Code::BrowserUnavailable, text),
+        | CdpError::ConnectFailed { .. } => Failure::tool(Code::BrowserUnavailable, format!("{text}; {DOCTOR_HINT}")),
         _ => Failure::tool(Code::BrowserError, text),
     }
 }
@@ -284,7 +292,7 @@ fn from_desktop_error(e: DesktopError) -> Failure {
             format!(
                 "cannot reach the desktop: {text}. On Linux the server needs DISPLAY and DBUS_SESSION_BUS_ADDRESS of \
                  a session with an AT-SPI bus (e.g. start it under `scripts/desktop-session -- axsnap mcp --desktop`); \
-                 the next desktop call tries again"
+                 the next desktop call tries again; {DESKTOP_DOCTOR_HINT}"
             ),
         ),
         DesktopError::Recording { .. } => Failure::tool(Code::NoDesktop, text),
@@ -401,5 +409,27 @@ mod tests {
         // Gone, outside an action, is the window's own failure, not a stale ref.
         let gone = from_desktop(AgentError::Backend(DesktopError::Gone("closed".into())), "w2");
         assert_eq!(code(&gone), "window_gone");
+    }
+
+    #[test]
+    fn only_a_browser_or_desktop_out_of_reach_points_to_the_doctor() {
+        let launch =
+            Failure::from(CdpError::LaunchFailed { path: "/bin/false".into(), reason: "exited".into() });
+        assert_eq!(code(&launch), "browser_unavailable");
+        assert!(message(&launch).ends_with(DOCTOR_HINT), "{}", message(&launch));
+        let missing = Failure::from(CdpError::BrowserPathInvalid { path: "/nonexistent/chrome".into() });
+        assert!(message(&missing).ends_with(DOCTOR_HINT), "{}", message(&missing));
+        let bus = Failure::from(DesktopError::Unavailable("no D-Bus session bus".into()));
+        assert_eq!(code(&bus), "no_desktop");
+        assert!(message(&bus).ends_with(DESKTOP_DOCTOR_HINT), "{}", message(&bus));
+        // A page's own failures are not the machine's.
+        let others = [
+            Failure::from(CdpError::Crashed),
+            Failure::from(CdpError::Unreachable { url: "http://x/".into(), reason: "refused".into() }),
+            Failure::from(DesktopError::Gone("closed".into())),
+        ];
+        for f in others {
+            assert!(!message(&f).contains("axsnap doctor"), "{}", message(&f));
+        }
     }
 }

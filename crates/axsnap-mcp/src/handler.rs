@@ -60,6 +60,13 @@ const SHUTDOWN_WITHIN: Duration = Duration::from_secs(6);
 /// The first protocol revision without protocol sessions.
 const STATELESS: ProtocolVersion = ProtocolVersion::V_2026_07_28;
 
+/// The MCP protocol revisions the server speaks, oldest first (`2024-11-05`, …): every
+/// revision rmcp knows up to the first stateless one, as the server answers `initialize` and
+/// `server/discover` with. For `axsnap doctor` and anyone else who asks.
+pub fn protocol_versions() -> Vec<&'static str> {
+    ProtocolVersion::known_up_to(&STATELESS).iter().map(ProtocolVersion::as_str).collect()
+}
+
 /// What every session of one server shares: options, the browser, the sessions.
 #[derive(Clone)]
 pub struct Shared {

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use axsnap_cdp::{Endpoint, LaunchOptions};
+
 use crate::url_policy::UrlPolicy;
 
 /// Where the browser comes from and how it looks. (`Debug` leaves out URL queries and header
@@ -65,6 +67,26 @@ impl Default for BrowserOptions {
             user_data_dir: None,
             ax_tree: axsnap_cdp::AxTree::Auto,
         }
+    }
+}
+
+impl BrowserOptions {
+    /// How the server launches its browser (when it launches one: no `cdp_endpoint` or
+    /// `cdp_pool`); `axsnap doctor` launches with the same, so what it checks is what a
+    /// session gets.
+    pub fn launch_options(&self) -> LaunchOptions {
+        LaunchOptions {
+            executable: self.executable.clone(),
+            headless: self.headless,
+            window: self.viewport,
+            user_data_dir: self.user_data_dir.clone(),
+            ..LaunchOptions::default()
+        }
+    }
+
+    /// `url` (`cdp_endpoint` or `cdp_pool`) as the server connects to it: with `cdp_headers`.
+    pub fn endpoint(&self, url: &str) -> Endpoint {
+        self.cdp_headers.iter().fold(Endpoint::new(url), |e, (k, v)| e.with_header(k.clone(), v.clone()))
     }
 }
 

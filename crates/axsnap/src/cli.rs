@@ -38,6 +38,47 @@ pub enum Command {
     /// Count the tokens of a text (a file, or standard input) as models do: bytes, cl100k_base
     /// and o200k_base, the tokenizers axsnap's budgets and figures use.
     Tokens(TokensArgs),
+    /// Check this machine: the browser `axsnap mcp` would launch (or the one it would connect
+    /// to) and a real start of it, the desktop's accessibility bus, and what the MCP server
+    /// speaks; each with what to do when it falls short. Exits 1 when the browser tools cannot
+    /// run here (with --desktop, also when the desktop tools cannot).
+    Doctor(DoctorArgs),
+}
+
+/// `axsnap doctor`: the browser options are `axsnap mcp`'s, so it checks what the server
+/// would use.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// The Chromium or Chrome executable (default: found on PATH and in the usual places).
+    #[arg(long, value_name = "PATH", env = "AXSNAP_BROWSER")]
+    pub browser: Option<PathBuf>,
+    /// Check a running browser (ws://... or http://host:port) instead of launching one.
+    #[arg(long, value_name = "URL", conflicts_with = "browser")]
+    pub cdp_endpoint: Option<String>,
+    /// Check a browser pool (one connection to URL) instead of launching a browser.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "AXSNAP_CDP_POOL",
+        hide_env_values = true,
+        conflicts_with_all = ["browser", "cdp_endpoint"]
+    )]
+    pub cdp_pool: Option<String>,
+    /// A header sent when connecting to --cdp-endpoint or --cdp-pool, as NAME:VALUE
+    /// (repeatable).
+    #[arg(long, value_name = "NAME:VALUE", env = "AXSNAP_CDP_HEADER", hide_env_values = true, value_parser = parse_header)]
+    pub cdp_header: Vec<(String, String)>,
+    /// Require the desktop (as `axsnap mcp --desktop` uses it): exit 1 when its
+    /// accessibility bus cannot be reached, instead of warning.
+    #[arg(long)]
+    pub desktop: bool,
+    /// Most seconds the trial of the browser (start, open about:blank, one snapshot, close)
+    /// may take.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub timeout: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
 }
 
 /// `axsnap tokens`.

@@ -44,13 +44,16 @@ impl Live {
     pub async fn open(args: &BrowserArgs, url: &str, first: &Request) -> anyhow::Result<Live> {
         check_url(url)?;
         let budget = Duration::from_secs(args.capture_timeout.max(1));
-        let (mut backend, connected) = match &args.cdp_endpoint {
-            Some(endpoint) => (CdpBackend::connect(endpoint).await?, true),
+        let started = match &args.cdp_endpoint {
+            Some(endpoint) => CdpBackend::connect(endpoint).await.map(|b| (b, true)),
             None => {
                 let opts = LaunchOptions { executable: args.browser.clone(), ..LaunchOptions::default() };
-                (CdpBackend::launch(opts).await?, false)
+                CdpBackend::launch(opts).await.map(|b| (b, false))
             }
         };
+        // A browser that cannot be started or reached is this machine's to fix, not the page's.
+        let (mut backend, connected) =
+            started.map_err(|e| anyhow::anyhow!("{e}; {}", axsnap_mcp::DOCTOR_HINT))?;
         // The budget starts once the browser is up: a launch has its own limit.
         let started = Instant::now();
         let load = budget.mul_f64(LOAD_SHARE).max(Duration::from_millis(500));

@@ -3,6 +3,7 @@
 mod cli;
 mod cmd;
 mod demo_site;
+mod doctor;
 mod live;
 mod output;
 mod pipeline;

@@ -7,7 +7,7 @@ use anyhow::Context;
 use axsnap_agent::{Agent, AgentOptions};
 use axsnap_core::interchange::{write_tree, TargetInfo};
 use axsnap_core::session::{Mode, Request};
-use axsnap_desktop::DesktopBackend;
+use axsnap_desktop::{DesktopBackend, DesktopError};
 use axsnap_mcp::host::{self, Host};
 
 use crate::cli::{DesktopCommand, DesktopFindArgs, DesktopSnapshotArgs, FormatArg, WindowArgs};
@@ -24,7 +24,7 @@ pub fn run(c: &DesktopCommand) -> anyhow::Result<()> {
 }
 
 async fn apps(format: FormatArg, recording: Option<&std::path::Path>) -> anyhow::Result<()> {
-    let mut backend = host::connect(recording).await?;
+    let mut backend = connect(recording).await?;
     let apps = backend.apps().await?;
     if format == FormatArg::Json {
         println!("{}", serde_json::to_string_pretty(&apps)?);
@@ -54,9 +54,20 @@ async fn apps(format: FormatArg, recording: Option<&std::path::Path>) -> anyhow:
     Ok(())
 }
 
+/// The desktop, or the recording; a desktop out of reach points to `axsnap doctor --desktop`.
+async fn connect(recording: Option<&std::path::Path>) -> anyhow::Result<DesktopBackend<Host>> {
+    match host::connect(recording).await {
+        Ok(backend) => Ok(backend),
+        Err(e @ DesktopError::Unavailable(_)) if recording.is_none() => {
+            anyhow::bail!("{e}; {}", axsnap_mcp::DESKTOP_DOCTOR_HINT)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// An agent on the window `w` names.
 async fn open(w: &WindowArgs, first: Request) -> anyhow::Result<Agent<DesktopBackend<Host>>> {
-    let mut backend = host::connect(w.recording.as_deref()).await?;
+    let mut backend = connect(w.recording.as_deref()).await?;
     let target = backend.window(&w.app, w.window.as_deref()).await?;
     let options = AgentOptions {
         after_action: first,

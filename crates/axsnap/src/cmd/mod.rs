@@ -21,5 +21,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Mcp(a) => mcp::run(&a),
         Command::Desktop(c) => desktop::run(&c),
         Command::Tokens(a) => tokens::run(&a),
+        Command::Doctor(a) => crate::doctor::run(&a),
     }
 }

@@ -16,10 +16,17 @@ pub struct Finished {
 
 /// Runs `axsnap args` with `envs` set, killing it after `secs` seconds (an error then).
 pub fn run(args: &[String], envs: &[(&str, &str)], secs: u64) -> Result<Finished, String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_axsnap"));
+    cmd.args(args).envs(envs.iter().copied());
+    run_command(cmd, secs)
+}
+
+/// Runs `cmd` (the binary with its arguments and environment set), killing it after `secs`
+/// seconds (an error then).
+pub fn run_command(mut cmd: Command, secs: u64) -> Result<Finished, String> {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_axsnap"))
-        .args(args)
-        .envs(envs.iter().copied())
+    let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
