@@ -12,6 +12,7 @@ interrupted.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import secrets
@@ -71,6 +72,8 @@ PAGES: dict[str, str] = {
     "/sync-xhr": "a synchronous request to /hang while the page loads: the page waits on the "
     "network",
     "/hang": "never answers (the connection is held, silent, for 60 s)",
+    "/slow": "`?ms=N`: loads, then its script fetches /slow-data?ms=N, which the server answers after N ms "
+    "(at most 60 s); the status says 'waiting for data', then 'data arrived'",
     "/counter": "`?who=NAME`: 'Counter NAME', an 'Increment' button, a status 'NAME count: N', "
     "a 'Note' text field and a list that grows by one 'NAME click N' item a click, over a "
     "few paragraphs of text (so a click's diff is smaller than the page)",
@@ -333,6 +336,14 @@ x.open('GET', '/hang', false);
 try { x.send(); } catch (e) {}
 """
     return _page("Waiting on the network", "<main><h1>Waiting</h1></main>", script)
+
+
+def _slow(ms: int) -> bytes:
+    return _page(
+        "Slow",
+        '<main><h1>Slow</h1><p role=status id=status>waiting for data</p></main>',
+        f"fetch('/slow-data?ms={ms}').then(() => {{ document.getElementById('status').textContent = 'data arrived'; }});",
+    )
 
 
 def _counter(who: str) -> bytes:
@@ -842,6 +853,19 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/hang":
             # Holds the request unanswered; the client gives up or the site closes first.
             time.sleep(60)
+            return
+        if path in ("/slow", "/slow-data"):
+            try:
+                ms = min(max(int(parse_qs(urlsplit(self.path).query).get("ms", ["0"])[0]), 0), 60_000)
+            except ValueError:
+                ms = 0
+            if path == "/slow":
+                self._send(200, _slow(ms))
+            else:
+                time.sleep(ms / 1000)
+                # The page may be gone by then (a navigation elsewhere dropped the fetch).
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self._json(200, {"waited_ms": ms})
             return
         if path == "/help" and "slow" in parse_qs(urlsplit(self.path).query):
             # A new tab whose server is slow: the opener settles long before it loads.

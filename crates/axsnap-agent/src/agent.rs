@@ -316,6 +316,12 @@ impl<B: Backend> Agent<B> {
         }
         let capture_time = if captured { started.elapsed() } else { Duration::ZERO };
         let Some(capture) = self.captures.get(&target) else { return Err(AgentError::NoTarget) };
+        axsnap_core::progress::report(|| {
+            format!(
+                "rendering the snapshot ({} nodes captured)",
+                axsnap_core::caps::thousands(capture.tree.len())
+            )
+        });
         let response = self.session.snapshot(&self.client, capture, request, Instant::now())?;
         self.last.insert(target, response.snapshot.clone());
         Ok(Step { outcome, response, captured, capture_time })

@@ -29,6 +29,8 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use axsnap_core::backend::Capture;
+use axsnap_core::caps::thousands;
+use axsnap_core::progress;
 use axsnap_core::{Header, TargetId};
 use serde_json::{json, Value};
 
@@ -247,6 +249,10 @@ pub async fn capture_with(
     }
     let epoch = watch.epoch;
     let mut notes: Vec<String> = Vec::new();
+    progress::report(|| match watch.sessions.len() {
+        1 => "capturing the page (reading it from the browser)".to_string(),
+        n => format!("capturing the page (reading it from the browser: {n} renderer sessions)"),
+    });
 
     // Wave 1: every session at once.
     let batches: Vec<_> = watch
@@ -280,6 +286,14 @@ pub async fn capture_with(
     second_wave(page.raw(), &mut sessions, until, opts.dom_only || opts.skeleton_only, &mut notes).await;
 
     let ax_nodes = sessions.iter().flat_map(|s| s.ax.values()).map(|d| d.nodes.len()).sum();
+    progress::report(|| {
+        let dom: usize = sessions.iter().filter_map(|s| s.snap.as_ref()).map(SnapIndex::node_count).sum();
+        format!(
+            "capturing the page (assembling {} DOM and {} accessibility nodes)",
+            thousands(dom),
+            thousands(ax_nodes)
+        )
+    });
     let mut asm = Assembler::new(&mut sessions, page.target_id());
     let waves = start.elapsed();
     let built = asm.build(deadline, opts.dom_only, &mut notes);

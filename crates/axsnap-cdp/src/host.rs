@@ -172,6 +172,7 @@ impl BrowserHost {
         }
         let browser = match &self.inner.source {
             BrowserSource::Launch(opts) => {
+                axsnap_core::progress::report(|| "starting the browser".to_string());
                 let browser = Browser::launch(opts.clone()).await?;
                 // A headed browser would exit with its last window.
                 if opts.headless {
@@ -179,7 +180,11 @@ impl BrowserHost {
                 }
                 browser
             }
-            BrowserSource::Connect(endpoint) => connect_with_backoff(endpoint).await?,
+            BrowserSource::Connect(endpoint) => {
+                // Not the endpoint: its URL may carry credentials.
+                axsnap_core::progress::report(|| "connecting to the browser".to_string());
+                connect_with_backoff(endpoint).await?
+            }
         };
         let running = self.running_from(browser).await;
         *self.current() = Some(running.clone());

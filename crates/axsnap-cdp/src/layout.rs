@@ -342,6 +342,11 @@ impl SnapIndex {
         })
     }
 
+    /// How many DOM nodes the snapshot holds, over all its documents.
+    pub fn node_count(&self) -> usize {
+        self.by_backend.len()
+    }
+
     /// The secret texts of every document (for [`axsnap_core::secret::redact`]).
     pub fn secret_texts(&self) -> &[String] {
         &self.secret_texts

@@ -1,6 +1,7 @@
 //! Navigation of a tab: go to a URL, back, forward, reload; each waits for the page to settle.
 
 use axsnap_core::backend::Outcome;
+use axsnap_core::progress;
 use serde_json::{json, Value};
 
 use crate::error::CdpError;
@@ -11,6 +12,7 @@ use crate::settle::{SettleOptions, Watcher};
 /// settles.
 pub async fn navigate(page: &PageHandle, url: &str, opts: &SettleOptions) -> Result<Outcome, CdpError> {
     let watcher = Watcher::start(page).await?;
+    progress::report(|| format!("loading {}", axsnap_core::caps::cap(url, 200)));
     // A `beforeunload` dialog stops the navigation before it starts: then the tab has not
     // navigated (yet); accepting the dialog lets it go on.
     let gone = watcher.run(page.goto_within(url, opts.load)).await?.is_some();
@@ -43,6 +45,7 @@ pub async fn forward(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome,
 /// Reloads the page.
 pub async fn reload(page: &PageHandle, opts: &SettleOptions) -> Result<Outcome, CdpError> {
     let watcher = Watcher::start(page).await?;
+    progress::report(|| "reloading the page".to_string());
     watcher.run(page.call("Page.reload", json!({}))).await?;
     watcher.settle(opts, true).await
 }
@@ -63,6 +66,7 @@ async fn history(
         reason: "history entry without id".into(),
     })?;
     let watcher = Watcher::start(page).await?;
+    progress::report(|| format!("going {word} in the tab's history"));
     watcher.run(page.call("Page.navigateToHistoryEntry", json!({"entryId": id}))).await?;
     watcher.settle(opts, true).await
 }

@@ -193,6 +193,12 @@ impl PageHandle {
         let Some(loader) = loader_id.clone() else {
             return Ok(Navigation { frame_id, loader_id: None, loaded: true });
         };
+        axsnap_core::progress::report(|| {
+            format!(
+                "loading {}: the document arrived, waiting for its load event",
+                axsnap_core::caps::cap(url, 200)
+            )
+        });
         let deadline = Instant::now() + load_timeout;
         let mut loaded = false;
         while !loaded {

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axsnap_core::backend::Outcome;
+use axsnap_core::progress;
 use axsnap_core::TargetId;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
@@ -269,6 +270,10 @@ impl Watcher {
                 {
                     break true;
                 }
+                progress::report(|| {
+                    let silent = silent_since.map(|s| now.duration_since(s));
+                    waiting_on(&st, silent, expect_navigation, waited_for_content.then_some(opts.cap))
+                });
             }
             if now.duration_since(self.start) >= opts.cap {
                 // A navigation whose page still shows nothing (an app's shell while its
@@ -352,6 +357,37 @@ impl Watcher {
             .map(|id| TargetId(id.to_string()))
             .collect()
     }
+}
+
+/// What a settle waits on now, for the call's progress: `silent` as for [`why_unsettled`],
+/// `blank`: the cap it still showed nothing at.
+fn waiting_on(
+    st: &Activity,
+    silent: Option<Duration>,
+    expect_navigation: bool,
+    blank: Option<Duration>,
+) -> String {
+    if let Some(cap) = blank {
+        return format!(
+            "waiting for the page to show something (it showed nothing for {:.1} s)",
+            cap.as_secs_f64()
+        );
+    }
+    if expect_navigation && !st.navigated {
+        return "waiting for the new page to arrive".to_string();
+    }
+    let why = if let Some(oldest) = st.requests.values().min_by_key(|r| r.sent) {
+        let n = st.requests.len();
+        let s = if n == 1 { "" } else { "s" };
+        format!("{n} request{s} open: {}", oldest.what)
+    } else if let Some(silent) = silent.filter(|s| *s >= Duration::from_millis(500)) {
+        format!("its scripts have not answered for {:.1} s", silent.as_secs_f64())
+    } else if !st.inflight.is_empty() || !st.loading.is_empty() {
+        "a document or frame is loading".to_string()
+    } else {
+        "it keeps changing".to_string()
+    };
+    format!("waiting for the page to settle ({why})")
 }
 
 /// Why a page did not settle, from what the watcher saw: `silent` is how long the page's
@@ -584,5 +620,50 @@ async fn track(
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quiet_activity() -> Activity {
+        Activity {
+            inflight: Default::default(),
+            requests: Default::default(),
+            documents: 0,
+            loading: HashSet::new(),
+            last: Instant::now(),
+            navigated: true,
+            dialog: None,
+            crashed: false,
+            sessions: HashSet::new(),
+        }
+    }
+
+    #[test]
+    fn a_settle_says_the_oldest_request_it_waits_on_and_how_many() {
+        let mut st = quiet_activity();
+        let now = Instant::now();
+        for (id, what, ago) in [("1", "GET http://a/slow", 900), ("2", "POST http://a/api", 100)] {
+            st.inflight.insert(id.into(), ("f".into(), "l".into()));
+            let sent = now - Duration::from_millis(ago);
+            st.requests.insert(id.into(), Request { what: what.into(), sent, scripted: true });
+        }
+        assert_eq!(
+            waiting_on(&st, None, false, None),
+            "waiting for the page to settle (2 requests open: GET http://a/slow)"
+        );
+    }
+
+    #[test]
+    fn a_settle_says_what_else_holds_it() {
+        let mut st = quiet_activity();
+        assert_eq!(waiting_on(&st, None, false, None), "waiting for the page to settle (it keeps changing)");
+        assert!(waiting_on(&st, Some(Duration::from_secs(2)), false, None).contains("not answered for 2.0 s"));
+        assert!(waiting_on(&st, None, false, Some(DEFAULT_CAP))
+            .starts_with("waiting for the page to show something"));
+        st.navigated = false;
+        assert_eq!(waiting_on(&st, None, true, None), "waiting for the new page to arrive");
     }
 }

@@ -21,6 +21,7 @@
 //! - [`secret`]: what never leaves a backend, and its redaction; [`cover`]: what covers what.
 //! - [`backend`]: the contract a backend fulfils; [`keys`]: keys and chords as agents write
 //!   them, read once for every backend.
+//! - [`progress`]: what a long call is doing now, told by whichever layer knows it.
 
 #![warn(missing_docs)]
 
@@ -33,6 +34,7 @@ pub mod find;
 pub mod interchange;
 pub mod keys;
 pub mod outline;
+pub mod progress;
 pub mod project;
 pub mod refs;
 pub mod render;

@@ -181,6 +181,13 @@ impl<P: Platform> DesktopBackend<P> {
             if since >= quiet && start.elapsed() >= quiet {
                 return true;
             }
+            axsnap_core::progress::report(|| match since {
+                Duration::MAX => "waiting for the app to settle".to_string(),
+                since => format!(
+                    "waiting for the app to settle (its last event came {} ms ago)",
+                    since.as_millis()
+                ),
+            });
             if start.elapsed() >= SETTLE_CAP {
                 return false;
             }
@@ -258,6 +265,7 @@ impl<P: Platform> Backend for DesktopBackend<P> {
 
     async fn capture(&mut self, target: &TargetId, deadline: Duration) -> Result<Capture, DesktopError> {
         let window = self.window_of(target)?;
+        axsnap_core::progress::report(|| format!("capturing window {target}"));
         let began = Instant::now();
         let closed = |e| match e {
             DesktopError::Gone(why) => DesktopError::Gone(format!("window {target} is closed ({why})")),

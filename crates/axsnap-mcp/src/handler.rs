@@ -1,7 +1,8 @@
 //! [`AxsnapServer`]: the MCP handler. It lists the tools, finds the session a call belongs
 //! to, runs the call on that session's [`Browsing`] (one at a time per session), or with
 //! `--desktop` the desktop's calls on its [`Desktop`], and turns replies and failures into MCP
-//! results.
+//! results. A call stops when the client cancels it; one given a progress token is told of
+//! while it runs ([`crate::progress`]).
 //!
 //! Where a session lives depends on the protocol revision:
 //!
@@ -14,10 +15,11 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
+use axsnap_core::progress;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
-    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -29,6 +31,7 @@ use crate::code::Code;
 use crate::desktop::{self, Desktop};
 use crate::failure::{self, Failure};
 use crate::options::ServerOptions;
+use crate::progress::Ticker;
 use crate::reply::Reply;
 use crate::sessions::{Handles, Slot, SESSION_ARG};
 use crate::store::{Store, Token};
@@ -320,16 +323,22 @@ impl AxsnapServer {
     ) -> Result<Reply, Failure> {
         slot.touch();
         let result = async {
+            let queued = || "waiting for this session's previous call to finish".to_string();
+            let running = || format!("running {}", name.as_str());
             if let Some(desktop) = &slot.desktop {
                 if let Some(route) = desktop::route(name, arguments)? {
+                    progress::report(queued);
                     let mut desktop = desktop.lock().await;
                     slot.check_open()?;
+                    progress::report(running);
                     return desktop.call(route, name, arguments).await;
                 }
             }
+            progress::report(queued);
             let mut browsing = slot.browsing.lock().await;
             // A call that waited behind `close`, or met the idle reaper, finds the session gone.
             slot.check_open()?;
+            progress::report(running);
             browsing.call(name, arguments).await
         }
         .await;
@@ -472,7 +481,26 @@ impl ServerHandler for AxsnapServer {
             Target::Handle { handle, opened: true, .. } => Some(handle.clone()),
             _ => None,
         };
-        let work = self.run_in(&mut target, name, arguments.as_ref());
+        // A client that gave a progress token hears, past a second, what the call is doing.
+        let listener = context.meta.get_progress_token().map(|token| {
+            let stage = progress::Progress::new();
+            let peer = context.peer.clone();
+            let ticker = Ticker::start(stage.clone(), move |tick| {
+                let note =
+                    ProgressNotificationParam::new(token.clone(), tick.progress).with_message(tick.message);
+                let peer = peer.clone();
+                async move { peer.notify_progress(note).await.is_ok() }
+            });
+            (stage, ticker)
+        });
+        let stage = listener.as_ref().map(|(stage, _)| stage.clone());
+        let run = self.run_in(&mut target, name, arguments.as_ref());
+        let work = async move {
+            match stage {
+                Some(stage) => progress::scoped(stage, run).await,
+                None => run.await,
+            }
+        };
         // A client that gives up (cancels, disconnects) stops the call; the session's lock is
         // released with the dropped future, so its next call runs.
         let result = tokio::select! {
@@ -486,6 +514,10 @@ impl ServerHandler for AxsnapServer {
                 Err(Failure::tool(Code::Cancelled, "the call was cancelled by the client"))
             }
         };
+        // Nothing is told of a call after its answer (or its cancellation).
+        if let Some((_, ticker)) = listener {
+            ticker.stop().await;
+        }
         self.to_result(result).map(CallToolResponse::from)
     }
 }

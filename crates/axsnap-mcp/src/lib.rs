@@ -9,6 +9,7 @@
 //!   one session's browser calls, `desktop` its desktop calls (`--desktop`),
 //!   `reply` and `failure` shape the answers (text only, unless `--structured-content`
 //!   adds the JSON form and `output_schema` declares its shape), `url_policy` says which URLs may be opened.
+//!   `progress` tells a client that asked for it what a long call is doing.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), axsnap_mcp::ServeError> {
@@ -32,6 +33,7 @@ pub mod host;
 mod options;
 mod output;
 mod output_schema;
+mod progress;
 mod reply;
 mod sessions;
 pub mod storage_state;

@@ -128,6 +128,7 @@ pub(crate) async fn run<B: Backend, X: Explain<B::Error>>(
             let note = match condition {
                 None => {
                     let s = seconds.unwrap_or_default();
+                    axsnap_core::progress::report(|| format!("waiting {s} s, as asked"));
                     tokio::time::sleep(Duration::from_secs_f64(s)).await;
                     format!("waited {s} s")
                 }

@@ -178,6 +178,14 @@ pub async fn until<B: Backend>(
                 ),
             ));
         }
+        axsnap_core::progress::report(|| {
+            format!(
+                "waiting for {} (not yet after {:.1} of {:.1} s)",
+                cond.describe(),
+                started.elapsed().as_secs_f64(),
+                limit.as_secs_f64()
+            )
+        });
         tokio::time::sleep(POLL.min(limit.saturating_sub(started.elapsed()))).await;
     }
 }
