@@ -129,6 +129,25 @@ async def test_a_long_call_says_what_it_waits_on(transport: str, axsnap_bin: Pat
         assert not (heard.tokens_after(answered + 0.5) & tokens), heard.notes
 
 
+async def test_progress_names_a_url_without_its_secrets(axsnap_bin: Path, site: Site, tmp_path: Path):
+    """The stage names the page it loads, with secret query values cut as answers cut them."""
+    secret = "hunter2-progress-secret"
+    async with client_on("stdio", axsnap_bin, tmp_path) as (client, _heard):
+        await warm(client, site)
+        told = Told()
+        # /help?slow=1 answers after 2 s: the call is loading it when the first note goes out.
+        with anyio.fail_after(CALL_WITHIN):
+            result = await client.call_tool(
+                "navigate", {"url": site.url(f"/help?slow=1&token={secret}")}, progress_callback=told
+            )
+        assert not result.is_error, text_of(result)
+        await anyio.sleep(0.5)
+        messages = [m or "" for _, _, _, m in told.notes]
+        loading = [m for m in messages if m.startswith("loading ") and "/help?" in m]
+        assert loading, messages
+        assert not any(secret in m for m in messages), messages
+
+
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 async def test_a_fast_call_gets_no_progress(transport: str, axsnap_bin: Path, site: Site, tmp_path: Path):
     async with client_on(transport, axsnap_bin, tmp_path) as (client, heard):

@@ -13,13 +13,15 @@ pub enum AtspiError {
     /// No D-Bus session bus to ask for the accessibility bus.
     #[error(
         "no D-Bus session bus ({0}): run inside a desktop session, or start one with \
-         `scripts/desktop-session -- COMMAND` (Xvfb, a private session bus and the AT-SPI bus)"
+         `dbus-run-session -- COMMAND` on a display (Xvfb makes a virtual one; in a clone of \
+         axsnap, `scripts/desktop-session -- COMMAND` starts Xvfb, a session bus and AT-SPI)"
     )]
     NoSessionBus(String),
     /// The session bus has no accessibility bus.
     #[error(
         "no accessibility bus on the session bus ({0}): install at-spi2-core (Debian: \
-         `apt-get install at-spi2-core`) or start one with `scripts/desktop-session`"
+         `apt-get install at-spi2-core`), which the session bus then starts (in a clone of \
+         axsnap, `scripts/desktop-session` starts one)"
     )]
     NoAccessibilityBus(String),
     /// A D-Bus call failed.

@@ -12,7 +12,10 @@ use crate::settle::{SettleOptions, Watcher};
 /// settles.
 pub async fn navigate(page: &PageHandle, url: &str, opts: &SettleOptions) -> Result<Outcome, CdpError> {
     let watcher = Watcher::start(page).await?;
-    progress::report(|| format!("loading {}", axsnap_core::caps::cap(url, 200)));
+    progress::report(|| {
+        let url = crate::record::Redactor::new(Vec::new()).url(url);
+        format!("loading {}", axsnap_core::caps::cap(&url, 200))
+    });
     // A `beforeunload` dialog stops the navigation before it starts: then the tab has not
     // navigated (yet); accepting the dialog lets it go on.
     let gone = watcher.run(page.goto_within(url, opts.load)).await?.is_some();

@@ -544,7 +544,9 @@ async fn track(
                     if str_field(p, "type") != Some("Document") {
                         let method = p.pointer("/request/method").and_then(Value::as_str).unwrap_or("GET");
                         let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
-                        let what = format!("{method} {}", axsnap_core::caps::cap(url, 200));
+                        // Named in answers and progress: secret query values never are.
+                        let url = crate::record::Redactor::new(Vec::new()).url(url);
+                        let what = format!("{method} {}", axsnap_core::caps::cap(&url, 200));
                         let scripted = matches!(str_field(p, "type"), Some("XHR" | "Fetch"));
                         st.requests.insert(id.to_string(), Request { what, sent: Instant::now(), scripted });
                     }
