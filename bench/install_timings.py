@@ -30,7 +30,8 @@ def one(pattern: str, dist: Path) -> Path:
     found = sorted(dist.glob(pattern))
     if len(found) != 1:
         sys.exit(f"install_timings: expected one {pattern} in {dist}, found {[p.name for p in found]}")
-    return found[0]
+    # Absolute: npm reads `dist/x.tgz` as a GitHub repository (owner/name).
+    return found[0].resolve()
 
 
 def timed(argv: list[str], env: dict[str, str] | None = None) -> float:

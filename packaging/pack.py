@@ -241,6 +241,8 @@ def sha256sums(paths: list[Path], out: Path) -> Path:
 def pack(linux: Path | None, windows: Path | None, version: str, out: Path) -> list[Path]:
     if linux is None and windows is None:
         raise PackError("nothing to pack: pass --linux-x64 BIN and/or --win32-x64 EXE")
+    # npm pack runs in a staging directory: a relative --out would land there.
+    out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     made: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="axsnap-pack-") as tmp:
