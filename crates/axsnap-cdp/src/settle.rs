@@ -6,7 +6,11 @@
 //!   frame's counter could be read;
 //! - no network request in flight on any of the tab's sessions (`Network.requestWillBeSent`
 //!   without its `loadingFinished` / `loadingFailed`), and no frame loading
-//!   (`Page.frameStartedLoading` without `frameStoppedLoading`).
+//!   (`Page.frameStartedLoading` without `frameStoppedLoading`). Requests that cannot block the
+//!   page are not waited on: event streams (open for as long as the page is), beacons (sent
+//!   after the page stops caring), `blob:` and `data:` URLs (read from memory; a worker's
+//!   `blob:` script never reports its end to the page). Requests already open before the
+//!   action (a long poll) are not seen at all.
 //!
 //! The wait stops at [`SettleOptions::cap`] (default [`DEFAULT_CAP`], 3 s) with
 //! `settled = false`: a page with a running timer, a long poll or an endless animation never
@@ -17,13 +21,15 @@
 //!
 //! `navigated` is true when the main frame committed a new document or changed its URL within
 //! the document (`history.pushState`, a fragment link). `opened` lists the new tabs (popups)
-//! whose opener is this tab.
+//! whose opener is this tab. `failed_navigation` names the network error of a main-frame
+//! document request that failed (`net::ERR_CONNECTION_REFUSED`): the browser then shows its own
+//! error page, whose `chrome-error:` URL says nothing of why.
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use axsnap_core::backend::Outcome;
+use axsnap_core::backend::{FailedNavigation, Outcome};
 use axsnap_core::progress;
 use axsnap_core::TargetId;
 use serde_json::{json, Value};
@@ -91,6 +97,11 @@ struct Activity {
     crashed: bool,
     /// Sessions of the tab known so far.
     sessions: HashSet<String>,
+    /// The main frame's document requests in flight: request id -> URL, to name the one that
+    /// fails.
+    document_requests: std::collections::HashMap<String, String>,
+    /// The last main-frame document request that failed on the network.
+    failed_navigation: Option<FailedNavigation>,
 }
 
 /// A request in flight, for saying which one a page waits on.
@@ -172,6 +183,8 @@ impl Watcher {
             dialog: None,
             crashed: false,
             sessions,
+            document_requests: Default::default(),
+            failed_navigation: None,
         }));
         let (dialog_tx, dialog_rx) = watch::channel(false);
         let task = tokio::spawn(track(page.clone(), events, state.clone(), dialog_tx));
@@ -328,6 +341,7 @@ impl Watcher {
             // A tab the page closed is seen by the tab watch, not here.
             closed: false,
             unsettled,
+            failed_navigation: st.failed_navigation.clone(),
         })
     }
 
@@ -429,6 +443,17 @@ fn why_unsettled(st: &Activity, silent: Option<Duration>) -> String {
         return "a frame kept loading".to_string();
     }
     "the page kept changing (timers or animations)".to_string()
+}
+
+/// Whether a request (the params of `Network.requestWillBeSent`) is one a page never waits on:
+/// an event stream stays open for the page's life, a beacon is sent for a page that no longer
+/// cares, and `blob:`/`data:` URLs are read from memory (a worker started from a `blob:` URL
+/// never reports its script's end to the page).
+fn cannot_block(p: &Value) -> bool {
+    let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
+    matches!(str_field(p, "type"), Some("EventSource" | "Ping" | "CSPViolationReport"))
+        || url.starts_with("blob:")
+        || url.starts_with("data:")
 }
 
 fn page_ids(v: &Value) -> HashSet<String> {
@@ -537,26 +562,46 @@ async fn track(
         let mut st = lock(&state);
         match ev.method.as_str() {
             "Network.requestWillBeSent" => {
-                if let Some(id) = str_field(p, "requestId") {
-                    let frame = str_field(p, "frameId").unwrap_or_default().to_string();
-                    let loader = str_field(p, "loaderId").unwrap_or_default().to_string();
-                    st.inflight.insert(id.to_string(), (frame, loader));
-                    if str_field(p, "type") != Some("Document") {
-                        let method = p.pointer("/request/method").and_then(Value::as_str).unwrap_or("GET");
-                        let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
-                        // Named in answers and progress: secret query values never are.
-                        let url = crate::record::Redactor::new(Vec::new()).url(url);
-                        let what = format!("{method} {}", axsnap_core::caps::cap(&url, 200));
-                        let scripted = matches!(str_field(p, "type"), Some("XHR" | "Fetch"));
-                        st.requests.insert(id.to_string(), Request { what, sent: Instant::now(), scripted });
-                    }
-                }
                 st.last = Instant::now();
+                let Some(id) = str_field(p, "requestId") else { continue };
+                if cannot_block(p) {
+                    continue;
+                }
+                let frame = str_field(p, "frameId").unwrap_or_default().to_string();
+                let loader = str_field(p, "loaderId").unwrap_or_default().to_string();
+                if str_field(p, "type") == Some("Document") {
+                    if session == tab && frame == main {
+                        let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
+                        st.document_requests.insert(id.to_string(), url.to_string());
+                    }
+                } else {
+                    let method = p.pointer("/request/method").and_then(Value::as_str).unwrap_or("GET");
+                    let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
+                    // Named in answers and progress: secret query values never are.
+                    let url = crate::record::Redactor::new(Vec::new()).url(url);
+                    let what = format!("{method} {}", axsnap_core::caps::cap(&url, 200));
+                    let scripted = matches!(str_field(p, "type"), Some("XHR" | "Fetch"));
+                    st.requests.insert(id.to_string(), Request { what, sent: Instant::now(), scripted });
+                }
+                st.inflight.insert(id.to_string(), (frame, loader));
             }
             "Network.loadingFinished" | "Network.loadingFailed" => {
                 if let Some(id) = str_field(p, "requestId") {
                     st.inflight.remove(id);
                     st.requests.remove(id);
+                    let url = st.document_requests.remove(id);
+                    if let Some(url) = url.filter(|_| ev.method == "Network.loadingFailed") {
+                        // An aborted or canceled load was replaced or stopped, not failed.
+                        let error = str_field(p, "errorText").unwrap_or_default();
+                        let canceled = p.get("canceled").and_then(Value::as_bool).unwrap_or(false);
+                        if !canceled && !error.is_empty() && error != "net::ERR_ABORTED" {
+                            let url = crate::record::Redactor::new(Vec::new()).url(&url);
+                            st.failed_navigation = Some(FailedNavigation {
+                                url: axsnap_core::caps::cap(&url, 200).to_string(),
+                                error: error.to_string(),
+                            });
+                        }
+                    }
                 }
                 st.last = Instant::now();
             }
@@ -640,7 +685,21 @@ mod tests {
             dialog: None,
             crashed: false,
             sessions: HashSet::new(),
+            document_requests: Default::default(),
+            failed_navigation: None,
         }
+    }
+
+    #[test]
+    fn streams_beacons_and_memory_urls_cannot_block_a_page() {
+        let req = |ty: &str, url: &str| json!({"type": ty, "request": {"url": url, "method": "GET"}});
+        assert!(cannot_block(&req("EventSource", "http://127.0.0.1/events")));
+        assert!(cannot_block(&req("Ping", "http://127.0.0.1/beacon")));
+        assert!(cannot_block(&req("Other", "blob:http://127.0.0.1/4f2a")));
+        assert!(cannot_block(&req("Image", "data:image/png;base64,AAAA")));
+        assert!(!cannot_block(&req("Fetch", "http://127.0.0.1/api")));
+        assert!(!cannot_block(&req("XHR", "http://127.0.0.1/poll")));
+        assert!(!cannot_block(&req("Document", "http://127.0.0.1/next")));
     }
 
     #[test]

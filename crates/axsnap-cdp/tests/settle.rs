@@ -121,6 +121,54 @@ fn never_settling_pages_stop_at_the_cap() {
 }
 
 #[test]
+fn requests_a_page_never_waits_on_do_not_hold_the_settle() {
+    let _serial = one_at_a_time();
+    run(async {
+        let srv = Server::pages();
+        let opts = SettleOptions::default();
+        // Each on a page of its own: what one leaves open must not excuse the next.
+        for (button, shown) in
+            [("stream", "streamed hello"), ("beacon", "beaconed"), ("worker", "worker ready")]
+        {
+            let page = open(&srv).await;
+            let out = click(&page, button, &opts).await;
+            assert!(out.settled, "{button}: {out:?}");
+            assert!(out.elapsed < opts.cap, "{button}: {out:?}");
+            let texts =
+                eval(&page, "[...document.querySelectorAll('#out li')].map((l) => l.textContent)").await;
+            assert!(texts.as_array().unwrap().iter().any(|t| t == shown), "{button}: {texts}");
+            page.close().await.unwrap();
+        }
+    })
+}
+
+#[test]
+fn a_navigation_the_network_fails_is_reported_with_its_error() {
+    let _serial = one_at_a_time();
+    run(async {
+        let srv = Server::pages();
+        let page = open(&srv).await;
+        // A port nothing listens on: bound a moment ago, then let go.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let url = format!("http://127.0.0.1:{port}/gone");
+        eval(&page, &format!("document.getElementById('dead').href = '{url}'")).await;
+        let out = click(&page, "dead", &SettleOptions::default()).await;
+        let failed = out.failed_navigation.clone().expect("the failed navigation is reported");
+        assert_eq!(
+            (failed.url.as_str(), failed.error.as_str()),
+            (url.as_str(), "net::ERR_CONNECTION_REFUSED"),
+            "{out:?}"
+        );
+        page.close().await.unwrap();
+        // A navigation that works reports none.
+        let page = open(&srv).await;
+        let out = click(&page, "link", &SettleOptions::default()).await;
+        assert!(out.navigated && out.failed_navigation.is_none(), "{out:?}");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
 fn navigation_is_reported() {
     let _serial = one_at_a_time();
     run(async {

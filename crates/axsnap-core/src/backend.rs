@@ -272,6 +272,19 @@ pub struct Outcome {
     /// navigating).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unsettled: Option<String>,
+    /// A navigation the action started that the network failed (the browser then shows an
+    /// error page of its own, whose URL says nothing of why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_navigation: Option<FailedNavigation>,
+}
+
+/// A navigation that failed on the network: where it went and the browser's error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedNavigation {
+    /// The URL the navigation asked for (secret query values cut).
+    pub url: String,
+    /// The browser's network error, as it names it (`net::ERR_CONNECTION_REFUSED`).
+    pub error: String,
 }
 
 /// Why a backend would not carry out an action on an element, in kinds every backend shares.

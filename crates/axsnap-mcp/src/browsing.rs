@@ -439,20 +439,40 @@ impl Browsing {
     }
 
     /// After an action: a page that led to a refused URL (a link to a blocked origin) is taken
-    /// back, and the action answers with the refusal.
+    /// back, and the action answers with the refusal. A navigation the network failed (the
+    /// browser's own `chrome-error:` page) is taken back too, and named by the browser's error.
     async fn guard_destination(&mut self, step: &Step) -> Result<(), Failure> {
         let Some(url) = step.response.snapshot.header.url.clone() else { return Ok(()) };
+        if url.starts_with("chrome-error:") {
+            let failed = step.outcome.as_ref().and_then(|o| o.failed_navigation.clone());
+            self.go_back().await;
+            let text = match failed {
+                Some(f) => format!(
+                    "the navigation the action started, to {}, failed: {}; the browser showed its error page, so it went back",
+                    clip(&f.url),
+                    f.error
+                ),
+                None => "the action led to the browser's error page (the page could not be loaded); went back"
+                    .to_string(),
+            };
+            return Err(Failure::tool(Code::NavigationFailed, text));
+        }
         let Err(refused) = self.options.urls.check(&url) else { return Ok(()) };
+        self.go_back().await;
+        Err(Failure::tool(
+            Code::UrlRefused,
+            format!("the action led to {}, which is refused: {refused}; went back", clip(&url)),
+        ))
+    }
+
+    /// Takes the current tab back one page, or to `about:blank` when it has no page to go back to.
+    async fn go_back(&mut self) {
         if let Some(agent) = self.agent.as_mut() {
             let back = agent.act_on_target(&TargetAction::Back).await;
             if back.is_err() {
                 let _ = agent.act_on_target(&TargetAction::Navigate { url: "about:blank".into() }).await;
             }
         }
-        Err(Failure::tool(
-            Code::UrlRefused,
-            format!("the action led to {}, which is refused: {refused}; went back", clip(&url)),
-        ))
     }
 
     /// With `--output-dir`: the downloads the action began, once they ended (waiting at most

@@ -114,6 +114,15 @@ fn serve(mut stream: TcpStream, root: &Path, _port: u16) -> std::io::Result<()> 
             std::thread::sleep(Duration::from_secs(120));
             return Ok(());
         }
+        "/__stream" => {
+            // An event stream: one event, then open for as long as the page is.
+            stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\r\ndata: hello\n\n",
+            )?;
+            stream.flush()?;
+            std::thread::sleep(Duration::from_secs(120));
+            return Ok(());
+        }
         _ => {}
     }
     let rel = path.trim_start_matches('/');
