@@ -10,6 +10,10 @@
 //!   its structural key was unique it must be carried, and a re-created element whose content
 //!   no sibling shared must be carried; otherwise it may go stale but never wrong);
 //! - a removed element's ref resolves stale, and stays stale forever;
+//! - a collection item (here a list item) whose name was replaced by a sibling's, or rotated
+//!   among its siblings (a virtualized list recycling its rows), is another item: the model
+//!   gives it a new ground-truth id, so its old ref must go stale and never name it again; a
+//!   list item renamed alone stays the same item;
 //! - a ref that went stale because its document left (a churn it was not carried across)
 //!   comes back on its element when that same document returns (the same scope and native
 //!   ids, as from a back-forward cache), and only then.
@@ -115,6 +119,12 @@ enum Edit {
     /// The document the last churn replaced comes back (the back-forward cache): the nodes
     /// that churned get their old scope and native ids again.
     Return,
+    /// A virtualized list shows other items in the elements it has: the named list items under
+    /// a parent pass their names on `by` places (a scroll); each that changed is another item.
+    Recycle {
+        parent: usize,
+        by: usize,
+    },
 }
 
 impl Model {
@@ -202,6 +212,22 @@ impl Model {
         }
     }
 
+    /// The other children of `n`'s parent.
+    fn siblings(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let kids = self.nodes[n].parent.map(|p| self.nodes[p].children.as_slice()).unwrap_or_default();
+        kids.iter().copied().filter(move |&k| k != n)
+    }
+
+    /// `n` shows another item now: a new ground-truth id on the same element. Should the
+    /// document it churned out of return, it would not show this item: it does not return.
+    fn renew(&mut self, n: usize) {
+        self.next_gid += 1;
+        self.nodes[n].gid = self.next_gid;
+        if let Some(parked) = &mut self.parked {
+            parked.ids.retain(|(i, _)| *i != n);
+        }
+    }
+
     /// Copies the subtree of `n` under `parent` at `pos` with new native ids in the same
     /// scopes, the old nodes dead; `same` keeps the elements' ground-truth ids. Returns the
     /// copy's root.
@@ -255,7 +281,42 @@ impl Model {
             }
             Edit::Rename { node, look } => {
                 let n = self.pick(node, false)?;
-                self.nodes[n].name = NAMES[look % NAMES.len()].to_string();
+                let new = NAMES[look % NAMES.len()];
+                let old = std::mem::replace(&mut self.nodes[n].name, new.to_string());
+                // A list item's name replaced by one a sibling item shows, or its old name shown
+                // by one: the element shows another item now. (NAMES are unlike one another, so
+                // no rename here reads as an edit of the old name.)
+                let item =
+                    self.nodes[n].role == Role::ListItem && !old.is_empty() && !new.is_empty() && old != new;
+                if item
+                    && self.siblings(n).any(|k| {
+                        self.nodes[k].role == Role::ListItem
+                            && (self.nodes[k].name == old || self.nodes[k].name == new)
+                    })
+                {
+                    self.renew(n);
+                }
+            }
+            Edit::Recycle { parent, by } => {
+                let p = self.pick(parent, false)?;
+                let items: Vec<usize> = self.nodes[p]
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&k| self.nodes[k].role == Role::ListItem && !self.nodes[k].name.is_empty())
+                    .collect();
+                if items.len() < 2 {
+                    return None;
+                }
+                let by = 1 + by % (items.len() - 1);
+                let names: Vec<String> = items.iter().map(|&k| self.nodes[k].name.clone()).collect();
+                for (i, &k) in items.iter().enumerate() {
+                    let name = names[(i + by) % items.len()].clone();
+                    if name != self.nodes[k].name {
+                        self.nodes[k].name = name;
+                        self.renew(k);
+                    }
+                }
             }
             Edit::Value { node, v } => {
                 let n = self.pick(node, false)?;
@@ -448,6 +509,7 @@ fn edit() -> impl Strategy<Value = Edit> {
             .prop_map(|(node, delete, reorder)| Edit::Churn { node, delete, reorder }),
         1 => u().prop_map(|cut| Edit::Partial { cut }),
         2 => Just(Edit::Return),
+        2 => (u(), u()).prop_map(|(parent, by)| Edit::Recycle { parent, by }),
     ]
 }
 

@@ -2,7 +2,9 @@
 //!
 //! Rules (DESIGN.md, "Refs"):
 //! - a ref is given on first sight and kept by native identity while the element lives, through
-//!   renames, value and state changes and moves;
+//!   renames, value and state changes and moves; but a collection item (a tree item, option,
+//!   row, list item, tab, menu item) whose name was replaced by another item's is a new item,
+//!   on the same element a virtualized list recycled: its ref goes stale (module `recycled`);
 //! - when a whole native scope disappears (a navigation replaced the document), a ref may be
 //!   carried to a node of the new capture only on a unique, unambiguous structural match;
 //! - a ref whose element is gone is stale, forever: it is never retargeted to a look-alike;
@@ -46,6 +48,7 @@ mod away;
 mod keys;
 mod matching;
 mod recreated;
+mod recycled;
 mod saved;
 mod slots;
 
@@ -384,6 +387,8 @@ impl RefSpace {
                 stats.kept += 1;
             }
         }
+        // Refs 1b brings back (their names are from before the document left).
+        let mut came_back: Vec<Ref> = Vec::new();
         // 1b. A document that left and is back (the same one: its scope and native ids) brings
         // its refs back to the elements they named (module `away`).
         if !t.away.is_empty() {
@@ -405,6 +410,7 @@ impl RefSpace {
                     slots.repoint(i, native.clone());
                     slots[i].seen = generation;
                     raw_refs[id.index()] = Some(r);
+                    came_back.push(r);
                     stats.returned += 1;
                 }
             }
@@ -436,6 +442,22 @@ impl RefSpace {
             }
         }
         let scopes_now = scopes_now.set;
+
+        // 1c. A collection item that now shows another item (a virtualized list's recycled
+        // row) is a new item: its ref goes stale, and step 4 gives it a new one (module
+        // `recycled`).
+        for k in find_recycled(projected, &proj_order, &proj_refs, slots, &came_back) {
+            let Some(r) = proj_refs[k].take() else { continue };
+            if let Some(native) = slots.make_stale(slot_index(r)) {
+                t.by_native.remove(&native);
+            }
+            match from_raw(proj_order[k]) {
+                Some(o) => raw_refs[o.index()] = None,
+                None => raw_refs.iter_mut().filter(|x| **x == Some(r)).for_each(|x| *x = None),
+            }
+            stats.kept = stats.kept.saturating_sub(1);
+            stats.staled += 1;
+        }
 
         // 2. Refs not seen: gone if their scope lives on, churn candidates if it vanished.
         let mut gone: Vec<Ref> = Vec::new();
@@ -731,6 +753,56 @@ impl RefSpace {
         self.target_index.insert(target.clone(), i);
         i
     }
+}
+
+/// The projected nodes (indices into `order`) that are collection items showing another item
+/// than their ref named (module `recycled`). `refs`: each node's ref found so far; `came_back`:
+/// refs of a returning document, whose last names are from before it left.
+fn find_recycled(
+    projected: &Tree,
+    order: &[NodeId],
+    refs: &[Option<Ref>],
+    slots: &Slots,
+    came_back: &[Ref],
+) -> Vec<usize> {
+    let was = |k: usize| -> Option<&str> {
+        let r = refs[k].filter(|r| !came_back.contains(r))?;
+        let slot = &slots[slot_index(r)];
+        (slot.role == projected.node(order[k]).role).then_some(slot.name.as_str())
+    };
+    // Parents of a renamed collection item: in a steady page, none, and nothing more is done.
+    let mut parents: Vec<NodeId> = order
+        .iter()
+        .enumerate()
+        .filter(|&(k, &id)| {
+            let n = projected.node(id);
+            recycled::is_collection_item(&n.role) && was(k).is_some_and(|w| w != n.name)
+        })
+        .filter_map(|(_, &id)| projected.node(id).parent)
+        .collect();
+    if parents.is_empty() {
+        return Vec::new();
+    }
+    parents.sort_unstable_by_key(|p| p.index());
+    parents.dedup();
+    let mut at = vec![usize::MAX; projected.arena_len()];
+    for (k, id) in order.iter().enumerate() {
+        at[id.index()] = k;
+    }
+    let mut out = Vec::new();
+    for p in parents {
+        let kids: Vec<usize> =
+            projected.node(p).children.iter().map(|c| at[c.index()]).filter(|&k| k != usize::MAX).collect();
+        let items: Vec<recycled::Item<'_>> = kids
+            .iter()
+            .map(|&k| {
+                let n = projected.node(order[k]);
+                recycled::Item { role: &n.role, was: was(k), now: &n.name }
+            })
+            .collect();
+        out.extend(recycled::replaced(&items).into_iter().map(|i| kids[i]));
+    }
+    out
 }
 
 /// Records, for every raw node with a ref, how it sits in `raw` (its keys where they are unique,
