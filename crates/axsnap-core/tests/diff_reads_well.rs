@@ -92,3 +92,22 @@ fn a_renamed_item_whose_text_was_made_again_reads_as_a_change_of_words() {
     insta::assert_snapshot!("renamed_item", text);
     assert!(!text.contains("replaced by"), "{text}");
 }
+
+#[test]
+fn additions_side_by_side_share_one_header() {
+    // Three notices appear after the heading, one more at the end: two runs, two headers.
+    let prev = page(&[(10, Role::Heading, "Posts", "h", false), (11, Role::Button, "Add", "b", true)]);
+    let next = page(&[
+        (10, Role::Heading, "Posts", "h", false),
+        (20, Role::Text, "Saved", "t1", false),
+        (21, Role::Link, "Undo", "l1", true),
+        (22, Role::Text, "3 posts moved", "t2", false),
+        (11, Role::Button, "Add", "b", true),
+        (23, Role::Text, "Done", "t3", false),
+    ]);
+    let (text, ops) = text_of(&prev, &next);
+    assert_eq!(ops.iter().filter(|o| matches!(o, Op::Add { .. })).count(), 4, "{ops:?}");
+    insta::assert_snapshot!("additions_share_a_header", text);
+    assert_eq!(text.matches("+ under").count(), 2, "{text}");
+    assert!(text.contains("4 changes"), "every addition still counts: {text}");
+}

@@ -1,9 +1,10 @@
 //! The text form of a diff.
 //!
 //! ```text
-//! # diff 3 -> 4: 4 changes, 61 unchanged
+//! # diff 3 -> 4: 5 changes, 61 unchanged
 //! + under e5 after e8:
 //!   - alert [e31]: Wrong password
+//!   - button "Retry" [e32]
 //! - e12 button "Save"
 //! ~ e7 textbox "Email": value "" -> "bob"; +invalid
 //! > e14 to e2 after e13
@@ -11,6 +12,7 @@
 //!   - list "Results" [e40]
 //! ```
 //!
+//! Additions side by side under one parent share one header (the first's place says where).
 //! A replace that brings back the same content says only the new ref (`~ e12 button "Save" is
 //! now e40`), or nothing when the ref is not shown; one that puts a text for a text reads as
 //! the change of its words (`~ text in e9: "Ready" -> "Saved"`); a long name or text that
@@ -191,6 +193,9 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let mut shown = 0usize;
     let mut hidden_updates = 0usize;
     let groups = Groups::find(diff, &p, &n);
+    // The last addition written (its parent and root ref) and where the body ended after it:
+    // an addition right after it, under the same parent, goes under the same header.
+    let mut added: Option<(Ref, Ref, usize)> = None;
     for (i, op) in diff.ops.iter().enumerate() {
         if groups.is_member(i) {
             continue;
@@ -213,22 +218,28 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 push_update(&mut body, *r, &changes, &p, &n, &ctx);
             }
             Op::Add { parent, after, subtree } => {
-                body.push_str("+ under ");
-                push_node(&mut body, *parent, &n, &p, Detail::Position);
-                // Where among its siblings only when it is not the last: "after" is for a
-                // reader, the op holds the place exactly.
-                let last =
-                    subtree.root().and_then(|r| r.ref_id).and_then(|r| n.by_ref.get(&r)).is_some_and(|id| {
+                let root = subtree.root().and_then(|r| r.ref_id);
+                let follows = added.is_some_and(|(par, last, end)| {
+                    par == *parent && *after == Some(last) && end == body.len()
+                });
+                if !follows {
+                    body.push_str("+ under ");
+                    push_node(&mut body, *parent, &n, &p, Detail::Position);
+                    // Where among its siblings only when it is not the last: "after" is for a
+                    // reader, the op holds the place exactly.
+                    let last = root.and_then(|r| n.by_ref.get(&r)).is_some_and(|id| {
                         let t = n.tree;
                         t.node(*id).parent.is_some_and(|par| t.node(par).children.last() == Some(id))
                     });
-                if !last {
-                    push_after(&mut body, *after, &n, &p);
+                    if !last {
+                        push_after(&mut body, *after, &n, &p);
+                    }
+                    body.push_str(":\n");
                 }
-                body.push_str(":\n");
                 if !subtree.nodes.is_empty() {
                     layout::write_subtree(&mut body, &Subtree::new(subtree), 0, 1, &ctx);
                 }
+                added = root.map(|r| (*parent, r, body.len()));
             }
             Op::Remove { r } => {
                 body.push_str("- ");
