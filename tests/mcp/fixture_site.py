@@ -96,6 +96,10 @@ PAGES: dict[str, str] = {
     "/noisy": "logs 300 console messages of 1,500 characters each ('noise N: xxx…'), then says 'done'",
     "/framed": "`?src=URL`: a heading 'Framed' and an iframe 'inner' showing URL (another site's page: "
     "an out-of-process frame)",
+    "/recycled": "a virtualized file tree 'Files' (app.py, main.py, setup.cfg) whose rows are "
+    "recycled elements: 'New file' adds lib.py and rewrites the rows in sorted order, so the row "
+    "that showed main.py shows lib.py; clicking a row shows 'opened: NAME'",
+    "/dead-link": "`?port=N`: a link 'Nowhere' to http://127.0.0.1:N/gone (nothing listens there)",
     "/prefs": "a 'Theme' status read from localStorage ('light' when unset) and a 'Use dark theme' "
     "button that stores 'dark'",
     "/inputs": "a labelled input of each type (INPUT_CASES), a textarea, a contenteditable 'Bio', and fields "
@@ -344,6 +348,35 @@ def _slow(ms: int) -> bytes:
         '<main><h1>Slow</h1><p role=status id=status>waiting for data</p></main>',
         f"fetch('/slow-data?ms={ms}').then(() => {{ document.getElementById('status').textContent = 'data arrived'; }});",
     )
+
+
+def _recycled() -> bytes:
+    # As VS Code's explorer: a fixed pool of row elements, rewritten with whatever items are
+    # in view (here all of them, sorted), never keyed by item.
+    script = """
+const files = ['app.py', 'main.py', 'setup.cfg'];
+const tree = document.getElementById('tree');
+const rows = [];
+function render() {
+  files.sort();
+  while (rows.length < files.length) {
+    const row = document.createElement('div');
+    row.setAttribute('role', 'treeitem');
+    row.tabIndex = -1;
+    row.onclick = () => { document.getElementById('opened').textContent = 'opened: ' + row.textContent; };
+    rows.push(row);
+    tree.append(row);
+  }
+  rows.forEach((row, i) => { row.textContent = files[i]; });
+}
+document.getElementById('new').onclick = () => { files.push('lib.py'); render(); };
+render();
+"""
+    body = (
+        '<h1>Explorer</h1><div role="tree" aria-label="Files" id="tree"></div>'
+        '<button id="new">New file</button><p id="opened">opened: none</p>'
+    )
+    return _page("Explorer", body, script)
 
 
 def _counter(who: str) -> bytes:
@@ -844,6 +877,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/inputs": _inputs,
             "/elements": _elements,
             "/keys": _keys,
+            "/recycled": _recycled,
         }.get(path)
         if path.startswith("/deep/") and path[len("/deep/"):] in DEEP_CONSTRUCTS:
             kind = path[len("/deep/"):]
@@ -892,6 +926,13 @@ class _Handler(BaseHTTPRequestHandler):
             page_no = query.get("page", ["1"])[0]
             items = ["cat one", "cat two"] if page_no == "1" else ["cat three"]
             self._json(200, {"items": items, "q": query.get("q", [""])[0]})
+        elif path == "/dead-link":
+            # A link to a port nothing listens on: the browser's own error page, not a site's.
+            port = int(parse_qs(urlsplit(self.path).query).get("port", ["9"])[0])
+            self._send(
+                200,
+                _page("Dead link", f'<h1>Dead link</h1><a href="http://127.0.0.1:{port}/gone">Nowhere</a>'),
+            )
         elif path == "/counter":
             who = parse_qs(urlsplit(self.path).query).get("who", ["anyone"])[0]
             self._send(200, _counter(who))

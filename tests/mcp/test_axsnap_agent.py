@@ -318,6 +318,39 @@ async def test_back_on_a_page_the_browser_kept(agent: Agent, site: Site) -> None
     assert not text.startswith("# back on"), text
 
 
+async def test_a_link_the_network_fails_names_the_browsers_error_and_goes_back(agent: Agent, site: Site) -> None:
+    # Nothing listens on the port (it was free a moment ago): the connection is refused.
+    port = free_port()
+    await agent.ok("navigate", url=site.url(f"/dead-link?port={port}"))
+    nowhere = await agent.ref("nowhere link", "link", "Nowhere")
+    msg = await agent.error("click", "navigation_failed", ref=nowhere)
+    assert "net::ERR_CONNECTION_REFUSED" in msg and f"127.0.0.1:{port}/gone" in msg, msg
+    assert "chrome-error" not in msg and "unknown URL scheme" not in msg, msg
+    # Back on the page the link was on (loaded again: its link has a new ref).
+    text, s = await agent.ok("snapshot")
+    assert s["url"].endswith(f"/dead-link?port={port}") and s["kind"] in ("unchanged", "full", "diff"), text
+    await agent.ref("nowhere link", "link", "Nowhere")
+
+
+async def test_a_recycled_row_does_not_carry_the_ref_of_the_item_it_showed(agent: Agent, site: Site) -> None:
+    await agent.ok("navigate", url=site.url("/recycled"))
+    main = await agent.ref("main.py", "treeitem", "main.py")
+    new_file = await agent.ref("new file button", "button", "New file")
+    text, s = await agent.ok("click", ref=new_file)
+    # The element that showed main.py shows lib.py now: a new item, with a new ref.
+    assert "lib.py" in text and '"main.py" -> "lib.py"' not in text, text
+    msg = await agent.error("click", "stale_ref", ref=main)
+    assert "main.py" in msg, msg
+    # The stale ref opened nothing: the page is as it was after "New file".
+    text, s = await agent.ok("snapshot")
+    assert s["kind"] == "unchanged" or "opened: none" in text, text
+    # main.py, on the row below now, is found with a new ref that opens it.
+    again = await agent.ref("main.py", "treeitem", "main.py")
+    assert again != main
+    text, s = await agent.ok("click", ref=again)
+    assert "opened: main.py" in text, text
+
+
 async def test_close_releases_the_context(agent: Agent, site: Site) -> None:
     await agent.ok("navigate", url=site.url("/pages/one"))
     text, s = await agent.ok("close")

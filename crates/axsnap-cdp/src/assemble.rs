@@ -269,6 +269,11 @@ impl<'a> Assembler<'a> {
                 self.restored += lost_targets::restore(&mut doc, snap, d);
             }
         }
+        // Names as written, not as CSS transformed them (`cased`).
+        let casing = match (snap, self.snap_docs.get(frame)) {
+            (Some(snap), Some(&(s, d))) if s == si => snap.casing(d),
+            _ => None,
+        };
         let gaps = self.details_gaps(si, frame, &doc);
         let mut graft_on: HashMap<i64, NodeId> = HashMap::new();
         let mut visited = vec![false; doc.nodes.len()];
@@ -282,6 +287,11 @@ impl<'a> Assembler<'a> {
             let backend = doc.backend.get(ix).copied().flatten();
             let native = doc.native_id.get_mut(ix).map(std::mem::take).unwrap_or_default();
             node.native = NativeId { scope: scope.clone(), id: native };
+            if let Some(c) = casing {
+                if let std::borrow::Cow::Owned(name) = c.restore(backend, &node.name) {
+                    node.name = name;
+                }
+            }
             let facts = backend.and_then(|b| snap.and_then(|s| s.facts(b)));
             self.place(&mut node, frame, facts.as_ref(), snap);
             if is_main && ix == doc.root {

@@ -9,6 +9,7 @@ use axsnap_core::Rect;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::cased::{Casing, TextNode};
 use crate::secrets::{self, DocSecrets};
 
 /// The attribute the capture script puts on covered elements (value: what covers them).
@@ -163,6 +164,28 @@ pub(crate) struct RawLayout {
 
 /// `nodeType` of an element.
 const ELEMENT_NODE: i64 = 1;
+/// `nodeType` of a text node.
+const TEXT_NODE: i64 = 3;
+
+/// The texts of a document that CSS transformed: text nodes laid out other than written. The
+/// string table holds each string once, so a text laid out as written is found by index alone.
+fn doc_casing(doc: &RawDoc, strings: &[String], layout_of: &[u32]) -> Casing {
+    let laid_out = |n: usize| -> Option<i64> {
+        let k = *layout_of.get(n).filter(|k| **k != u32::MAX)? as usize;
+        doc.layout.text.get(k).copied().filter(|t| *t >= 0)
+    };
+    let texts = || doc.nodes.node_type.iter().enumerate().filter(|(_, t)| **t == TEXT_NODE).map(|(n, _)| n);
+    let written = |n: usize| doc.nodes.node_value.get(n).copied().unwrap_or(-1);
+    if !texts().any(|n| laid_out(n).is_some_and(|l| l != written(n))) {
+        return Casing::default();
+    }
+    let string = |i: i64| usize::try_from(i).ok().and_then(|i| strings.get(i)).map_or("", String::as_str);
+    Casing::of(texts().map(|n| TextNode {
+        backend: doc.nodes.backend_node_id.get(n).copied().unwrap_or(-1),
+        written: string(written(n)),
+        laid_out: laid_out(n).map(string),
+    }))
+}
 
 /// What the snapshot says about one DOM node.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -234,6 +257,8 @@ pub struct SnapIndex {
     secrets: Vec<DocSecrets>,
     /// Texts of secrets (values, text inside, masked characters as rendered).
     secret_texts: Vec<String>,
+    /// Per document: its texts that CSS transformed, to name things as written.
+    casing: Vec<Casing>,
 }
 
 /// String-table indices of the names and values facts look for (`None`: not in the table,
@@ -294,6 +319,7 @@ impl SnapIndex {
         let mut scroll_checked = Vec::with_capacity(raw.documents.len());
         let mut secrets = Vec::with_capacity(raw.documents.len());
         let mut secret_texts = Vec::new();
+        let mut casing = Vec::with_capacity(raw.documents.len());
         let look = secrets::Lookup::new(&raw.strings, MASK_STYLE);
         let string =
             |i: i64| usize::try_from(i).ok().and_then(|i| raw.strings.get(i)).cloned().unwrap_or_default();
@@ -315,6 +341,7 @@ impl SnapIndex {
                 }),
             );
             secrets.push(secrets::find(doc, &look, &mut secret_texts));
+            casing.push(doc_casing(doc, &raw.strings, layout_of.last().map_or(&[][..], Vec::as_slice)));
             for v in &doc.nodes.shadow_root_type.value {
                 match string(*v).as_str() {
                     "open" => open += 1,
@@ -339,7 +366,13 @@ impl SnapIndex {
             scroll_checked,
             secrets,
             secret_texts,
+            casing,
         })
+    }
+
+    /// The texts of document `d` that CSS transformed (see `cased`).
+    pub(crate) fn casing(&self, d: usize) -> Option<&Casing> {
+        self.casing.get(d).filter(|c| !c.is_empty())
     }
 
     /// How many DOM nodes the snapshot holds, over all its documents.

@@ -32,6 +32,7 @@ mod ax_ids;
 mod backend;
 mod browser;
 mod capture;
+mod cased;
 mod change;
 mod conn;
 pub mod dialogs;

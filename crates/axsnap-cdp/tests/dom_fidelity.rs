@@ -14,7 +14,7 @@ use axsnap_cdp::{capture_with, CaptureOptions, PageHandle};
 use axsnap_core::project::{project, ProjectOptions};
 use axsnap_core::refs::RefSpace;
 use axsnap_core::render::{render_snapshot, Format};
-use axsnap_core::{Header, Snapshot, TargetId};
+use axsnap_core::{Header, Role, Snapshot, TargetId};
 use common::{browser, run, Server};
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -76,6 +76,7 @@ fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_test_pages() {
         common::pages_dir(),
         &[
             "aria.html",
+            "cased.html",
             "change.html",
             "forms.html",
             "glyphs.html",
@@ -117,6 +118,43 @@ fn invisible_characters_and_glyphs_reach_neither_tree() {
             assert!(text.contains("cooperate without delay and a softhyphen"), "{how}:\n{text}");
             let title = text.lines().find(|l| l.contains("\"Add title\"")).unwrap_or_default();
             assert!(!title.contains(':'), "{how}: the empty title has no value: {title}");
+        }
+        page.close().await.unwrap();
+    })
+}
+
+/// Names and texts read as the document writes them, not as CSS `text-transform` draws them
+/// (Chromium names a field from its label as rendered: `combobox "AUTHOR"`).
+#[test]
+fn names_and_texts_are_as_written_not_as_css_transforms_them() {
+    run(async {
+        let srv = Server::pages();
+        let page = browser().await.new_page(&srv.url("cased.html")).await.unwrap();
+        for (how, opts) in [
+            ("accessibility tree", CaptureOptions { always_ax: true, ..CaptureOptions::default() }),
+            ("DOM snapshot", CaptureOptions { dom_only: true, ..CaptureOptions::default() }),
+        ] {
+            let out = capture_with(&page, DEADLINE, &opts).await.unwrap();
+            let tree = &out.capture.tree;
+            let named = |role: Role| -> Vec<String> {
+                tree.preorder()
+                    .map(|(id, _)| tree.node(id))
+                    .filter(|n| n.role == role)
+                    .map(|n| n.name.clone())
+                    .collect()
+            };
+            assert_eq!(named(Role::ComboBox), ["Author"], "{how}");
+            assert_eq!(named(Role::TextBox), ["Post address"], "{how}");
+            assert_eq!(named(Role::Button), ["save draft"], "{how}");
+            assert_eq!(named(Role::ColumnHeader), ["Size", "Default"], "{how}");
+            assert!(named(Role::Heading).contains(&"Recent posts".to_string()), "{how}");
+            // A text written as the transformed one is drawn stays as written: only the
+            // transformed node itself changes.
+            let text = render(&page, &opts).await;
+            assert!(text.contains("nasa and NASA missions"), "{how}:\n{text}");
+            for drawn in ["AUTHOR", "POST ADDRESS", "Save Draft", "RECENT POSTS", "SIZE", "DEFAULT"] {
+                assert!(!text.contains(drawn), "{how}: {drawn} as CSS draws it in\n{text}");
+            }
         }
         page.close().await.unwrap();
     })

@@ -263,8 +263,13 @@ impl<'s> Builder<'s> {
         self.attr(i, A::Contenteditable).is_some_and(|v| v.is_empty() || v.eq_ignore_ascii_case("true"))
     }
 
-    /// The rendered text of a text node (its own text inside a `<select>`, which has none).
+    /// The rendered text of a text node (its own text inside a `<select>`, which has none), as
+    /// written where CSS only changed its case (`cased`).
     fn text(&self, i: usize, in_select: bool) -> Option<&'s str> {
+        let backend = self.doc.nodes.backend_node_id.get(i).copied();
+        if self.snap.casing(self.d).is_some_and(|c| backend.is_some_and(|b| c.transformed(b))) {
+            return self.doc.nodes.node_value.get(i).and_then(|&s| self.snap.string(s));
+        }
         if let Some(k) = self.snap.layout_index(self.d, i) {
             let t = self.doc.layout.text.get(k).and_then(|&s| self.snap.string(s));
             if t.is_some() {
