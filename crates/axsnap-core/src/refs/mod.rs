@@ -388,7 +388,7 @@ impl RefSpace {
             }
         }
         // Refs 1b brings back (their names are from before the document left).
-        let mut came_back: Vec<Ref> = Vec::new();
+        let mut came_back: HashSet<Ref> = HashSet::new();
         // 1b. A document that left and is back (the same one: its scope and native ids) brings
         // its refs back to the elements they named (module `away`).
         if !t.away.is_empty() {
@@ -410,7 +410,7 @@ impl RefSpace {
                     slots.repoint(i, native.clone());
                     slots[i].seen = generation;
                     raw_refs[id.index()] = Some(r);
-                    came_back.push(r);
+                    came_back.insert(r);
                     stats.returned += 1;
                 }
             }
@@ -763,7 +763,7 @@ fn find_recycled(
     order: &[NodeId],
     refs: &[Option<Ref>],
     slots: &Slots,
-    came_back: &[Ref],
+    came_back: &HashSet<Ref>,
 ) -> Vec<usize> {
     let was = |k: usize| -> Option<&str> {
         let r = refs[k].filter(|r| !came_back.contains(r))?;
