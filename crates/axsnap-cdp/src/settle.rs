@@ -445,6 +445,12 @@ fn why_unsettled(st: &Activity, silent: Option<Duration>) -> String {
     "the page kept changing (timers or animations)".to_string()
 }
 
+/// A request's URL as answers and progress name it: secret query values cut, bounded.
+fn shown_url(url: &str) -> String {
+    let url = crate::record::Redactor::new(Vec::new()).url(url);
+    axsnap_core::caps::cap(&url, 200).into_owned()
+}
+
 /// Whether a request (the params of `Network.requestWillBeSent`) is one a page never waits on:
 /// an event stream stays open for the page's life, a beacon is sent for a page that no longer
 /// cares, and `blob:`/`data:` URLs are read from memory (a worker started from a `blob:` URL
@@ -577,9 +583,7 @@ async fn track(
                 } else {
                     let method = p.pointer("/request/method").and_then(Value::as_str).unwrap_or("GET");
                     let url = p.pointer("/request/url").and_then(Value::as_str).unwrap_or_default();
-                    // Named in answers and progress: secret query values never are.
-                    let url = crate::record::Redactor::new(Vec::new()).url(url);
-                    let what = format!("{method} {}", axsnap_core::caps::cap(&url, 200));
+                    let what = format!("{method} {}", shown_url(url));
                     let scripted = matches!(str_field(p, "type"), Some("XHR" | "Fetch"));
                     st.requests.insert(id.to_string(), Request { what, sent: Instant::now(), scripted });
                 }
@@ -595,11 +599,8 @@ async fn track(
                         let error = str_field(p, "errorText").unwrap_or_default();
                         let canceled = p.get("canceled").and_then(Value::as_bool).unwrap_or(false);
                         if !canceled && !error.is_empty() && error != "net::ERR_ABORTED" {
-                            let url = crate::record::Redactor::new(Vec::new()).url(&url);
-                            st.failed_navigation = Some(FailedNavigation {
-                                url: axsnap_core::caps::cap(&url, 200).to_string(),
-                                error: error.to_string(),
-                            });
+                            st.failed_navigation =
+                                Some(FailedNavigation { url: shown_url(&url), error: error.to_string() });
                         }
                     }
                 }
