@@ -76,6 +76,7 @@ fn the_dom_built_tree_reads_as_the_accessibility_tree_on_the_test_pages() {
         common::pages_dir(),
         &[
             "aria.html",
+            "blocks.html",
             "cased.html",
             "change.html",
             "forms.html",
@@ -177,4 +178,30 @@ fn rust_docs() -> PathBuf {
 #[test]
 fn the_dom_built_tree_reads_as_the_accessibility_tree_on_a_book_chapter() {
     check(rust_docs(), &["book/ch04-01-what-is-ownership.html"]);
+}
+
+/// A link followed by a block's text reads as two pieces, not one word: MediaWiki's search
+/// result (title link, snippet, data line) and an issue tracker's header (a link, then a
+/// box's label), through both capture paths.
+#[test]
+fn blocks_beside_a_link_are_not_glued_to_it() {
+    run(async {
+        let srv = Server::pages();
+        let page = browser().await.new_page(&srv.url("blocks.html")).await.unwrap();
+        for (how, opts) in [
+            ("accessibility tree", CaptureOptions { always_ax: true, ..CaptureOptions::default() }),
+            ("DOM snapshot", CaptureOptions { dom_only: true, ..CaptureOptions::default() }),
+        ] {
+            let text = render(&page, &opts).await;
+            for part in
+                ["Lighthouse of Alexandria", "was a tower", "4 KB (712 words)", "New issue", "Actions"]
+            {
+                assert!(text.contains(part), "{how}: {part:?} missing in\n{text}");
+            }
+            assert!(!text.contains(")The"), "{how}: link glued to the snippet in\n{text}");
+            assert!(!text.contains(")Actions"), "{how}: link glued to the next box in\n{text}");
+            assert!(!text.contains("tower4 KB"), "{how}: two blocks glued in\n{text}");
+            assert!(text.contains("Refreshed 2 times, see [the log]("), "{how}:\n{text}");
+        }
+    });
 }

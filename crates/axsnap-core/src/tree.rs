@@ -66,7 +66,8 @@ impl Rect {
 }
 
 /// Layout and accessibility facts a backend sets on raw nodes for projection. Projected trees
-/// keep only what the renderer reads: `pre` on text and `block` on other nodes.
+/// keep only what the renderer reads: `pre` on text and `block` (on text: the text begins or
+/// ends a block-level box beside an inline neighbour).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RawFlags {
     /// The platform marked the node ignored for accessibility.

@@ -124,3 +124,40 @@ fn projecting_twice_changes_nothing() {
     let twice = project(&once, &ProjectOptions::default()).tree;
     assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
 }
+
+/// A link followed by a block's text (a search result's title and its snippet, a button row's
+/// link and the next box's label) reads as two pieces, not one word, also once projected
+/// again; inline pieces inside one block stay as the page joins them.
+#[test]
+fn blocks_beside_inline_pieces_stay_apart() {
+    let mut page = Page::new("Search");
+    let root = page.root();
+    let list = page.add(root, Role::List, "", block);
+    let item = page.add(list, Role::ListItem, "", block);
+    page.add(item, Role::Link, "Lighthouse of Alexandria", |n| n.actions.set(Action::Click, true));
+    let snippet = page.add(item, Role::Generic, "", block);
+    page.text(snippet, "The ");
+    page.text(snippet, "Lighthouse");
+    page.text(snippet, " was a tower, see");
+    page.add(snippet, Role::Link, "Pharos", |n| n.actions.set(Action::Click, true));
+    page.text(snippet, ".");
+    let row = page.add(root, Role::Generic, "", block);
+    page.add(row, Role::Link, "New issue", |n| n.actions.set(Action::Click, true));
+    let label = page.add(row, Role::Generic, "", block);
+    page.text(label, "Actions");
+    // A block's text first, then a link after the block: apart on that side too.
+    let note = page.add(root, Role::Paragraph, "", block);
+    let lead = page.add(note, Role::Generic, "", block);
+    page.text(lead, "Read more");
+    page.add(note, Role::Link, "here", |n| n.actions.set(Action::Click, true));
+    let text = page.render(&ProjectOptions::default());
+    assert!(
+        text.contains("* [Lighthouse of Alexandria](e2) The Lighthouse was a tower, see [Pharos](e3).\n"),
+        "{text}"
+    );
+    assert!(text.contains("paragraph: [New issue](e4) Actions\n"), "{text}");
+    assert!(text.contains("paragraph: Read more [here](e5)\n"), "{text}");
+    let once = project(&page.tree, &ProjectOptions::default()).tree;
+    let twice = project(&once, &ProjectOptions::default()).tree;
+    assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
+}

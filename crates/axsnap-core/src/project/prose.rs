@@ -67,8 +67,9 @@ pub(super) fn group(
     made
 }
 
-/// A piece of running text: text, a code span, a link, a plain span, not laid out as a block.
+/// A piece of running text: text (even one marked a block's edge: it is one block's
+/// content), a code span, a link, a plain span, not laid out as a block.
 fn is_inline(out: &Tree, k: NodeId) -> bool {
     let n = out.node(k);
-    !n.flags.block && matches!(n.role, Role::Text | Role::Code | Role::Link | Role::Generic)
+    n.role == Role::Text || (!n.flags.block && matches!(n.role, Role::Code | Role::Link | Role::Generic))
 }

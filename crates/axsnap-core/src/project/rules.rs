@@ -632,6 +632,7 @@ impl Builder<'_> {
         // neighbour a run's edge space was kept for (a logo image repeating the name), and a
         // second projection would then trim it.
         self.trim_run_edges(&kids, &runs);
+        self.mark_block_edges(&kids, &runs);
         if opts.join_text && !self.block_heads.is_empty() {
             let raw = self.raw;
             let origin = &mut self.origin;
@@ -843,7 +844,11 @@ impl Builder<'_> {
             let joins = match &run {
                 Some(r) => {
                     let (head, c) = (self.out.node(r.head), self.out.node(k));
-                    let edge = self.ends_block.contains(&r.tail) || self.starts_block.contains(&k);
+                    // A text marked a block's edge by an earlier projection is one too.
+                    let edge = self.ends_block.contains(&r.tail)
+                        || self.starts_block.contains(&k)
+                        || head.flags.block
+                        || c.flags.block;
                     // Being out of view is where a piece is, not what it is: a run may
                     // straddle the viewport's edge, and a piece with no box of its own (a
                     // pseudo element's `:`) is never marked.
@@ -987,6 +992,28 @@ impl Builder<'_> {
             }
             if starts && node.name.starts_with(' ') {
                 node.name.remove(0);
+            }
+        }
+    }
+
+    /// Marks a run of text that begins or ends a block-level box, beside an inline neighbour,
+    /// as a block: the renderer draws it apart from that neighbour. A search result's title
+    /// link and its snippet (`<a>…</a><div>The Lighthouse…</div>`) read
+    /// `[Lighthouse of Alexandria](e126)The Lighthouse…` when the snippet's box was dropped,
+    /// one word made of two blocks. Text carries its own spaces, so nothing else separates it.
+    fn mark_block_edges(&mut self, kids: &[NodeId], runs: &[(NodeId, NodeId)]) {
+        if runs.is_empty() || (self.starts_block.is_empty() && self.ends_block.is_empty()) {
+            return;
+        }
+        let tails: std::collections::HashMap<NodeId, NodeId> = runs.iter().copied().collect();
+        let n = kids.len();
+        for (i, &k) in kids.iter().enumerate() {
+            let Some(&tail) = tails.get(&k) else { continue };
+            let starts = i > 0 && self.starts_block.contains(&k);
+            let ends = i + 1 < n && self.ends_block.contains(&tail);
+            let node = self.out.node_mut(k);
+            if (starts || ends) && !node.flags.pre {
+                node.flags.block = true;
             }
         }
     }
@@ -1148,12 +1175,9 @@ fn copy_node(
         native: raw.native.clone(),
         ref_id: None,
         // What the renderer needs of the layout: preformatted text is drawn a line per line,
-        // and a block-level element drawn inline is set apart by spaces.
-        flags: crate::tree::RawFlags {
-            pre: pre && is_text,
-            block: raw.flags.block && !is_text,
-            ..Default::default()
-        },
+        // and a block-level element drawn inline is set apart by spaces (text too, where
+        // projection marked it a block's edge, `Builder::mark_block_edges`).
+        flags: crate::tree::RawFlags { pre: pre && is_text, block: raw.flags.block, ..Default::default() },
         folded: None,
         children: Vec::new(),
         parent: None,
