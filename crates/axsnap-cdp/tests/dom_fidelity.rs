@@ -182,7 +182,8 @@ fn the_dom_built_tree_reads_as_the_accessibility_tree_on_a_book_chapter() {
 
 /// A link followed by a block's text reads as two pieces, not one word: MediaWiki's search
 /// result (title link, snippet, data line) and an issue tracker's header (a link, then a
-/// box's label), through both capture paths.
+/// box's label); a sentence written into the body beside blocks reads as one line; through
+/// both capture paths.
 #[test]
 fn blocks_beside_a_link_are_not_glued_to_it() {
     run(async {
@@ -202,6 +203,7 @@ fn blocks_beside_a_link_are_not_glued_to_it() {
             assert!(!text.contains(")Actions"), "{how}: link glued to the next box in\n{text}");
             assert!(!text.contains("tower4 KB"), "{how}: two blocks glued in\n{text}");
             assert!(text.contains("Refreshed 2 times, see [the log]("), "{how}:\n{text}");
+            assert!(text.contains("\nparagraph: Reloaded 4 times\n"), "{how}: a loose sentence in\n{text}");
         }
     });
 }

@@ -161,3 +161,33 @@ fn blocks_beside_inline_pieces_stay_apart() {
     let twice = project(&once, &ProjectOptions::default()).tree;
     assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
 }
+
+/// A sentence written straight into a parent that also holds blocks (`Refreshed <span>2</span>
+/// times` in a `<body>` beside a heading and a button) is one line, not three; the same pieces
+/// under a parent of inline pieces alone stay on the parent's line.
+#[test]
+fn a_loose_sentence_beside_blocks_is_one_line() {
+    let mut page = Page::new("Counter");
+    let root = page.root();
+    page.add(root, Role::Heading, "Counter", |n| {
+        n.level = Some(1);
+        n.flags.block = true;
+    });
+    page.text(root, "Refreshed ");
+    let count = page.add(root, Role::Generic, "", |_| {});
+    page.text(count, "2");
+    page.text(root, " times by ");
+    page.add(root, Role::Link, "bob", |n| n.actions.set(Action::Click, true));
+    page.add(root, Role::Button, "Refresh", |n| {
+        n.actions.set(Action::Click, true);
+        n.flags.block = true;
+    });
+    let text = page.render(&ProjectOptions::default());
+    assert!(
+        text.contains("\nparagraph: Refreshed 2 times by [bob](e2)\nbutton \"Refresh\" [e3]\n"),
+        "{text}"
+    );
+    let once = project(&page.tree, &ProjectOptions::default()).tree;
+    let twice = project(&once, &ProjectOptions::default()).tree;
+    assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
+}

@@ -115,7 +115,10 @@ fn check_output(t: &Tree, opts: &ProjectOptions, output_nodes: usize) {
     let mut markers = 0;
     for (id, depth) in t.preorder() {
         let n = t.node(id);
-        assert_eq!(n.flags, RawFlags::default());
+        // The generated raw trees mark no block: only a paragraph projection made for a
+        // sentence beside blocks is one.
+        assert_eq!(RawFlags { block: false, ..n.flags }, RawFlags::default());
+        assert!(!n.flags.block || n.role == Role::Paragraph, "{n:?}");
         assert!(n.ref_id.is_none());
         assert!(natives.insert(n.native.clone()), "native ids unique: {:?}", n.native);
         if n.role == Role::More {
@@ -172,11 +175,13 @@ proptest! {
         let p = project(&raw, &opts);
         check_output(&p.tree, &opts, p.stats.output_nodes);
         prop_assert_eq!(p.stats.raw_nodes, raw.len());
-        // Nothing but markers is invented: every other node is a raw node.
+        // Nothing but markers and the paragraphs of sentences beside blocks is invented:
+        // every other node is a raw node.
         let raw_ids: HashSet<NativeId> = raw.preorder().map(|(id, _)| raw.node(id).native.clone()).collect();
         for (id, _) in p.tree.preorder() {
             let n = p.tree.node(id);
-            prop_assert!(n.role == Role::More || raw_ids.contains(&n.native));
+            let sentence = n.role == Role::Paragraph && n.native.scope == SYNTHETIC_SCOPE;
+            prop_assert!(n.role == Role::More || sentence || raw_ids.contains(&n.native));
         }
     }
 

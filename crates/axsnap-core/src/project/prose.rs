@@ -67,6 +67,58 @@ pub(super) fn group(
     made
 }
 
+/// `kids` with each run of two or more inline pieces that holds text, under a parent that also
+/// holds blocks, grouped into a paragraph made by `make` from the run's first piece: a
+/// sentence written straight into a `<body>` beside its blocks (`Refreshed <span>2</span>
+/// times`) read as three lines, `text: Refreshed`, `generic: 2`, `text: times`. Returns how
+/// many paragraphs it made.
+pub(super) fn group_loose(
+    out: &mut Tree,
+    kids: &mut Vec<NodeId>,
+    make: &mut dyn FnMut(&mut Tree, NodeId) -> NodeId,
+) -> usize {
+    if kids.len() < 3 || kids.iter().all(|&k| is_inline(out, k)) {
+        return 0;
+    }
+    let mut made = 0;
+    let mut grouped = Vec::with_capacity(kids.len());
+    let mut i = 0;
+    while i < kids.len() {
+        let mut end = i;
+        while end < kids.len() && is_loose_piece(out, kids[end]) {
+            end += 1;
+        }
+        let run = &kids[i..end];
+        if run.len() >= 2 && run.iter().any(|&k| out.node(k).role == Role::Text) {
+            let p = make(out, run[0]);
+            out.node_mut(p).children = run.to_vec();
+            grouped.push(p);
+            made += 1;
+        } else {
+            grouped.extend_from_slice(run);
+        }
+        if end < kids.len() {
+            grouped.push(kids[end]);
+        }
+        i = end + 1;
+    }
+    *kids = grouped;
+    made
+}
+
+/// A piece of a loose sentence: running text that is not preformatted and not a block's edge
+/// (a text marked so is a block's content on its own), a link, a code span, a plain span one
+/// does not act on.
+fn is_loose_piece(out: &Tree, k: NodeId) -> bool {
+    let n = out.node(k);
+    match n.role {
+        Role::Text => !n.flags.block && !n.flags.pre,
+        Role::Generic => !n.flags.block && n.actions.is_empty(),
+        Role::Code | Role::Link => !n.flags.block,
+        _ => false,
+    }
+}
+
 /// A piece of running text: text (even one marked a block's edge: it is one block's
 /// content), a code span, a link, a plain span, not laid out as a block.
 fn is_inline(out: &Tree, k: NodeId) -> bool {

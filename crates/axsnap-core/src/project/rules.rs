@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use crate::role::Role;
 use crate::state::{State, StateSet};
-use crate::tree::{Node, NodeId, Tree};
+use crate::tree::{NativeId, Node, NodeId, Tree};
 
 use super::prose;
 use super::text::{self, is_blank, is_blank_opt};
@@ -640,6 +640,23 @@ impl Builder<'_> {
                 prose::group(&mut self.out, &mut kids, &self.block_heads, &self.ends_block, &mut |out, b| {
                     origin.push(Some(b));
                     out.push(paragraph_for(raw.node(b)))
+                });
+        }
+        let editor = self.out.node(id).states.contains(State::Editable);
+        if opts.join_text && !editor && !self.out.node(id).role.is_widget() {
+            let origin = &mut self.origin;
+            self.stats.paragraphs_grouped +=
+                prose::group_loose(&mut self.out, &mut kids, &mut |out, first| {
+                    // The paragraph stands for no element: a synthetic id named after its first
+                    // piece, so the same sentence keeps it from one capture to the next.
+                    let at = out.node(first);
+                    let native = NativeId::new(
+                        super::SYNTHETIC_SCOPE,
+                        format!("sentence:{}:{}", at.native.scope, at.native.id),
+                    );
+                    let node = Node { native, ..paragraph_for(at) };
+                    origin.push(None);
+                    out.push(node)
                 });
         }
         let n = self.out.node_mut(id);
