@@ -320,7 +320,18 @@ async fn click(
     name: &str,
 ) -> Result<(), CdpError> {
     ensure_enabled(page, el, name, true).await?;
-    let (x, y) = clickable_point(page, el, name).await?;
+    let (x, y) = match clickable_point(page, el, name).await {
+        Ok(p) => p,
+        // A code editor's edit surface has no area of its own (Monaco's `EditContext` div,
+        // 0 px wide): a click on it is a click into its editor, which a focus gives without
+        // moving the editor's caret.
+        Err(CdpError::NotActionable { kind: Refusal::Hidden, .. })
+            if button == MouseButton::Left && count == 1 && is_edit_surface(page, el).await =>
+        {
+            return focus(page, el, name).await;
+        }
+        Err(e) => return Err(e),
+    };
     // The move and the first press go together (the tab dispatches input events in the order
     // sent: one round trip, not two, with a remote browser). Each release waits for its press:
     // a press that opens a dialog leaves the click there (the watcher stops the action), and
@@ -352,9 +363,39 @@ async fn focus(page: &PageHandle, el: &Element, name: &str) -> Result<(), CdpErr
     Ok(())
 }
 
+/// Whether an element is an editor's edit surface: an `EditContext` host (Monaco's current
+/// default), or an editable element of no size inside an editor (an older Monaco's
+/// `<textarea>`).
+async fn is_edit_surface(page: &PageHandle, el: &Element) -> bool {
+    let v = call_on(
+        page,
+        el,
+        "function() { if (this.editContext) return true;
+           const editable = this instanceof HTMLTextAreaElement || this.isContentEditable;
+           const r = this.getBoundingClientRect();
+           return editable && (r.width < 2 || r.height < 2); }",
+        &[],
+    )
+    .await;
+    matches!(v, Ok(Value::Bool(true)))
+}
+
+/// Whether an element takes typed text, read before it is focused: a refused `type` leaves the
+/// focus where it was.
+const TYPEABLE_JS: &str = "function() {
+  const t = this;
+  const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
+  if (!field && !t.isContentEditable && !t.editContext) return {editable: false};
+  if (t.readOnly) return {editable: false, readonly: true};
+  return {editable: true};
+}";
+
 const EDITABLE_JS: &str = "function(clear) {
   const t = this;
   const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
+  // An EditContext host (a code editor's surface): the editor keeps its own caret and
+  // selection; a fill selects all the way a user would (the editor's own Select All).
+  if (!field && !t.isContentEditable && t.editContext) return {editable: true, lookup: false, hasText: false, selectAll: !!clear};
   if (!field && !t.isContentEditable) return {editable: false};
   if (t.readOnly) return {editable: false, readonly: true};
   // Whether it looks things up as it is typed in: a search field, a combobox, autocomplete.
@@ -403,8 +444,13 @@ async fn type_text(
         None
     };
     let text = checked.as_deref().unwrap_or(text);
-    focus(page, el, name).await?;
-    let v = call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?;
+    let can = call_on(page, el, TYPEABLE_JS, &[]).await?;
+    let v = if can.get("editable").and_then(Value::as_bool) == Some(true) {
+        focus(page, el, name).await?;
+        call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?
+    } else {
+        can
+    };
     if v.get("editable").and_then(Value::as_bool) != Some(true) {
         let (kind, why) = if v.get("readonly").and_then(Value::as_bool) == Some(true) {
             (Refusal::ReadOnly, "it is read-only")
@@ -415,6 +461,10 @@ async fn type_text(
             )
         };
         return Err(not_actionable(kind, name, el, why));
+    }
+    if v.get("selectAll").and_then(Value::as_bool) == Some(true) {
+        input::press(page.raw(), page.session_id(), &input::chord("Control+a")?).await?;
+        input::press(page.raw(), page.session_id(), &input::chord("Backspace")?).await?;
     }
     if v.get("hasText").and_then(Value::as_bool) == Some(true) {
         input::press(page.raw(), page.session_id(), &input::chord("Backspace")?).await?;

@@ -275,6 +275,12 @@ impl<'a> Assembler<'a> {
             _ => None,
         };
         let gaps = self.details_gaps(si, frame, &doc);
+        let mut editors: HashMap<i64, dom_tree::EditorView> = match (snap, self.snap_docs.get(frame)) {
+            (Some(snap), Some(&(s, d))) if s == si => {
+                dom_tree::editor_views(snap, d).into_iter().map(|v| (v.surface, v)).collect()
+            }
+            _ => HashMap::new(),
+        };
         let mut graft_on: HashMap<i64, NodeId> = HashMap::new();
         let mut visited = vec![false; doc.nodes.len()];
         let mut child_frames = Vec::new();
@@ -308,6 +314,9 @@ impl<'a> Assembler<'a> {
                     id
                 }
             };
+            if let Some(view) = backend.and_then(|b| editors.remove(&b)) {
+                self.add_editor_lines(tree, id, &view, &scope, frame, snap);
+            }
             if let Some(b) = backend {
                 self.child_frame(si, b, id, &mut child_frames);
                 if gaps.as_ref().is_some_and(|(_, g)| g.iter().any(|g| g.details == b)) {
@@ -334,6 +343,34 @@ impl<'a> Assembler<'a> {
             }
         }
         child_frames
+    }
+
+    /// Puts the lines a code editor draws under its edit surface `id` ([`dom_tree::EditorView`]):
+    /// a text per line, preformatted, its number first where the gutter draws one. A line's id
+    /// is its number in this editor (the editor reuses its line elements as it scrolls), so an
+    /// edit in a line is a change of that line.
+    fn add_editor_lines(
+        &self,
+        tree: &mut Tree,
+        id: NodeId,
+        view: &dom_tree::EditorView,
+        scope: &str,
+        frame: &str,
+        snap: Option<&SnapIndex>,
+    ) {
+        for (k, line) in view.lines.iter().enumerate() {
+            let key = match line.number {
+                Some(n) => format!("{}:line:{n}", view.surface),
+                None => format!("{}:row:{k}", view.surface),
+            };
+            let mut node = Node::new(Role::Text, line.shown(), NativeId::new(scope, key));
+            // Each line a block of its own: never joined with the next into one text.
+            node.flags.pre = true;
+            node.flags.block = true;
+            let facts = snap.and_then(|s| s.facts(line.backend));
+            self.place(&mut node, frame, facts.as_ref(), snap);
+            tree.append(id, node);
+        }
     }
 
     /// The open `<details>` of `frame` whose content its accessibility tree left out (a

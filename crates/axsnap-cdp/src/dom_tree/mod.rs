@@ -21,6 +21,7 @@
 //! inside date, time, colour and file inputs (a text box here), a check box's mixed state set
 //! by a script, `aria-owns`, and list markers (left out).
 
+mod editor_lines;
 mod element;
 mod gaps;
 mod tags;
@@ -34,6 +35,7 @@ use crate::layout::{Facts, RawDoc, SnapIndex};
 use tags::{classify, Tag, A, ATTRS};
 use text::{bounded, collapse, normalize};
 
+pub(crate) use editor_lines::{editor_views, EditorView};
 pub(crate) use gaps::{details_gaps, Gap};
 
 /// Longest text node, in bytes.

@@ -44,9 +44,10 @@ pub(super) enum A {
     AriaDescription,
     AriaValuenow,
     AriaValuetext,
+    Class,
 }
 
-pub(super) const ATTRS: [&str; 38] = [
+pub(super) const ATTRS: [&str; 39] = [
     "role",
     "aria-label",
     "aria-labelledby",
@@ -85,6 +86,7 @@ pub(super) const ATTRS: [&str; 38] = [
     "aria-description",
     "aria-valuenow",
     "aria-valuetext",
+    "class",
 ];
 
 /// What a tag name means here.

@@ -861,11 +861,11 @@ impl Builder<'_> {
             let joins = match &run {
                 Some(r) => {
                     let (head, c) = (self.out.node(r.head), self.out.node(k));
-                    // A text marked a block's edge by an earlier projection is one too.
-                    let edge = self.ends_block.contains(&r.tail)
-                        || self.starts_block.contains(&k)
-                        || head.flags.block
-                        || c.flags.block;
+                    // A text marked a block's edge by an earlier projection is one too, and
+                    // a text that is a block of its own (an editor's line) joins nothing.
+                    let own_block = head.flags.block || c.flags.block;
+                    let edge =
+                        self.ends_block.contains(&r.tail) || self.starts_block.contains(&k) || own_block;
                     // Being out of view is where a piece is, not what it is: a run may
                     // straddle the viewport's edge, and a piece with no box of its own (a
                     // pseudo element's `:`) is never marked.
@@ -875,7 +875,7 @@ impl Builder<'_> {
                         && seen == head.states
                         && c.actions == head.actions
                         && c.flags.pre == head.flags.pre
-                        && (!edge || c.flags.pre)
+                        && (!edge || (c.flags.pre && !own_block))
                 }
                 None => false,
             };

@@ -1,0 +1,129 @@
+//! The lines a code editor shows, read from the DOM snapshot.
+//!
+//! Monaco (the editor VS Code and most web IDEs use) draws its lines in a `view-lines` layer
+//! marked `aria-hidden`, and gives the accessibility tree only its edit surface: a 0-wide
+//! `EditContext` div (or, in older versions, a `<textarea>` holding a window of the text)
+//! named "Editor content". Read through the accessibility tree the editor was an empty
+//! textbox: `find "greet"` answered nothing, and an agent could not check its own edit. Here
+//! the lines drawn, with the numbers its gutter draws beside them, are read from the snapshot
+//! so the capture can put them under the edit surface ([`EditorView`]).
+
+use super::{Builder, ELEMENT};
+use crate::layout::SnapIndex;
+
+/// Most lines read from one editor: Monaco draws only what is in view (and a few more), so
+/// this is never reached but on a page that fakes the classes.
+const MAX_LINES: usize = 2_000;
+
+/// One editor's lines as drawn.
+#[derive(Debug, PartialEq)]
+pub(crate) struct EditorView {
+    /// The backend node id of the editor's edit surface (the node the accessibility tree has).
+    pub surface: i64,
+    /// Its lines, top to bottom.
+    pub lines: Vec<EditorLine>,
+}
+
+/// One drawn line of an editor.
+#[derive(Debug, PartialEq)]
+pub(crate) struct EditorLine {
+    /// The line number its gutter draws beside it, when it draws one.
+    pub number: Option<u32>,
+    /// The line's text, its indentation kept (the editor's no-break spaces as spaces).
+    pub text: String,
+    /// The backend node id of its element (its layout facts: where it is drawn).
+    pub backend: i64,
+}
+
+impl EditorLine {
+    /// The line as an agent reads it: `120│    return x`, its number first when drawn.
+    pub fn shown(&self) -> String {
+        match self.number {
+            Some(n) => format!("{n}│{}", self.text),
+            None => self.text.clone(),
+        }
+    }
+}
+
+/// The Monaco editors of document `d` whose edit surface is in the snapshot, with the lines
+/// they draw.
+pub(crate) fn editor_views(snap: &SnapIndex, d: usize) -> Vec<EditorView> {
+    // Most pages have no editor: the class strings are then not in the snapshot at all.
+    if snap.find_string("view-line").is_none() {
+        return Vec::new();
+    }
+    let Some(doc) = snap.doc(d) else { return Vec::new() };
+    let mut b = Builder::new(snap, doc, d);
+    let mut views = Vec::new();
+    for i in 0..b.n {
+        if b.kind(i) == ELEMENT && has_class(&b, i, "monaco-editor") {
+            if let Some(v) = read_editor(&mut b, i) {
+                views.push(v);
+            }
+        }
+    }
+    views
+}
+
+/// Whether element `i`'s class list holds `class`.
+fn has_class(b: &Builder<'_>, i: usize, class: &str) -> bool {
+    b.attr(i, super::tags::A::Class).is_some_and(|c| c.split_ascii_whitespace().any(|t| t == class))
+}
+
+/// The view of the editor rooted at element `root`: its edit surface, lines and line numbers.
+/// An editor inside it (a diff editor's two sides) is read on its own.
+fn read_editor(b: &mut Builder<'_>, root: usize) -> Option<EditorView> {
+    let mut surface = None;
+    let mut lines: Vec<(f64, String, i64)> = Vec::new();
+    let mut numbers: Vec<(f64, u32)> = Vec::new();
+    let mut stack: Vec<usize> = b.children(root).iter().rev().map(|&c| c as usize).collect();
+    while let Some(i) = stack.pop() {
+        if b.kind(i) != ELEMENT || has_class(b, i, "monaco-editor") {
+            continue;
+        }
+        if surface.is_none() && (has_class(b, i, "native-edit-context") || has_class(b, i, "inputarea")) {
+            surface = Some(b.doc.nodes.backend_node_id[i]);
+        }
+        if has_class(b, i, "view-line") {
+            if lines.len() < MAX_LINES && b.has_layout(i) {
+                let y = b.snap.facts_at(b.d, i).bounds.map_or(0.0, |r| r.y);
+                lines.push((y, line_text(b, i), b.doc.nodes.backend_node_id[i]));
+            }
+            continue;
+        }
+        if has_class(b, i, "line-numbers") {
+            let bounds = b.snap.facts_at(b.d, i).bounds;
+            if let (Some(r), Ok(n)) = (bounds, line_text(b, i).trim().parse::<u32>()) {
+                numbers.push((r.y, n));
+            }
+            continue;
+        }
+        stack.extend(b.children(i).iter().rev().map(|&c| c as usize));
+    }
+    let surface = surface?;
+    // Drawn order is top to bottom; the layer keeps its line elements in any order.
+    lines.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let lines = lines
+        .into_iter()
+        .map(|(y, text, backend)| {
+            // A gutter number is beside its line: the same top, give or take a pixel.
+            let number = numbers.iter().find(|(ny, _)| (ny - y).abs() < 2.0).map(|&(_, n)| n);
+            EditorLine { number, text, backend }
+        })
+        .collect();
+    Some(EditorView { surface, lines })
+}
+
+/// The text drawn under element `i`, no-break spaces (how Monaco draws spaces) as spaces.
+fn line_text(b: &mut Builder<'_>, i: usize) -> String {
+    let mut out = String::new();
+    let mut stack = vec![i];
+    while let Some(k) = stack.pop() {
+        if b.kind(k) == ELEMENT {
+            stack.extend(b.children(k).iter().rev().map(|&c| c as usize));
+        } else if let Some(t) = b.text(k, false) {
+            out.push_str(t);
+        }
+    }
+    out.replace('\u{a0}', " ")
+}
