@@ -1,12 +1,18 @@
-"""A real code editor through `axsnap mcp`: Monaco (npm `monaco-editor`, the editor VS Code
-uses), served on 127.0.0.1 from the test clients' npm folder, with a 300-line file and a Save
-button that posts the editor's text. Its lines are drawn in an `aria-hidden` layer and its edit
-surface is a 0-wide `EditContext` div: before this, the editor read as an empty textbox, `find`
-found none of its text, a click on it was refused (no visible area) and so was `type` (not a
-text field)."""
+"""Real code editors through `axsnap mcp`: Monaco (npm `monaco-editor`, the editor VS Code
+uses) and CodeMirror 6 (npm `codemirror`, `@codemirror/lang-python`), served on 127.0.0.1 from
+the test clients' npm folder, each with a 300-line file and a Save button that posts the
+editor's text.
+
+Monaco draws its lines in an `aria-hidden` layer and its edit surface is a 0-wide `EditContext`
+div: before this, the editor read as an empty textbox, `find` found none of its text, a click
+on it was refused (no visible area), so was `type` (not a text field), and `scroll` moved
+nothing. CodeMirror read as its textbox's value (every drawn line run together) and then each
+line again as an editable element with a ref, no line numbers; `type` went to the end of the
+file whatever the caret."""
 
 from __future__ import annotations
 
+import json
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
@@ -18,24 +24,72 @@ from test_axsnap_agent import Agent, agent  # noqa: F401  (the fixture, over std
 
 pytestmark = pytest.mark.anyio
 
-MONACO = NODE_DIR / "node_modules" / "monaco-editor" / "min"
+MODULES = NODE_DIR / "node_modules"
+MONACO = MODULES / "monaco-editor" / "min"
 
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Workbench</title></head><body>
-<h1>main.py</h1>
-<div id="c" style="width:900px;height:500px"></div>
-<button id="save">Save</button> <span id="status" role="status"></span>
-<script src="/vs/loader.js"></script>
+LINES = [("def greet(name):" if i == 12 else f"value_{i} = compute({i})") for i in range(1, 301)]
+
+SAVE = """<button id="save">Save</button> <span id="status" role="status"></span>
 <script>
-const lines = [];
-for (let i = 1; i <= 300; i++) lines.push(i === 12 ? 'def greet(name):' : `value_${i} = compute(${i})`);
-require.config({ paths: { vs: '/vs' } });
-require(['vs/editor/editor.main'], function () {
-  window.ed = monaco.editor.create(document.getElementById('c'), { value: lines.join('\\n'), language: 'python' });
-});
 document.getElementById('save').onclick = async () => {
-  const r = await fetch('/save', { method: 'POST', body: window.ed.getValue() });
+  const r = await fetch('/save', { method: 'POST', body: window.text() });
   document.getElementById('status').textContent = 'Saved ' + (await r.text());
 };
+</script>"""
+
+
+
+def import_map() -> str:
+    """An import map of CodeMirror's ES modules as npm installed them (no bundler): the two
+    packages the page imports and everything they depend on."""
+    imports = {}
+    todo = ["codemirror", "@codemirror/lang-python"]
+    while todo:
+        name = todo.pop()
+        if name in imports:
+            continue
+        meta = json.loads((MODULES / name / "package.json").read_text())
+        todo.extend(meta.get("dependencies", {}))
+        entry = meta.get("module")
+        exports = meta.get("exports")
+        if entry is None and isinstance(exports, dict):
+            dot = exports.get(".", exports)
+            entry = dot if isinstance(dot, str) else dot.get("import") or dot.get("default")
+            if isinstance(entry, dict):
+                entry = entry.get("default")
+        entry = entry or meta.get("main")
+        if entry is None:
+            pytest.fail(f"{name} has no module entry")
+        imports[name] = "/node_modules/" + name + "/" + entry.removeprefix("./")
+    return json.dumps({"imports": imports})
+
+
+def codemirror_page() -> str:
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>Workbench</title>
+<script type="importmap">{import_map()}</script></head><body>
+<h1>main.py</h1>
+<div id="c" style="height:500px;width:900px;overflow:auto"></div>
+{SAVE}
+<script type="module">
+import {{EditorView, basicSetup}} from "codemirror";
+import {{python}} from "@codemirror/lang-python";
+const view = new EditorView({{doc: {json.dumps(chr(10).join(LINES))}, extensions: [basicSetup, python()],
+  parent: document.getElementById('c')}});
+window.text = () => view.state.doc.toString();
+</script></body></html>"""
+
+def monaco_page() -> str:
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>Workbench</title></head><body>
+<h1>main.py</h1>
+<div id="c" style="width:900px;height:500px"></div>
+{SAVE}
+<script src="/vs/loader.js"></script>
+<script>
+require.config({{ paths: {{ vs: '/vs' }} }});
+require(['vs/editor/editor.main'], function () {{
+  const ed = monaco.editor.create(document.getElementById('c'), {{ value: {json.dumps(chr(10).join(LINES))}, language: 'python' }});
+  window.text = () => ed.getValue();
+}});
 </script></body></html>"""
 
 
@@ -45,14 +99,22 @@ class Workbench:
     def __init__(self) -> None:
         bench = self
         self.saved: str | None = None
+        pages = {"/monaco": monaco_page(), "/codemirror": codemirror_page()}
 
         class Handler(SimpleHTTPRequestHandler):
             def __init__(self, *a, **k):
-                super().__init__(*a, directory=str(MONACO), **k)
+                # Monaco's AMD modules load from /vs/…, CodeMirror's ES modules from
+                # /node_modules/…
+                super().__init__(*a, directory=str(NODE_DIR), **k)
+
+            def translate_path(self, path: str) -> str:
+                if path.startswith("/vs/"):
+                    return str(MONACO) + path
+                return super().translate_path(path)
 
             def do_GET(self) -> None:
-                if self.path == "/":
-                    body = PAGE.encode()
+                if self.path in pages:
+                    body = pages[self.path].encode()
                     self.send_response(200)
                     self.send_header("content-type", "text/html; charset=utf-8")
                     self.send_header("content-length", str(len(body)))
@@ -75,7 +137,7 @@ class Workbench:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def close(self) -> None:
         self.server.shutdown()
@@ -84,8 +146,9 @@ class Workbench:
 
 @pytest.fixture
 def workbench():
-    if not (MONACO / "vs" / "loader.js").exists():
-        pytest.fail(f"monaco-editor is missing under {NODE_DIR}: run `npm ci` there (scripts/test does)")
+    for need in [MONACO / "vs" / "loader.js", MODULES / "codemirror" / "package.json"]:
+        if not need.exists():
+            pytest.fail(f"{need} is missing: run `npm ci` in {NODE_DIR} (scripts/test does)")
     w = Workbench()
     yield w
     w.close()
@@ -98,11 +161,11 @@ async def editor_lines(agent: Agent) -> str:
         if "1│value_1 = compute(1)" in text:
             return text
         await anyio.sleep(0.5)
-    raise AssertionError(f"Monaco drew no lines:\n{text}")
+    raise AssertionError(f"the editor drew no lines:\n{text}")
 
 
 async def test_monaco_lines_are_read_found_typed_into_and_saved(agent: Agent, workbench: Workbench) -> None:
-    await agent.ok("navigate", url=workbench.url)
+    await agent.ok("navigate", url=workbench.base + "/monaco")
     text = await editor_lines(agent)
     # The lines it draws, numbered as its gutter numbers them, under its textbox.
     assert 'textbox "Editor content"' in text, text
@@ -128,3 +191,26 @@ async def test_monaco_lines_are_read_found_typed_into_and_saved(agent: Agent, wo
     assert "Saved saved" in text, text
     assert workbench.saved is not None and workbench.saved.startswith("# edited value_1 = compute(1)\n"), workbench.saved
     assert workbench.saved.count("\n") == 299, "no line lost or added"
+    # Its view scrolls by the wheel (a script's scrollBy moves nothing there).
+    text, s = await agent.ok("scroll", ref=editor, direction="down", amount=2000)
+    assert "1│# edited" not in text and "60│value_60 = compute(60)" in text, text
+
+
+async def test_codemirror_lines_are_numbered_once_and_typed_at_the_caret(agent: Agent, workbench: Workbench) -> None:
+    await agent.ok("navigate", url=workbench.base + "/codemirror")
+    text = await editor_lines(agent)
+    # Each drawn line once, numbered; not the textbox's value run together, not a ref each.
+    assert "12│def greet(name):" in text, text
+    assert text.count("value_2 = compute(2)") == 1, text
+    assert "[editable]" not in text, text
+    editor = await agent.ref("textbox", "textbox", "")
+    await agent.ok("click", ref=editor)
+    # Typing goes on at the editor's caret (moved to the top with a key), not at the end.
+    await agent.ok("press", keys="Control+Home")
+    text, s = await agent.ok("type", ref=editor, text="# edited ")
+    assert '"1│# edited value_1 = compute(1)"' in text, text
+    save = await agent.ref("Save", "button", "Save")
+    text, s = await agent.ok("click", ref=save)
+    assert "Saved saved" in text, text
+    assert workbench.saved is not None and workbench.saved.startswith("# edited value_1 = compute(1)\n"), workbench.saved
+    assert workbench.saved.endswith("value_300 = compute(300)"), workbench.saved[-80:]

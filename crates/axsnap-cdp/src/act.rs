@@ -387,10 +387,15 @@ const TYPEABLE_JS: &str = "function() {
   const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
   if (!field && !t.isContentEditable && !t.editContext) return {editable: false};
   if (t.readOnly) return {editable: false, readonly: true};
-  return {editable: true};
+  // An editable element that already holds the caret (a code editor the agent clicked into
+  // and moved in with keys): typing by hand goes on at that caret, not after the text.
+  const s = getSelection();
+  const caret = !field && t.isContentEditable && t.contains(document.activeElement) &&
+    s.rangeCount > 0 && t.contains(s.anchorNode);
+  return {editable: true, caret};
 }";
 
-const EDITABLE_JS: &str = "function(clear) {
+const EDITABLE_JS: &str = "function(clear, caret) {
   const t = this;
   const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
   // An EditContext host (a code editor's surface): the editor keeps its own caret and
@@ -409,6 +414,7 @@ const EDITABLE_JS: &str = "function(clear) {
     const s = getSelection(); s.removeAllRanges(); s.addRange(r);
     return {editable: true, lookup, hasText: (t.textContent || '').length > 0};
   }
+  if (caret) return {editable: true, lookup, hasText: false};
   try {
     if (field) { const n = t.value.length; t.setSelectionRange(n, n); }
     else { const r = document.createRange(); r.selectNodeContents(t); r.collapse(false);
@@ -446,8 +452,9 @@ async fn type_text(
     let text = checked.as_deref().unwrap_or(text);
     let can = call_on(page, el, TYPEABLE_JS, &[]).await?;
     let v = if can.get("editable").and_then(Value::as_bool) == Some(true) {
+        let caret = can.get("caret").and_then(Value::as_bool) == Some(true);
         focus(page, el, name).await?;
-        call_on(page, el, EDITABLE_JS, &[json!(clear)]).await?
+        call_on(page, el, EDITABLE_JS, &[json!(clear), json!(caret)]).await?
     } else {
         can
     };
@@ -501,7 +508,7 @@ async fn type_keys(page: &PageHandle, el: &Element, text: &str, submit: bool) ->
     ensure_enabled(page, el, "type into", true).await?;
     focus(page, el, "type into").await?;
     // The caret after the current text, where typing by hand goes on.
-    call_on(page, el, EDITABLE_JS, &[json!(false)]).await?;
+    call_on(page, el, EDITABLE_JS, &[json!(false), json!(false)]).await?;
     for c in text.chars() {
         let chord = if c == '\n' { input::chord("Enter")? } else { input::char_chord(c) };
         input::press(page.raw(), page.session_id(), &chord).await?;
@@ -632,14 +639,46 @@ const SCROLL_JS: &str = "function(dx, dy) {
     if (scrolls(e)) break;
   }
   if (!e || e === document.body || e === document.documentElement) {
+    const [x0, y0] = [window.scrollX, window.scrollY];
     window.scrollBy({left: dx, top: dy, behavior: 'instant'});
-    return {page: true, x: window.scrollX, y: window.scrollY};
+    const moved = window.scrollX !== x0 || window.scrollY !== y0;
+    if (moved) return {page: true, moved};
+    // Nothing scrolled by script: a scroller of its own that only wheel events move (a code
+    // editor's view). Where a wheel over the element lands: the centre of its first box with
+    // an area, itself or an ancestor (an editor's edit surface is 0 px wide).
+    for (let a = this.nodeType === 1 ? this : this.parentElement; a; a = a.parentElement) {
+      const r = a.getBoundingClientRect();
+      const w = Math.min(r.right, innerWidth) - Math.max(r.left, 0);
+      const h = Math.min(r.bottom, innerHeight) - Math.max(r.top, 0);
+      if (w > 2 && h > 2) return {page: true, moved, wheel: [Math.max(r.left, 0) + w / 2, Math.max(r.top, 0) + h / 2]};
+    }
+    return {page: true, moved};
   }
   e.scrollBy({left: dx, top: dy, behavior: 'instant'});
-  return {page: false, x: e.scrollLeft, y: e.scrollTop};
+  return {page: false, moved: true};
 }";
 
+/// Pixels one wheel notch scrolls a page; a scroller that reads wheel events itself may take a
+/// notch as less (Monaco: 50 px, whatever the event's delta), so a scroll by wheel is sent as
+/// notches, as a user's wheel sends them.
+const WHEEL_NOTCH: f64 = 100.0;
+
+/// Most notches one scroll sends.
+const MAX_NOTCHES: f64 = 60.0;
+
+/// Scrolls the element's scroller by script, else (a scroller that only wheel events move,
+/// Monaco's) a mouse wheel over the element, as a user's would.
 async fn scroll(page: &PageHandle, el: &Element, dx: f64, dy: f64) -> Result<(), CdpError> {
-    call_on(page, el, SCROLL_JS, &[json!(dx), json!(dy)]).await?;
+    let v = call_on(page, el, SCROLL_JS, &[json!(dx), json!(dy)]).await?;
+    let at = v.get("wheel").and_then(Value::as_array);
+    if let Some([x, y]) = at.map(Vec::as_slice) {
+        let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+        let notches = (dx.abs().max(dy.abs()) / WHEEL_NOTCH).round().clamp(1.0, MAX_NOTCHES);
+        let (sx, sy) = (dx / notches, dy / notches);
+        for _ in 0..notches as u32 {
+            let wheel = json!({"type": "mouseWheel", "x": x, "y": y, "deltaX": sx, "deltaY": sy});
+            page.call("Input.dispatchMouseEvent", wheel).await?;
+        }
+    }
     Ok(())
 }

@@ -314,14 +314,19 @@ impl<'a> Assembler<'a> {
                     id
                 }
             };
-            if let Some(view) = backend.and_then(|b| editors.remove(&b)) {
-                self.add_editor_lines(tree, id, &view, &scope, frame, snap);
+            let view = backend.and_then(|b| editors.remove(&b));
+            if let Some(view) = &view {
+                self.add_editor_lines(tree, id, view, &scope, frame, snap);
             }
             if let Some(b) = backend {
                 self.child_frame(si, b, id, &mut child_frames);
                 if gaps.as_ref().is_some_and(|(_, g)| g.iter().any(|g| g.details == b)) {
                     graft_on.insert(b, id);
                 }
+            }
+            // An editor whose surface holds its lines: the lines read above stand for them.
+            if view.is_some_and(|v| v.holds_lines) {
+                continue;
             }
             for &c in doc.children(ix).iter().rev() {
                 stack.push((c as usize, Some(id)));
@@ -358,6 +363,10 @@ impl<'a> Assembler<'a> {
         frame: &str,
         snap: Option<&SnapIndex>,
     ) {
+        // The value of a surface that holds the lines is those lines run together.
+        if !view.lines.is_empty() {
+            tree.node_mut(id).value = None;
+        }
         for (k, line) in view.lines.iter().enumerate() {
             let key = match line.number {
                 Some(n) => format!("{}:line:{n}", view.surface),

@@ -4,9 +4,12 @@
 //! marked `aria-hidden`, and gives the accessibility tree only its edit surface: a 0-wide
 //! `EditContext` div (or, in older versions, a `<textarea>` holding a window of the text)
 //! named "Editor content". Read through the accessibility tree the editor was an empty
-//! textbox: `find "greet"` answered nothing, and an agent could not check its own edit. Here
-//! the lines drawn, with the numbers its gutter draws beside them, are read from the snapshot
-//! so the capture can put them under the edit surface ([`EditorView`]).
+//! textbox: `find "greet"` answered nothing, and an agent could not check its own edit.
+//! CodeMirror 6 keeps its lines in its editable `cm-content`, where the accessibility tree
+//! reads them as the textbox's value (all lines, run together) and again as an editable
+//! element per line, each with a ref, without the numbers its gutter (`aria-hidden`) draws.
+//! Here the lines drawn, with the numbers the gutter draws beside them, are read from the
+//! snapshot so the capture can put them under the edit surface ([`EditorView`]).
 
 use super::{Builder, ELEMENT};
 use crate::layout::SnapIndex;
@@ -20,6 +23,9 @@ const MAX_LINES: usize = 2_000;
 pub(crate) struct EditorView {
     /// The backend node id of the editor's edit surface (the node the accessibility tree has).
     pub surface: i64,
+    /// Whether the surface holds the lines (CodeMirror): its own children in the
+    /// accessibility tree are those lines, which these replace.
+    pub holds_lines: bool,
     /// Its lines, top to bottom.
     pub lines: Vec<EditorLine>,
 }
@@ -45,19 +51,54 @@ impl EditorLine {
     }
 }
 
-/// The Monaco editors of document `d` whose edit surface is in the snapshot, with the lines
-/// they draw.
+/// The classes that mark an editor's parts.
+struct Kind {
+    /// The editor's root element.
+    root: &'static str,
+    /// Its edit surface (any of these).
+    surface: &'static [&'static str],
+    /// One drawn line.
+    line: &'static str,
+    /// A line number in its gutter.
+    number: &'static str,
+    /// Whether the surface holds the lines.
+    holds_lines: bool,
+}
+
+const MONACO: Kind = Kind {
+    root: "monaco-editor",
+    surface: &["native-edit-context", "inputarea"],
+    line: "view-line",
+    number: "line-numbers",
+    holds_lines: false,
+};
+
+const CODEMIRROR: Kind = Kind {
+    root: "cm-editor",
+    surface: &["cm-content"],
+    line: "cm-line",
+    number: "cm-gutterElement",
+    holds_lines: true,
+};
+
+/// The Monaco and CodeMirror 6 editors of document `d` whose edit surface is in the snapshot,
+/// with the lines they draw.
 pub(crate) fn editor_views(snap: &SnapIndex, d: usize) -> Vec<EditorView> {
     // Most pages have no editor: the class strings are then not in the snapshot at all.
-    if snap.find_string("view-line").is_none() {
+    let kinds: Vec<&Kind> =
+        [&MONACO, &CODEMIRROR].into_iter().filter(|k| snap.find_string(k.line).is_some()).collect();
+    if kinds.is_empty() {
         return Vec::new();
     }
     let Some(doc) = snap.doc(d) else { return Vec::new() };
     let mut b = Builder::new(snap, doc, d);
     let mut views = Vec::new();
     for i in 0..b.n {
-        if b.kind(i) == ELEMENT && has_class(&b, i, "monaco-editor") {
-            if let Some(v) = read_editor(&mut b, i) {
+        if b.kind(i) != ELEMENT {
+            continue;
+        }
+        if let Some(kind) = kinds.iter().find(|k| has_class(&b, i, k.root)) {
+            if let Some(v) = read_editor(&mut b, i, kind) {
                 views.push(v);
             }
         }
@@ -72,27 +113,30 @@ fn has_class(b: &Builder<'_>, i: usize, class: &str) -> bool {
 
 /// The view of the editor rooted at element `root`: its edit surface, lines and line numbers.
 /// An editor inside it (a diff editor's two sides) is read on its own.
-fn read_editor(b: &mut Builder<'_>, root: usize) -> Option<EditorView> {
+fn read_editor(b: &mut Builder<'_>, root: usize, kind: &Kind) -> Option<EditorView> {
     let mut surface = None;
-    let mut lines: Vec<(f64, String, i64)> = Vec::new();
+    // (top, height, text, backend) of each drawn line.
+    let mut lines: Vec<(f64, f64, String, i64)> = Vec::new();
     let mut numbers: Vec<(f64, u32)> = Vec::new();
     let mut stack: Vec<usize> = b.children(root).iter().rev().map(|&c| c as usize).collect();
     while let Some(i) = stack.pop() {
-        if b.kind(i) != ELEMENT || has_class(b, i, "monaco-editor") {
+        if b.kind(i) != ELEMENT || has_class(b, i, kind.root) {
             continue;
         }
-        if surface.is_none() && (has_class(b, i, "native-edit-context") || has_class(b, i, "inputarea")) {
+        if surface.is_none() && kind.surface.iter().any(|c| has_class(b, i, c)) {
             surface = Some(b.doc.nodes.backend_node_id[i]);
         }
-        if has_class(b, i, "view-line") {
+        if has_class(b, i, kind.line) {
             if lines.len() < MAX_LINES && b.has_layout(i) {
-                let y = b.snap.facts_at(b.d, i).bounds.map_or(0.0, |r| r.y);
-                lines.push((y, line_text(b, i), b.doc.nodes.backend_node_id[i]));
+                let r = b.snap.facts_at(b.d, i).bounds;
+                let (y, h) = r.map_or((0.0, 0.0), |r| (r.y, r.h));
+                lines.push((y, h, line_text(b, i), b.doc.nodes.backend_node_id[i]));
             }
             continue;
         }
-        if has_class(b, i, "line-numbers") {
-            let bounds = b.snap.facts_at(b.d, i).bounds;
+        if has_class(b, i, kind.number) {
+            // CodeMirror's gutter starts with a hidden spacer holding the widest number.
+            let bounds = b.snap.facts_at(b.d, i).bounds.filter(|r| r.h >= 1.0 && b.drawn(i));
             if let (Some(r), Ok(n)) = (bounds, line_text(b, i).trim().parse::<u32>()) {
                 numbers.push((r.y, n));
             }
@@ -103,15 +147,25 @@ fn read_editor(b: &mut Builder<'_>, root: usize) -> Option<EditorView> {
     let surface = surface?;
     // Drawn order is top to bottom; the layer keeps its line elements in any order.
     lines.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let lines = lines
-        .into_iter()
-        .map(|(y, text, backend)| {
-            // A gutter number is beside its line: the same top, give or take a pixel.
-            let number = numbers.iter().find(|(ny, _)| (ny - y).abs() < 2.0).map(|&(_, n)| n);
-            EditorLine { number, text, backend }
-        })
-        .collect();
-    Some(EditorView { surface, lines })
+    let numbered = !numbers.is_empty();
+    let mut kept: Vec<EditorLine> = Vec::with_capacity(lines.len());
+    // The bottom of the last line kept.
+    let mut bottom: Option<f64> = None;
+    for (y, h, text, backend) in lines {
+        // A gutter number is beside its line: the same top, give or take a pixel.
+        let number = numbers.iter().find(|(ny, _)| (ny - y).abs() < 2.0).map(|&(_, n)| n);
+        // A line the gutter does not number is a wrapped line's next row, right under the
+        // row before, or the caret's line the editor keeps drawn out of its view (for input
+        // methods) while the view shows other lines: that one is not shown.
+        let follows = bottom.is_some_and(|b| y <= b + h.max(1.0) / 2.0);
+        if numbered && number.is_none() && !follows {
+            continue;
+        }
+        bottom = Some(y + h);
+        kept.push(EditorLine { number, text, backend });
+    }
+    let lines = kept;
+    Some(EditorView { surface, holds_lines: kind.holds_lines, lines })
 }
 
 /// The text drawn under element `i`, no-break spaces (how Monaco draws spaces) as spaces.
