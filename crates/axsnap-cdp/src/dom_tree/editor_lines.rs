@@ -181,3 +181,87 @@ fn line_text(b: &mut Builder<'_>, i: usize) -> String {
     }
     out.replace('\u{a0}', " ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A Monaco editor as Monaco 0.58 lays it out (classes, tops, no-break spaces), its line
+    /// elements out of order: lines 1 and 2 numbered, a wrapped row under line 2, and the
+    /// caret's line kept drawn far below the view.
+    fn monaco() -> SnapIndex {
+        let strings = [
+            "#document",
+            "HTML",
+            "BODY",
+            "DIV",
+            "#text",
+            "class",
+            "monaco-editor",
+            "native-edit-context",
+            "margin",
+            "line-numbers",
+            "view-lines",
+            "view-line",
+            "1",
+            "2",
+            "b",
+            "a\u{a0}\u{a0}b",
+            "c",
+            "far",
+        ];
+        // 0 doc, 1 html, 2 body, 3 editor, 4 surface, 5 margin, 6 num 1, 7 "1", 8 num 2, 9 "2",
+        // 10 view-lines, 11 line@19, 12 "b", 13 line@0, 14 "a  b", 15 line@38, 16 "c",
+        // 17 line@400, 18 "far"
+        let v = json!({
+            "strings": strings,
+            "documents": [{
+                "frameId": 0,
+                "nodes": {
+                    "parentIndex": [-1, 0, 1, 2, 3, 3, 5, 6, 5, 8, 3, 10, 11, 10, 13, 10, 15, 10, 17],
+                    "nodeType":    [9, 1, 1, 1, 1, 1, 1, 3, 1, 3, 1, 1, 3, 1, 3, 1, 3, 1, 3],
+                    "nodeName":    [0, 1, 2, 3, 3, 3, 3, 4, 3, 4, 3, 3, 4, 3, 4, 3, 4, 3, 4],
+                    "backendNodeId": (1..=19).collect::<Vec<i64>>(),
+                    "attributes": [[], [], [], [5, 6], [5, 7], [5, 8], [5, 9], [], [5, 9], [], [5, 10],
+                                   [5, 11], [], [5, 11], [], [5, 11], [], [5, 11], []]
+                },
+                "layout": {
+                    "nodeIndex": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],
+                    "bounds": [[0,0,900,500],[0,0,900,500],[0,0,900,500],[0,0,0,19],[0,0,60,500],
+                               [0,0,40,19],[0,0,8,19],[0,19,40,19],[0,19,8,19],[60,0,800,500],
+                               [60,19,800,19],[60,19,8,19],[60,0,800,19],[60,0,30,19],[60,38,800,19],
+                               [60,38,8,19],[60,400,800,19],[60,400,20,19]],
+                    "text": [-1, -1, -1, -1, -1, -1, 12, -1, 13, -1, -1, 14, -1, 15, -1, 16, -1, 17]
+                }
+            }]
+        });
+        SnapIndex::parse(&v).unwrap()
+    }
+
+    #[test]
+    fn monaco_lines_are_read_in_drawn_order_with_their_numbers() {
+        let views = editor_views(&monaco(), 0);
+        assert_eq!(views.len(), 1);
+        let v = &views[0];
+        assert_eq!(v.surface, 5, "the EditContext div");
+        assert!(!v.holds_lines);
+        let shown: Vec<String> = v.lines.iter().map(EditorLine::shown).collect();
+        // The wrapped row stays, under its line; the caret's line out of view goes.
+        assert_eq!(shown, ["1│a  b", "2│b", "c"]);
+    }
+
+    #[test]
+    fn a_page_without_an_editor_reads_none() {
+        let v = json!({
+            "strings": ["#document", "HTML"],
+            "documents": [{
+                "frameId": 0,
+                "nodes": {"parentIndex": [-1, 0], "nodeType": [9, 1], "nodeName": [0, 1],
+                          "backendNodeId": [1, 2], "attributes": [[], []]},
+                "layout": {"nodeIndex": [1], "bounds": [[0, 0, 1, 1]], "text": [-1]}
+            }]
+        });
+        assert!(editor_views(&SnapIndex::parse(&v).unwrap(), 0).is_empty());
+    }
+}
