@@ -13,6 +13,7 @@ file whatever the caret."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
@@ -191,6 +192,14 @@ async def test_monaco_lines_are_read_found_typed_into_and_saved(agent: Agent, wo
     assert "Saved saved" in text, text
     assert workbench.saved is not None and workbench.saved.startswith("# edited value_1 = compute(1)\n"), workbench.saved
     assert workbench.saved.count("\n") == 299, "no line lost or added"
+    # Its context menu: each item once, with one ref; separators as separators.
+    text, _ = await agent.ok("snapshot", mode="full")
+    found = re.search(r"code \[(e\d+)\]", text)
+    assert found, text
+    text, s = await agent.ok("click", ref=found.group(1), button="right")
+    assert 'menuitem "Cut" [' in text and "separator" in text, text
+    assert 'generic "Cut"' not in text and "[disabled]" not in text and "text: F1" not in text, text
+    await agent.ok("press", keys="Escape")
     # Its view scrolls by the wheel (a script's scrollBy moves nothing there).
     text, s = await agent.ok("scroll", ref=editor, direction="down", amount=2000)
     assert "1│# edited" not in text and "60│value_60 = compute(60)" in text, text

@@ -191,3 +191,58 @@ fn a_loose_sentence_beside_blocks_is_one_line() {
     let twice = project(&once, &ProjectOptions::default()).tree;
     assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
 }
+
+/// Monaco's context menu as Chromium gives it (read over CDP from monaco-editor 0.58): each
+/// item named from its content, holding its label as a span with an `aria-label` (drawn over
+/// the editor the menu covers) and its key binding's text; separators are focusable empty
+/// items marked disabled. An item reads once, with one ref; a separator is a separator.
+#[test]
+fn a_menu_item_says_its_label_and_key_once_and_separators_are_separators() {
+    let mut page = Page::new("Workbench");
+    let root = page.root();
+    let menu = page.add(root, Role::Menu, "", |n| {
+        n.flags.block = true;
+        n.states.set(State::Focusable, true);
+    });
+    let item = |page: &mut Page, label: &str, key: Option<&str>| {
+        let name = match key {
+            Some(k) => format!("{label} {k}"),
+            None => label.to_string(),
+        };
+        let it = page.add(menu, Role::MenuItem, &name, |n| {
+            n.actions.set(Action::Click, true);
+            n.states.set(State::Focusable, true);
+        });
+        let span = page.add(it, Role::Generic, label, |n| n.states.set(State::Covering, true));
+        page.text(span, label);
+        if let Some(k) = key {
+            page.text(it, k);
+        }
+    };
+    let separator = |page: &mut Page| {
+        page.add(menu, Role::Generic, "", |n| {
+            n.states.set(State::Disabled, true);
+            n.states.set(State::Focusable, true);
+            n.actions.set(Action::Focus, true);
+        });
+    };
+    item(&mut page, "Change All Occurrences", Some("Ctrl+F2"));
+    separator(&mut page);
+    item(&mut page, "Cut", None);
+    separator(&mut page);
+    item(&mut page, "Command Palette", Some("F1"));
+    let text = page.render(&ProjectOptions::default());
+    assert!(
+        text.contains(concat!(
+            "  menuitem \"Change All Occurrences Ctrl+F2\" [e3]\n",
+            "  separator\n",
+            "  menuitem \"Cut\" [e4]\n",
+            "  separator\n",
+            "  menuitem \"Command Palette F1\" [e5]\n"
+        )),
+        "{text}"
+    );
+    let once = project(&page.tree, &ProjectOptions::default()).tree;
+    let twice = project(&once, &ProjectOptions::default()).tree;
+    assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
+}

@@ -167,6 +167,9 @@ pub struct ProjectStats {
     /// that also holds blocks, kept together as a paragraph (`prose`).
     #[serde(default)]
     pub paragraphs_grouped: usize,
+    /// Rule 4: a menu's empty items (its drawn separators) made separators.
+    #[serde(default)]
+    pub separators_marked: usize,
     /// Rule 5: bounds dropped from leaves that cannot be acted on.
     pub leaf_bounds_dropped: usize,
     /// Texts cut at `max_text_chars`.

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use crate::role::Role;
-use crate::state::{State, StateSet};
+use crate::state::{Action, ActionSet, State, StateSet};
 use crate::tree::{NativeId, Node, NodeId, Tree};
 
 use super::prose;
@@ -185,7 +185,6 @@ fn pass_through(tree: &Tree, n: &Node) -> Option<PassThrough> {
 /// own but a click listener (a click on it is one on the control), around one text leaf
 /// (JupyterLab's `button "JupyterLab"` over a clicking `span` reading "JupyterLab").
 fn label_span_text<'t>(tree: &'t Tree, n: &'t Node) -> Option<&'t str> {
-    use crate::state::Action;
     let [only] = n.children.as_slice() else { return None };
     let c = tree.node(*only);
     let spans = n.role == Role::Generic
@@ -221,7 +220,6 @@ fn repeats_control_name(tree: &Tree, n: &Node, name: &str) -> bool {
 
 /// Whether all `wrapper` does is click or take focus, and `control` clicks.
 fn clicks_through(wrapper: &Node, control: &Node) -> bool {
-    use crate::state::Action;
     control.actions.contains(Action::Click)
         && wrapper.actions.iter().all(|a| matches!(a, Action::Click | Action::Focus))
 }
@@ -443,7 +441,6 @@ impl Builder<'_> {
     /// editor's line `div`s and token spans): nothing of its own, so its text joins the
     /// editor's, a line per block in preformatted text.
     fn is_editor_part(&self, raw: &Node) -> bool {
-        use crate::state::Action;
         // Not in a text field: its inner editor repeats the field's value and goes whole
         // (`drop_inner_editor`).
         let in_editor = raw
@@ -614,6 +611,10 @@ impl Builder<'_> {
         if opts.drop_redundant && self.out.node(id).role.is_widget() {
             self.drop_decor(&mut kids);
             self.drop_name_repeats(&name, &mut kids);
+            self.drop_label_parts(&name, &mut kids);
+        }
+        if opts.drop_redundant && matches!(self.out.node(id).role, Role::Menu | Role::MenuBar) {
+            self.mark_separators(&kids);
         }
         if opts.drop_redundant {
             self.drop_repeats(&name, value.as_deref(), &mut kids);
@@ -774,6 +775,70 @@ impl Builder<'_> {
         let out = &self.out;
         kids.retain(|&k| !repeats_control_name(out, out.node(k), name));
         self.stats.repeated_labels_dropped += before - kids.len();
+    }
+
+    /// Drops a control's children when together they only spell its `name`: a menu item
+    /// named from its content, `Rename... F2`, whose label is a span of its own with an
+    /// `aria-label` (a second ref, `generic "Rename..." [e339]`, drawn over what the menu
+    /// covers) beside its key binding's text. Each child is a text leaf, or a generic that
+    /// does nothing and shows only its name or its text.
+    fn drop_label_parts(&mut self, name: &str, kids: &mut Vec<NodeId>) {
+        if is_blank(name) || kids.is_empty() {
+            return;
+        }
+        let out = &self.out;
+        let said = |k: NodeId| -> Option<&str> {
+            let c = out.node(k);
+            if is_text_leaf(c) {
+                return Some(c.name.as_str());
+            }
+            let plain = c.role == Role::Generic
+                && is_blank_opt(&c.value)
+                && is_blank_opt(&c.description)
+                && is_blank_opt(&c.dev_id)
+                && c.actions.is_empty()
+                // Drawn over what its menu covers says where it is, not what it is.
+                && only_incidental({
+                    let mut s = c.states;
+                    s.set(State::Covering, false);
+                    s
+                });
+            match (plain, c.children.as_slice()) {
+                (false, _) => None,
+                (true, []) => Some(c.name.as_str()),
+                (true, [t]) if is_blank(&c.name) && is_text_leaf(out.node(*t)) => {
+                    Some(out.node(*t).name.as_str())
+                }
+                _ => None,
+            }
+        };
+        let Some(parts) = kids.iter().map(|&k| said(k)).collect::<Option<Vec<&str>>>() else { return };
+        if text::parts_read_as(name, parts.into_iter()) {
+            self.stats.repeated_labels_dropped += kids.len();
+            kids.clear();
+        }
+    }
+
+    /// Makes a menu's empty, nameless generic children separators: a menu draws its
+    /// separators as empty items (`<a class="separator" role="presentation" tabindex="-1"
+    /// aria-disabled="true">`, which the browser keeps as a focusable generic), and a ref on
+    /// one (`generic [e337] [disabled]`) is a target that does nothing.
+    fn mark_separators(&mut self, kids: &[NodeId]) {
+        for &k in kids {
+            let c = self.out.node_mut(k);
+            if c.role == Role::Generic
+                && c.children.is_empty()
+                && is_blank(&c.name)
+                && is_blank_opt(&c.value)
+                && is_blank_opt(&c.description)
+                && c.actions.iter().all(|a| a == Action::Focus)
+            {
+                c.role = Role::Separator;
+                c.states = StateSet::EMPTY;
+                c.actions = ActionSet::EMPTY;
+                self.stats.separators_marked += 1;
+            }
+        }
     }
 
     /// Drops image children without actions that only repeat `name` (a logo inside a link
