@@ -246,3 +246,42 @@ fn a_menu_item_says_its_label_and_key_once_and_separators_are_separators() {
     let twice = project(&once, &ProjectOptions::default()).tree;
     assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
 }
+
+/// Monaco's command palette as Chromium gives it: each option named `label, keys`, holding a
+/// clickable label row with the label's text and a clickable key binding named by its
+/// `aria-label` over its keys drawn one per span (`Ctrl`, `+`, `K`). One line per option.
+#[test]
+fn a_palette_option_is_said_once_with_its_keys() {
+    let mut page = Page::new("Workbench");
+    let root = page.root();
+    let list = page.add(root, Role::ListBox, "Type to narrow down results.", |n| n.flags.block = true);
+    for (label, keys) in
+        [("Add Line Comment", Some(["Ctrl", "K", "Ctrl", "C"])), ("Add Cursors to Top", None)]
+    {
+        let name = match keys {
+            Some(_) => format!("{label}, Control+K Control+C"),
+            None => label.to_string(),
+        };
+        let opt = page.add(list, Role::Option, &name, |n| n.actions.set(Action::Click, true));
+        let row = page.add(opt, Role::Label, "", |n| n.actions.set(Action::Click, true));
+        page.text(row, label);
+        if let Some(keys) = keys {
+            let binding =
+                page.add(row, Role::Generic, "Control+K Control+C", |n| n.actions.set(Action::Click, true));
+            for (i, k) in keys.iter().enumerate() {
+                page.add(binding, Role::Text, k, |_| {});
+                if i % 2 == 0 {
+                    page.text(binding, "+");
+                }
+            }
+        }
+    }
+    let text = page.render(&ProjectOptions::default());
+    assert!(
+        text.ends_with(concat!(
+            "  option \"Add Line Comment, Control+K Control+C\" [e3]\n",
+            "  option \"Add Cursors to Top\" [e4]\n"
+        )),
+        "{text}"
+    );
+}

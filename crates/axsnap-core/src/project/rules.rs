@@ -136,6 +136,39 @@ fn is_decor(tree: &Tree, id: NodeId, depth: usize) -> bool {
         && (n.children.is_empty() || depth > 0 && n.children.iter().all(|&c| is_decor(tree, c, depth - 1)))
 }
 
+/// How deep [`label_parts`] looks: a label, its key binding, the keys.
+const LABEL_DEPTH: usize = 4;
+
+/// Collects the texts node `k` shows into `parts` when it only shows text: a text leaf, or a
+/// label or generic with no value, description, developer id or state of its own, whose
+/// actions are none (or a click and focus, inside a control that clicks: the row's own); a
+/// named one stands for its content, an unnamed one for its children's texts, `depth` levels
+/// down. False when it is anything else.
+fn label_parts<'t>(tree: &'t Tree, k: NodeId, clicks: bool, depth: usize, parts: &mut Vec<&'t str>) -> bool {
+    let c = tree.node(k);
+    if is_text_leaf(c) {
+        parts.push(c.name.as_str());
+        return true;
+    }
+    let mut states = c.states;
+    // Drawn over what a menu covers says where it is, not what it is.
+    states.set(State::Covering, false);
+    let plain = matches!(c.role, Role::Generic | Role::Label)
+        && is_blank_opt(&c.value)
+        && is_blank_opt(&c.description)
+        && is_blank_opt(&c.dev_id)
+        && only_incidental(states)
+        && c.actions.iter().all(|a| clicks && matches!(a, Action::Click | Action::Focus));
+    if !plain {
+        return false;
+    }
+    if !is_blank(&c.name) {
+        parts.push(c.name.as_str());
+        return true;
+    }
+    depth > 0 && c.children.iter().all(|&g| label_parts(tree, g, clicks, depth - 1, parts))
+}
+
 /// What a wrapper around one control does with itself when it goes ([`pass_through`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PassThrough {
@@ -611,7 +644,7 @@ impl Builder<'_> {
         if opts.drop_redundant && self.out.node(id).role.is_widget() {
             self.drop_decor(&mut kids);
             self.drop_name_repeats(&name, &mut kids);
-            self.drop_label_parts(&name, &mut kids);
+            self.drop_label_parts(id, &name, &mut kids);
         }
         if opts.drop_redundant && matches!(self.out.node(id).role, Role::Menu | Role::MenuBar) {
             self.mark_separators(&kids);
@@ -780,40 +813,22 @@ impl Builder<'_> {
     /// Drops a control's children when together they only spell its `name`: a menu item
     /// named from its content, `Rename... F2`, whose label is a span of its own with an
     /// `aria-label` (a second ref, `generic "Rename..." [e339]`, drawn over what the menu
-    /// covers) beside its key binding's text. Each child is a text leaf, or a generic that
-    /// does nothing and shows only its name or its text.
-    fn drop_label_parts(&mut self, name: &str, kids: &mut Vec<NodeId>) {
+    /// covers) beside its key binding's text; a command palette's option `Add Line Comment,
+    /// Control+K Control+C` over its label and its key binding spelled a key per line
+    /// (`text: Ctrl` / `+` / `text: K`). Each child is text, or a label or generic that says
+    /// nothing else and does nothing but what the control does (a click on a row that
+    /// clicks); a named one stands for its content. The spelling is compared on letters and
+    /// digits alone (the name's `, ` between label and keys is not drawn).
+    fn drop_label_parts(&mut self, id: NodeId, name: &str, kids: &mut Vec<NodeId>) {
         if is_blank(name) || kids.is_empty() {
             return;
         }
         let out = &self.out;
-        let said = |k: NodeId| -> Option<&str> {
-            let c = out.node(k);
-            if is_text_leaf(c) {
-                return Some(c.name.as_str());
-            }
-            let plain = c.role == Role::Generic
-                && is_blank_opt(&c.value)
-                && is_blank_opt(&c.description)
-                && is_blank_opt(&c.dev_id)
-                && c.actions.is_empty()
-                // Drawn over what its menu covers says where it is, not what it is.
-                && only_incidental({
-                    let mut s = c.states;
-                    s.set(State::Covering, false);
-                    s
-                });
-            match (plain, c.children.as_slice()) {
-                (false, _) => None,
-                (true, []) => Some(c.name.as_str()),
-                (true, [t]) if is_blank(&c.name) && is_text_leaf(out.node(*t)) => {
-                    Some(out.node(*t).name.as_str())
-                }
-                _ => None,
-            }
-        };
-        let Some(parts) = kids.iter().map(|&k| said(k)).collect::<Option<Vec<&str>>>() else { return };
-        if text::parts_read_as(name, parts.into_iter()) {
+        let clicks = out.node(id).actions.contains(Action::Click);
+        let mut parts = Vec::new();
+        if kids.iter().all(|&k| label_parts(out, k, clicks, LABEL_DEPTH, &mut parts))
+            && text::same_letters(name, parts.into_iter())
+        {
             self.stats.repeated_labels_dropped += kids.len();
             kids.clear();
         }

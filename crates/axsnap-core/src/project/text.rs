@@ -173,6 +173,21 @@ pub(super) fn parts_read_as<'a>(whole: &str, parts: impl Iterator<Item = &'a str
         || whole.chars().filter(shown).eq(parts.flat_map(str::chars).filter(shown))
 }
 
+/// Whether the texts `parts` hold, together, exactly the letters and digits of `whole`, in
+/// order: punctuation and spaces a name puts between what its parts draw (`Add Line Comment,
+/// Control+K`) are not compared. Empty on both sides is not a match.
+pub(super) fn same_letters<'a>(whole: &str, parts: impl Iterator<Item = &'a str>) -> bool {
+    let mut any = false;
+    let mut theirs = parts.flat_map(str::chars).filter(|c| c.is_alphanumeric());
+    for c in whole.chars().filter(|c| c.is_alphanumeric()) {
+        any = true;
+        if theirs.next() != Some(c) {
+            return false;
+        }
+    }
+    any && theirs.next().is_none()
+}
+
 /// Whether a space belongs between `left` and `right` when they are joined: not when either is
 /// empty, not before closing punctuation, not after opening punctuation.
 pub(super) fn needs_space(left: &str, right: &str) -> bool {
@@ -188,6 +203,19 @@ pub(super) fn needs_space(left: &str, right: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_letters_ignores_what_a_name_puts_between_its_parts() {
+        assert!(same_letters(
+            "Add Line Comment, Control+K Control+C",
+            ["Add Line Comment", "Control+K Control+C"].into_iter()
+        ));
+        assert!(same_letters("Rename... F2", ["Rename...", "F2"].into_iter()));
+        assert!(!same_letters("Rename F2", ["Rename"].into_iter()), "a part left out");
+        assert!(!same_letters("Rename", ["Rename", "F2"].into_iter()), "a part more");
+        assert!(!same_letters("...", ["..."].into_iter()), "nothing to compare");
+        assert!(same_letters("Größe ändern", ["Größe", "ändern"].into_iter()));
+    }
 
     #[test]
     fn normalizes_whitespace() {
