@@ -200,6 +200,12 @@ async def test_monaco_lines_are_read_found_typed_into_and_saved(agent: Agent, wo
     assert 'menuitem "Cut" [' in text and "separator" in text, text
     assert 'generic "Cut"' not in text and "[disabled]" not in text and "text: F1" not in text, text
     await agent.ok("press", keys="Escape")
+    # Its command palette: an option a line, its key binding said once in its name.
+    await agent.ok("click", ref=editor)
+    text, s = await agent.ok("press", keys="F1")
+    assert 'option "Add Line Comment, Control+K Control+C" [' in text, text
+    assert "text: Ctrl" not in text and "label [" not in text, text
+    await agent.ok("press", keys="Escape")
     # Its view scrolls by the wheel (a script's scrollBy moves nothing there).
     text, s = await agent.ok("scroll", ref=editor, direction="down", amount=2000)
     assert "1│# edited" not in text and "60│value_60 = compute(60)" in text, text
