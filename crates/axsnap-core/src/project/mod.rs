@@ -67,6 +67,11 @@ pub struct ProjectOptions {
     /// the marker of [`crate::caps`] (`…+1,234 chars`, or a bare `…` when the limit is too
     /// small for it), the marker included in the limit.
     pub max_text_chars: usize,
+    /// Values longer than this many characters are cut the same way. Far above
+    /// `max_text_chars`: a value (a document in a text area) is kept whole so that a diff
+    /// sees its changed span and `snapshot ref=… from=…` pages through it; renderings cap it
+    /// ([`crate::caps::cap_paged`]). Never below `max_text_chars`.
+    pub max_value_chars: usize,
     /// The view.
     pub view: View,
 }
@@ -81,6 +86,7 @@ impl Default for ProjectOptions {
             keep_bounds: false,
             drop_leaf_bounds: true,
             max_text_chars: 2000,
+            max_value_chars: crate::caps::VALUE_CHARS,
             view: View::default(),
         }
     }
@@ -97,6 +103,7 @@ impl ProjectOptions {
             keep_bounds: true,
             drop_leaf_bounds: false,
             max_text_chars: usize::MAX,
+            max_value_chars: usize::MAX,
             view: View::default(),
         }
     }

@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::caps::{cap, cut_counted, ID_CHARS, LINE_CHARS, OPTION_CHARS, TEXT_CHARS, URL_CHARS};
+use super::text_change;
+use crate::caps::{cap, cap_paged, cut_counted, ID_CHARS, LINE_CHARS, OPTION_CHARS, TEXT_CHARS, URL_CHARS};
 use crate::diff::{Diff, FieldChange, Op};
 use crate::role::Role;
 use crate::snapshot::Header;
@@ -12,6 +13,12 @@ use crate::tree::Node;
 /// A name, value, description or text.
 pub(super) fn text(s: &str) -> Cow<'_, str> {
     cap(s, TEXT_CHARS)
+}
+
+/// A node's value: past the text cap, its first page, whose marker says where the next one
+/// starts (`…+515 chars: from=1985`, read on with `snapshot ref=… from=1985`).
+pub(super) fn value(s: &str) -> Cow<'_, str> {
+    cap_paged(s, TEXT_CHARS, 0)
 }
 
 /// A URL.
@@ -102,7 +109,11 @@ fn cap_role(r: &mut Role) {
 
 fn cap_node(n: &mut Node) {
     cap_in_place(&mut n.name, TEXT_CHARS);
-    cap_opt(&mut n.value, TEXT_CHARS);
+    if let Some(v) = &mut n.value {
+        if let Cow::Owned(c) = value(v) {
+            *v = c;
+        }
+    }
     cap_opt(&mut n.description, TEXT_CHARS);
     cap_opt(&mut n.url, URL_CHARS);
     cap_opt(&mut n.dev_id, ID_CHARS);
@@ -127,7 +138,7 @@ fn change_over(c: &FieldChange) -> bool {
         FieldChange::Role { old, new } => over_role(old) || over_role(new),
         FieldChange::Name { old, new } => over(old, TEXT_CHARS) || over(new, TEXT_CHARS),
         FieldChange::Value { old, new } | FieldChange::Description { old, new } => {
-            over_opt(old, TEXT_CHARS) || over_opt(new, TEXT_CHARS)
+            text_change::is_long(old, new) || over_opt(old, TEXT_CHARS) || over_opt(new, TEXT_CHARS)
         }
         FieldChange::Url { old, new } => over_opt(old, URL_CHARS) || over_opt(new, URL_CHARS),
         FieldChange::DevId { old, new } => over_opt(old, ID_CHARS) || over_opt(new, ID_CHARS),
@@ -137,6 +148,11 @@ fn change_over(c: &FieldChange) -> bool {
 }
 
 fn cap_change(c: &mut FieldChange) {
+    // A long value's change is read as its span, not as two copies of the text.
+    if let Some(edit) = text_change::as_edit(c) {
+        *c = edit;
+        return;
+    }
     match c {
         FieldChange::Role { old, new } => {
             cap_role(old);
@@ -177,8 +193,9 @@ fn op_over(op: &Op) -> bool {
     }
 }
 
-/// `d` with every text in it capped (borrowed when all fit). A capped diff no longer
-/// applies exactly to the full trees; it is for reading.
+/// `d` with every text in it capped (borrowed when all fit), a long value's change made its
+/// span ([`FieldChange::Edit`]). A capped diff no longer applies exactly to the full trees;
+/// it is for reading.
 pub(super) fn diff(d: &Diff) -> Cow<'_, Diff> {
     if !d.ops.iter().any(op_over) {
         return Cow::Borrowed(d);
