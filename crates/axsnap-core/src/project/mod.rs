@@ -119,7 +119,8 @@ pub struct View {
     pub scope: Option<NativeId>,
     /// With `scope`: only the scope's children from this index on, under it (the rest of a
     /// part too wide for one answer, as an outline's `… N more parts` line says:
-    /// `snapshot ref=e5 from=900`).
+    /// `snapshot ref=e5 from=900`). When the scope's value is past the text cap, its value
+    /// from this character on instead (a cut value's marker says where: `…: from=1976`).
     pub from: Option<usize>,
     /// Only the top surface (the last open modal dialog, alert dialog, menu or alert), when one
     /// is open; the whole tree otherwise.
