@@ -380,15 +380,6 @@ impl Builder<'_> {
         }
         let out = &self.out;
         let value = value.unwrap_or("");
-        // A value is kept far longer than a text: the editor's text, cut at the text cap,
-        // repeats the value cut there.
-        let mut cut_value = String::new();
-        if value.len() > self.opts.max_text_chars {
-            cut_value = value.to_string();
-            if !text::cut(&mut cut_value, self.opts.max_text_chars) {
-                cut_value.clear();
-            }
-        }
         let before = kids.len();
         kids.retain(|&k| {
             let c = out.node(k);
@@ -412,8 +403,7 @@ impl Builder<'_> {
             let repeats = if texts.is_empty() {
                 is_blank(value)
             } else {
-                text::parts_read_as(value, texts.iter().copied())
-                    || (!cut_value.is_empty() && text::parts_read_as(&cut_value, texts.iter().copied()))
+                text::parts_read_as(value, texts.iter().copied()) || text::cut_parts_begin(value, &texts)
             };
             !repeats
         });
