@@ -136,7 +136,9 @@ pub(super) fn node(n: &Node) -> Cow<'_, Node> {
 fn change_over(c: &FieldChange) -> bool {
     match c {
         FieldChange::Role { old, new } => over_role(old) || over_role(new),
-        FieldChange::Name { old, new } => over(old, TEXT_CHARS) || over(new, TEXT_CHARS),
+        FieldChange::Name { old, new } => {
+            text_change::is_long_text(old, new) || over(old, TEXT_CHARS) || over(new, TEXT_CHARS)
+        }
         FieldChange::Value { old, new } | FieldChange::Description { old, new } => {
             text_change::is_long(old, new) || over_opt(old, TEXT_CHARS) || over_opt(new, TEXT_CHARS)
         }
@@ -252,7 +254,10 @@ mod tests {
         let capped = diff(&big_diff);
         let json = serde_json::to_string(&*capped).unwrap();
         assert!(json.len() < 3 * TEXT_CHARS + URL_CHARS + OPTION_CHARS + 500, "{}", json.len());
-        assert_eq!(json.matches("…+1,046,593 chars").count(), 2);
+        assert_eq!(json.matches("…+1,046,593 chars").count(), 1, "the added node's name");
+        // The renamed node's change is its span, the new text paged from where it starts.
+        assert!(json.contains(r#""field":"edit","of":"name""#), "{}", &json[..300]);
+        assert!(json.contains(" chars: from="), "the edit's inserted text says where to read on");
     }
 
     #[test]

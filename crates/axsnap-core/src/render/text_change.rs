@@ -27,33 +27,45 @@ const CONTEXT_WORDS: usize = 3;
 
 /// Whether a change from `old` to `new` is said as its span rather than whole.
 pub(super) fn is_long(old: &Option<String>, new: &Option<String>) -> bool {
-    let long = |s: &Option<String>| {
-        s.as_deref().is_some_and(|s| s.len() > SHORT_CHARS && s.chars().count() > SHORT_CHARS)
-    };
-    old.is_some() && new.is_some() && (long(old) || long(new))
+    match (old, new) {
+        (Some(o), Some(n)) => is_long_text(o, n),
+        _ => false,
+    }
+}
+
+/// [`is_long`] of two present texts.
+pub(super) fn is_long_text(old: &str, new: &str) -> bool {
+    let long = |s: &str| s.len() > SHORT_CHARS && s.chars().count() > SHORT_CHARS;
+    long(old) || long(new)
 }
 
 /// The span of the change from `old` to `new`, its texts capped for reading; `None` when the
 /// change is not long ([`is_long`]) or there is none.
 pub(super) fn shown_edit(old: &Option<String>, new: &Option<String>) -> Option<TextEdit> {
-    if !is_long(old, new) {
+    shown_text_edit(old.as_deref()?, new.as_deref()?)
+}
+
+/// [`shown_edit`] of two present texts.
+fn shown_text_edit(old: &str, new: &str) -> Option<TextEdit> {
+    if !is_long_text(old, new) {
         return None;
     }
-    let mut e = TextEdit::between(old.as_deref()?, new.as_deref()?)?;
+    let mut e = TextEdit::between(old, new)?;
     e.removed = cap(&e.removed, REMOVED_CHARS).into_owned();
     e.inserted = cap_paged(&e.inserted, TEXT_CHARS, e.at).into_owned();
     Some(e)
 }
 
-/// The JSON form's change for a long `Value` or `Description` change: an [`FieldChange::Edit`]
-/// with its texts capped; `None` to keep the change as it is.
+/// The JSON form's change for a long `Name`, `Value` or `Description` change: an
+/// [`FieldChange::Edit`] with its texts capped; `None` to keep the change as it is.
 pub(super) fn as_edit(c: &FieldChange) -> Option<FieldChange> {
-    let (of, old, new) = match c {
-        FieldChange::Value { old, new } => (TextField::Value, old, new),
-        FieldChange::Description { old, new } => (TextField::Description, old, new),
+    let (of, edit) = match c {
+        FieldChange::Name { old, new } => (TextField::Name, shown_text_edit(old, new)?),
+        FieldChange::Value { old, new } => (TextField::Value, shown_edit(old, new)?),
+        FieldChange::Description { old, new } => (TextField::Description, shown_edit(old, new)?),
         _ => return None,
     };
-    Some(FieldChange::Edit { of, edit: shown_edit(old, new)? })
+    Some(FieldChange::Edit { of, edit })
 }
 
 /// Writes `field appended "…"` (or inserted, removed, replaced, placed by line and context)
@@ -165,5 +177,14 @@ mod tests {
             r#"{"field":"edit","of":"value","at":5000,"removed":"","inserted":" tail","after":0}"#
         );
         assert!(as_edit(&FieldChange::Value { old: Some("a".into()), new: Some("b".into()) }).is_none());
+        // A long name (a list item's text) too.
+        let old = format!("{} status: open", "Issue title words ".repeat(10));
+        let new = old.replace("open", "closed");
+        let c = as_edit(&FieldChange::Name { old, new }).unwrap();
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            json.contains(r#""of":"name""#) && json.contains(r#""removed":"open","inserted":"closed""#),
+            "{json}"
+        );
     }
 }
