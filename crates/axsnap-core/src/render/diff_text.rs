@@ -557,6 +557,14 @@ fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, ctx: &LineC
 }
 
 fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Option<String>) {
+    // A new value past the cap says where to read on, as a snapshot's line does.
+    fn cap<'a>(field: &str, t: &'a str) -> std::borrow::Cow<'a, str> {
+        if field == "value" {
+            bound::value(t)
+        } else {
+            bound::text(t)
+        }
+    }
     s.push_str(field);
     s.push(' ');
     match old {
@@ -565,7 +573,7 @@ fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Opti
     }
     s.push_str(" -> ");
     match new {
-        Some(v) => line::push_quoted(s, &bound::text(v)),
+        Some(v) => line::push_quoted(s, &cap(field, v)),
         None => s.push_str("none"),
     }
 }
