@@ -3,7 +3,8 @@
 //!
 //! The span is the text between the longest common prefix and the longest common suffix
 //! (not overlapping it), on character boundaries, then widened to whole words when it cuts
-//! one (`"cat"` to `"car"` reads better than `"t"` to `"r"`). It is exact: splicing
+//! one (`"cat"` to `"car"` reads better than `"t"` to `"r"`), and to an end of the text when
+//! fewer than three characters there are unchanged. It is exact: splicing
 //! [`TextEdit::inserted`] in place of [`TextEdit::removed`] at [`TextEdit::at`] in the old
 //! text gives the new one ([`TextEdit::apply`]). Linear in the texts' length.
 
@@ -12,6 +13,9 @@ use serde::{Deserialize, Serialize};
 /// Characters a span is widened by at most on each side to reach a word's edge, so that a
 /// long run without spaces (a base64 blob) does not widen it to everything.
 const WIDEN_CHARS: usize = 40;
+
+/// Fewer unchanged characters than this at either end are made part of the span.
+const MIN_KEPT: usize = 3;
 
 /// One change of a text: at character `at`, `removed` became `inserted`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,6 +107,15 @@ impl TextEdit {
                 old_end += c.len_utf8();
                 new_end += c.len_utf8();
             }
+        }
+        // A sliver of text kept at an end (the final `.` of a text replaced whole) places
+        // nothing: the span takes it.
+        if old[..start].chars().nth(MIN_KEPT - 1).is_none() {
+            start = 0;
+        }
+        if old[old_end..].chars().nth(MIN_KEPT - 1).is_none() {
+            old_end = old.len();
+            new_end = new.len();
         }
         let line = (old.contains('\n') || new.contains('\n')).then(|| new[..start].matches('\n').count() + 1);
         Some(TextEdit {
@@ -200,6 +213,9 @@ mod tests {
         assert_eq!(e.line, Some(3));
         assert_eq!((e.removed.as_str(), e.inserted.as_str()), ("😀", "😁"));
         assert_eq!(e.apply(old).as_deref(), Some(new));
+        // Fewer than three characters kept at an end place nothing: the span takes them.
+        let e = edit("a few words😀!", "a few words😁!");
+        assert_eq!((e.removed.as_str(), e.inserted.as_str(), e.after), ("😀!", "😁!", 0));
         assert_eq!(TextEdit::between("same", "same"), None);
         // A removal at the start.
         let e = edit("Hello world", "world");

@@ -104,7 +104,9 @@ pub(super) fn push_long_change(
     if let Some(l) = e.line {
         let _ = write!(s, " at line {l}");
     }
-    if e.at == 0 {
+    if e.at == 0 && e.after == 0 {
+        // The whole text was replaced: no place to say.
+    } else if e.at == 0 {
         s.push_str(" at the start");
     } else if e.after == 0 {
         s.push_str(" at the end");
@@ -151,6 +153,13 @@ mod tests {
         );
         let cut = end.strip_suffix(" adipiscing elit.").unwrap();
         assert_eq!(said(&end, cut), r#"value removed " adipiscing elit." at the end"#);
+        // All of it replaced: the old text cut short, the new one whole.
+        let all = said(&end, "Cleared.");
+        assert!(
+            all.starts_with(r#"value replaced "Lorem ipsum"#) && all.ends_with(r#" chars" with "Cleared.""#),
+            "{all}"
+        );
+        assert!(all.len() < 300, "{all}");
         // Short values: whole.
         assert_eq!(said("bob", "bob@"), "(whole)");
     }
