@@ -71,7 +71,8 @@ impl TextEdit {
                 else {
                     break;
                 };
-                if b != l || !side[..start].chars().next_back().is_some_and(char::is_alphanumeric) {
+                // Only inside a word: a span after a space already starts at a word's edge.
+                if b != l || !b.is_alphanumeric() {
                     break;
                 }
                 start -= b.len_utf8();
@@ -85,11 +86,9 @@ impl TextEdit {
         }
         // Widen a span that cuts a word to the whole word (the same characters on both sides,
         // so the edit stays exact).
-        let first_in_word = |e: usize| {
-            old[start..old_end].chars().next().is_some_and(char::is_alphanumeric)
-                || new[start..e].chars().next().is_some_and(char::is_alphanumeric)
-        };
-        if first_in_word(new_end) {
+        let first_in_word = old[start..old_end].chars().next().is_some_and(char::is_alphanumeric)
+            || new[start..new_end].chars().next().is_some_and(char::is_alphanumeric);
+        if first_in_word {
             for c in old[..start].chars().rev().take(WIDEN_CHARS) {
                 if !c.is_alphanumeric() {
                     break;
