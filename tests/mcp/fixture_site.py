@@ -106,6 +106,7 @@ PAGES: dict[str, str] = {
     "a fill cannot change: disabled 'Locked', read-only 'Frozen' and 'Frozen date', 'Stubborn' (a script puts its "
     "value back); every input and change event is logged in #log",
     "/elements": "every HTML element an author writes and an input of every type (INPUT_TYPES)",
+    "/long-text": "an 'Article' textarea holding LONG_TEXT (5,000 characters of numbered sentences, in paragraphs)",
     "/keys": "a 'Terminal' that reads keys one by one (keydown only) onto #screen, a 'Line' field, buttons "
     "'One' and 'Two' that write #said",
     "/many-buttons": "240 small buttons (b0 … b239), all in the viewport",
@@ -581,6 +582,28 @@ INPUT_CASES = (
 )
 
 
+def _long_sentences(chars: int) -> str:
+    """Numbered sentences, a paragraph every ten, `chars` characters long."""
+    out, i = "", 0
+    while len(out) < chars:
+        out += f"Sentence {i} of the article says something about topic {i % 7}." + ("\n\n" if i % 10 == 9 else " ")
+        i += 1
+    return out[:chars]
+
+
+# The /long-text page's textarea value: a wiki page's source, past axsnap's 2,000-character text cap.
+LONG_TEXT = _long_sentences(5_000)
+
+
+def _long_text() -> bytes:
+    """A long text area, as a wiki's edit page has one."""
+    body = f"""<main><h1>Edit article</h1>
+<p><label>Article <textarea name=article rows=20 cols=80>{html.escape(LONG_TEXT)}</textarea></label></p>
+<p><button>Save</button></p>
+</main>"""
+    return _page("Edit article", body)
+
+
 def _inputs() -> bytes:
     """One labelled field of each kind, and fields a fill cannot change; every input and
     change event is logged on the page (`#log`), as a framework's handlers would see them."""
@@ -875,6 +898,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/noisy": _noisy,
             "/many-buttons": _many_buttons,
             "/inputs": _inputs,
+            "/long-text": _long_text,
             "/elements": _elements,
             "/keys": _keys,
             "/recycled": _recycled,

@@ -21,6 +21,11 @@
 //!
 //! The line limit is a backstop: fields already capped fit in it, unless escaping blows them
 //! up (a name made of control characters is written `\u{1}` each).
+//!
+//! A value is the one text an agent may need whole (a document in a text area), so it is
+//! kept whole up to [`VALUE_CHARS`] and paged when shown: its marker says where the next page
+//! starts, in characters (`…+515 chars: from=1985`), and `snapshot ref=… from=1985` reads on
+//! ([`cap_paged`], [`page`]).
 
 use std::borrow::Cow;
 
@@ -37,6 +42,10 @@ pub const OPTION_CHARS: usize = 200;
 pub const ID_CHARS: usize = 200;
 /// Most characters of one line of the text form, its marker included.
 pub const LINE_CHARS: usize = 16_000;
+
+/// Most characters of a value a snapshot keeps (projection's default): past the text cap a
+/// value is paged, not sent whole, so this only bounds what a session holds.
+pub const VALUE_CHARS: usize = 1_000_000;
 
 /// What every cut marker starts with.
 pub const MARK: char = '…';
@@ -128,8 +137,65 @@ fn marker_chars(left_out: usize) -> usize {
     2 + digits + (digits - 1) / 3 + 6
 }
 
+/// The marker of a paged text: `left_out` characters cut, the next page starting at character
+/// `from` of the whole text: `…+1,234 chars: from=2000` (the offset unseparated, as a tool
+/// argument is written).
+pub fn paged_marker(left_out: usize, from: usize) -> String {
+    format!("{}: from={from}", marker(left_out))
+}
+
+/// `s`, the text from its character `offset` on, cut to at most `max` characters with a
+/// [`paged_marker`] that says where to read on (borrowed when it fits). Falls back to a bare
+/// [`MARK`] when the limit is too small for the marker.
+pub fn cap_paged(s: &str, max: usize, offset: usize) -> Cow<'_, str> {
+    if s.len() <= max {
+        return Cow::Borrowed(s);
+    }
+    let total = s.chars().count();
+    if total <= max {
+        return Cow::Borrowed(s);
+    }
+    // The longest the marker can be: what is left out is at most `total`, the next page starts
+    // at most at `offset + max`; a character or two of slack beats a fixed-point search.
+    let longest = paged_marker(total, offset + max).chars().count();
+    if longest >= max {
+        return cap(s, max);
+    }
+    let keep = max - longest;
+    let end = s.char_indices().nth(keep).map_or(s.len(), |(i, _)| i);
+    let mut out = String::with_capacity(end + longest + 4);
+    out.push_str(&s[..end]);
+    out.push_str(&paged_marker(total - keep, offset + keep));
+    Cow::Owned(out)
+}
+
+/// The page of `s` that starts at character `from`, at most `max` characters: a leading
+/// [`MARK`] when it starts past the beginning, and the [`paged_marker`] of the next page when
+/// more follows. Past the end, a bare mark and the text's length.
+pub fn page(s: &str, from: usize, max: usize) -> String {
+    if from == 0 {
+        return cap_paged(s, max, 0).into_owned();
+    }
+    let Some((start, _)) = s.char_indices().nth(from) else {
+        return format!("{MARK} (ends at {} chars)", thousands(s.chars().count()));
+    };
+    let mut out = String::new();
+    out.push(MARK);
+    out.push_str(&cap_paged(&s[start..], max.saturating_sub(1), from));
+    out
+}
+
 /// Whether `s` ends with a cut marker (so a second cut can tell it was cut already).
 pub fn is_cut(s: &str) -> bool {
+    let s = match s.rfind(": from=") {
+        Some(i)
+            if !s[i + ": from=".len()..].is_empty()
+                && s[i + ": from=".len()..].bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            &s[..i]
+        }
+        _ => s,
+    };
     let Some(rest) = s.strip_suffix(" chars") else { return s.ends_with(MARK) };
     match rest.rfind("…+") {
         Some(i) => rest[i + "…+".len()..].chars().all(|c| c.is_ascii_digit() || c == ','),
@@ -178,7 +244,50 @@ mod tests {
     }
 
     #[test]
+    fn paged_caps_say_where_the_next_page_starts() {
+        let s = format!("{}{}", "a".repeat(1_990), "b".repeat(515));
+        let c = cap_paged(&s, 2_000, 0);
+        assert!(c.chars().count() <= 2_000);
+        let from: usize = c.rsplit("from=").next().unwrap().parse().unwrap();
+        let shown = c.chars().take_while(|c| *c != MARK).count();
+        assert_eq!(from, shown);
+        assert!(c.ends_with(&paged_marker(2_505 - shown, shown)), "{}", &c[1_900..]);
+        assert!(is_cut(&c));
+        // Fits: as it is.
+        assert!(matches!(cap_paged("short", 10, 0), Cow::Borrowed("short")));
+        // A page from the middle starts with the mark and counts from the whole text.
+        let p = page(&s, from, 2_000);
+        assert!(p.starts_with(MARK) && !p.contains("from="), "{p}");
+        assert_eq!(p.chars().count(), 1 + 2_505 - from);
+        // Read to the end, page by page, multibyte text included.
+        let long: String = (0..30_000).map(|i| ['é', 'x', '😀', ' '][i % 4]).collect();
+        let (mut at, mut read) = (0, String::new());
+        loop {
+            let p = page(&long, at, 2_000);
+            assert!(p.chars().count() <= 2_000);
+            let body = if at > 0 { p.strip_prefix(MARK).unwrap() } else { &p };
+            match body.rfind(": from=") {
+                Some(i) => {
+                    let next: usize = body[i + 7..].parse().unwrap();
+                    let text = &body[..body[..i].rfind(MARK).unwrap()];
+                    read.push_str(text);
+                    assert_eq!(read.chars().count(), next);
+                    at = next;
+                }
+                None => {
+                    read.push_str(body);
+                    break;
+                }
+            }
+        }
+        assert_eq!(read, long);
+        assert_eq!(page("abc", 3, 10), "… (ends at 3 chars)");
+    }
+
+    #[test]
     fn cut_texts_are_recognized() {
+        assert!(is_cut("abc…+1,234 chars: from=12"));
+        assert!(!is_cut("see: from=12"));
         assert!(is_cut("abc…+1,234 chars"));
         assert!(is_cut("abc…"));
         assert!(!is_cut("3 chars"));

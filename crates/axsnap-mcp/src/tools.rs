@@ -143,7 +143,7 @@ fn browser_tools(allow_eval: bool) -> Vec<Tool> {
             json!({
                 "mode": {"enum": ["auto", "full", "reset"], "description": "auto (default): changes since your last view when smaller; full: whole page; reset: whole page, new baseline"},
                 "ref": {"type": "string", "description": "only this element's subtree (a heading: its section); opens a folded part"},
-                "from": {"type": "integer", "description": "with ref: its children from this index on"},
+                "from": {"type": "integer", "description": "with ref: children or cut value from index"},
                 "interactive": {"type": "boolean", "description": "only controls, with headings and landmarks"},
                 "viewport": {"type": "boolean", "description": "only what is on screen"},
                 "max_nodes": {"type": "integer"},

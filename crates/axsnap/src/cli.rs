@@ -427,7 +427,8 @@ pub struct SnapshotArgs {
     #[arg(long = "ref", value_name = "REF")]
     pub scope: Option<String>,
     /// With --ref: only its children from this index on (the rest of a part too wide for one
-    /// answer, as the outline's `… N more parts` line says).
+    /// answer, as the outline's `… N more parts` line says); on an element whose value was
+    /// cut (`…+515 chars: from=1976`), its value from this character on.
     #[arg(long, value_name = "N", requires = "scope")]
     pub from: Option<usize>,
     /// Browser options.

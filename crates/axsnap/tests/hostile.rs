@@ -315,8 +315,12 @@ const CASES: &[Case] = &[
             if t.chars().count() > 2_100 || !t.contains("VVV…+48,") {
                 return Err(format!("value line of {} chars: {}", t.chars().count(), clip(t)));
             }
+            // Capped, with where to read on (`…+298,010 chars: from=1990`).
             json_node(&r[1].stdout, "textbox", "Line", |n| {
-                field(n, "value").is_some_and(|v| v.chars().count() <= 2_000 && v.ends_with(" chars"))
+                field(n, "value").is_some_and(|v| {
+                    v.chars().count() <= 2_000
+                        && v.rsplit_once(" chars: from=").is_some_and(|(_, n)| n.parse::<usize>().is_ok())
+                })
             })
         },
     },

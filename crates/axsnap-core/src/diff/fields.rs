@@ -1,6 +1,6 @@
 //! Field-by-field comparison of two nodes, and replaying one [`FieldChange`] on a node.
 
-use super::FieldChange;
+use super::{FieldChange, TextField};
 use crate::tree::{Node, Rect};
 
 /// The changes that turn `old`'s own fields into `new`'s, in a fixed field order. Refs and
@@ -52,6 +52,9 @@ impl FieldChange {
             FieldChange::Native { .. } => "native",
             FieldChange::Flags { .. } => "flags",
             FieldChange::Folded { .. } => "folded",
+            FieldChange::Edit { of: TextField::Name, .. } => "name",
+            FieldChange::Edit { of: TextField::Value, .. } => "value",
+            FieldChange::Edit { of: TextField::Description, .. } => "description",
         }
     }
 
@@ -84,6 +87,15 @@ impl FieldChange {
             FieldChange::Native { old, new } => set!(native, old, new),
             FieldChange::Flags { old, new } => set!(flags, old, new),
             FieldChange::Folded { old, new } => set!(folded, old, new),
+            FieldChange::Edit { of, edit } => {
+                let text = match of {
+                    TextField::Name => Some(&mut node.name),
+                    TextField::Value => node.value.as_mut(),
+                    TextField::Description => node.description.as_mut(),
+                };
+                let Some(text) = text else { return Err(self.field()) };
+                *text = edit.apply(text).ok_or(self.field())?;
+            }
         }
         Ok(())
     }

@@ -49,11 +49,13 @@ mod compute;
 mod fields;
 mod flat;
 mod lis;
+mod span;
 #[cfg(test)]
 mod tests;
 
 pub use apply::apply;
 pub use compute::diff;
+pub use span::TextEdit;
 
 /// A diff from one snapshot to the next.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -170,6 +172,28 @@ pub enum FieldChange {
     Flags { old: crate::RawFlags, new: crate::RawFlags },
     /// What an outline folded under the node changed (folded, opened, or a folded part's size).
     Folded { old: Option<crate::tree::Folded>, new: Option<crate::tree::Folded> },
+    /// A long text changed, said as its changed span: the reading form of a diff
+    /// ([`crate::render`]) puts it in place of a long `Name`, `Value` or `Description` change,
+    /// so that a program is not sent the whole text twice. [`diff`] never makes it; applied,
+    /// it splices the span into the node's text.
+    Edit {
+        /// Which text.
+        of: TextField,
+        #[serde(flatten)]
+        edit: TextEdit,
+    },
+}
+
+/// A text field of a node, as an [`FieldChange::Edit`] names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextField {
+    /// The name.
+    Name,
+    /// The value.
+    Value,
+    /// The description.
+    Description,
 }
 
 /// One diff operation. Each names nodes by ref as the tree is when the op runs.

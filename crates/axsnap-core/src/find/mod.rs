@@ -224,7 +224,19 @@ fn weight(name: Strength, kind: bool, other: Strength) -> u32 {
 /// The best strength per query word over the node's description, value and options.
 fn other_text(q: &Query, n: &Node) -> Vec<Strength> {
     let mut best = vec![Strength::None; q.words.len()];
-    let texts = n.description.iter().chain(n.value.iter()).chain(n.options.iter().take(64));
+    // A value is kept whole (a text area's document, up to a million characters); its words
+    // past the text cap are the document's, not the field's, and reading them all would make
+    // every search as slow as the longest one: its first page only, as a snapshot shows it.
+    let value = n.value.as_deref().map(|v| {
+        let end = v.char_indices().nth(crate::caps::TEXT_CHARS).map_or(v.len(), |(i, _)| i);
+        &v[..end]
+    });
+    let texts = n
+        .description
+        .as_deref()
+        .into_iter()
+        .chain(value)
+        .chain(n.options.iter().take(64).map(String::as_str));
     for t in texts {
         let m: TextMatch = match_text(&q.words, &q.optional, &words(t));
         for (i, b) in best.iter_mut().enumerate() {

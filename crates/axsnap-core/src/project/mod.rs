@@ -67,6 +67,11 @@ pub struct ProjectOptions {
     /// the marker of [`crate::caps`] (`…+1,234 chars`, or a bare `…` when the limit is too
     /// small for it), the marker included in the limit.
     pub max_text_chars: usize,
+    /// Values longer than this many characters are cut the same way. Far above
+    /// `max_text_chars`: a value (a document in a text area) is kept whole so that a diff
+    /// sees its changed span and `snapshot ref=… from=…` pages through it; renderings cap it
+    /// ([`crate::caps::cap_paged`]). Never below `max_text_chars`.
+    pub max_value_chars: usize,
     /// The view.
     pub view: View,
 }
@@ -81,6 +86,7 @@ impl Default for ProjectOptions {
             keep_bounds: false,
             drop_leaf_bounds: true,
             max_text_chars: 2000,
+            max_value_chars: crate::caps::VALUE_CHARS,
             view: View::default(),
         }
     }
@@ -97,6 +103,7 @@ impl ProjectOptions {
             keep_bounds: true,
             drop_leaf_bounds: false,
             max_text_chars: usize::MAX,
+            max_value_chars: usize::MAX,
             view: View::default(),
         }
     }
@@ -112,7 +119,8 @@ pub struct View {
     pub scope: Option<NativeId>,
     /// With `scope`: only the scope's children from this index on, under it (the rest of a
     /// part too wide for one answer, as an outline's `… N more parts` line says:
-    /// `snapshot ref=e5 from=900`).
+    /// `snapshot ref=e5 from=900`). When the scope's value is past the text cap, its value
+    /// from this character on instead (a cut value's marker says where: `…: from=1976`).
     pub from: Option<usize>,
     /// Only the top surface (the last open modal dialog, alert dialog, menu or alert), when one
     /// is open; the whole tree otherwise.

@@ -92,6 +92,16 @@ pub(super) fn group_loose(
         if run.len() >= 2 && run.iter().any(|&k| out.node(k).role == Role::Text) {
             let p = make(out, run[0]);
             out.node_mut(p).children = run.to_vec();
+            // The run's ends are the paragraph's: their edge spaces go, as they would at any
+            // parent's edge (projected again, the paragraph's own children would be trimmed).
+            for (&k, start) in [(&run[0], true), (&run[run.len() - 1], false)] {
+                let n = out.node_mut(k);
+                if n.role == Role::Text && !n.flags.pre {
+                    n.name =
+                        if start { n.name.trim_start_matches(' ') } else { n.name.trim_end_matches(' ') }
+                            .to_string();
+                }
+            }
             grouped.push(p);
             made += 1;
         } else {

@@ -434,7 +434,7 @@ impl Builder<'_> {
             let repeats = if texts.is_empty() {
                 is_blank(value)
             } else {
-                text::parts_read_as(value, texts.iter().copied())
+                text::parts_read_as(value, texts.iter().copied()) || text::cut_parts_begin(value, &texts)
             };
             !repeats
         });
@@ -1212,9 +1212,8 @@ fn copy_node(
     pre: bool,
     stats: &mut ProjectStats,
 ) -> Node {
-    let max = opts.max_text_chars;
     let is_text = matches!(raw.role, Role::Text | Role::TextRun);
-    let mut text = |s: &str, piece: bool| {
+    let mut text_up_to = |s: &str, piece: bool, max: usize| {
         // A redaction stays whole under any limit (a second projection sees it as plain text).
         if s == REDACTED {
             return s.to_string();
@@ -1227,6 +1226,9 @@ fn copy_node(
         stats.texts_truncated += usize::from(was_cut);
         t
     };
+    let max_value = opts.max_value_chars.max(opts.max_text_chars);
+    let mut value = raw.value.as_deref().map(|v| text_up_to(v, false, max_value));
+    let mut text = |s: &str, piece: bool| text_up_to(s, piece, opts.max_text_chars);
     let mut name = text(&raw.name, is_text);
     // Only a name the platform computed from the node's content can repeat it by accident;
     // text nodes are the page's own words.
@@ -1235,7 +1237,6 @@ fn copy_node(
             name = once;
         }
     }
-    let mut value = raw.value.as_deref().map(|v| text(v, false));
     let mut description = raw.description.as_deref().map(|d| text(d, false));
     // A control whose name was only icon-font glyphs (`\u{f102}`) is named by its tooltip or
     // title when it has one, which the platform gave as its description.

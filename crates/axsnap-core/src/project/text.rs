@@ -188,6 +188,27 @@ pub(super) fn same_letters<'a>(whole: &str, parts: impl Iterator<Item = &'a str>
     any && theirs.next().is_none()
 }
 
+/// Whether `parts` end with a cut text (cut at the text cap) and, but for whitespace and
+/// invisible characters, are the beginning of `whole`: an editor's text that repeats a value
+/// kept far longer than a text ([`super::ProjectOptions::max_value_chars`]). Its whitespace
+/// may differ (preformatted text keeps its line breaks, a value's are made spaces), so the
+/// cut falls elsewhere in each; what is shown of the parts is compared, marker left out.
+pub(super) fn cut_parts_begin(whole: &str, parts: &[&str]) -> bool {
+    let Some((last, head)) = parts.split_last() else { return false };
+    if !crate::caps::is_cut(last) {
+        return false;
+    }
+    let Some(mark) = last.rfind(crate::caps::MARK) else { return false };
+    let shown = |c: &char| !c.is_whitespace() && !is_invisible(*c);
+    let mut whole = whole.chars().filter(shown);
+    head.iter()
+        .copied()
+        .chain([&last[..mark]])
+        .flat_map(str::chars)
+        .filter(shown)
+        .all(|c| whole.next() == Some(c))
+}
+
 /// Whether a space belongs between `left` and `right` when they are joined: not when either is
 /// empty, not before closing punctuation, not after opening punctuation.
 pub(super) fn needs_space(left: &str, right: &str) -> bool {
@@ -215,6 +236,16 @@ mod tests {
         assert!(!same_letters("Rename", ["Rename", "F2"].into_iter()), "a part more");
         assert!(!same_letters("...", ["..."].into_iter()), "nothing to compare");
         assert!(same_letters("Größe ändern", ["Größe", "ändern"].into_iter()));
+    }
+
+    #[test]
+    fn a_cut_editor_text_begins_its_value() {
+        let value = "one two three four five six";
+        assert!(cut_parts_begin(value, &["one\n\ntwo th…+13 chars"]));
+        assert!(cut_parts_begin(value, &["one", "two th…+13 chars"]));
+        assert!(!cut_parts_begin(value, &["one\n\ntwo th"]), "not cut: compared whole elsewhere");
+        assert!(!cut_parts_begin(value, &["one three…+13 chars"]));
+        assert!(!cut_parts_begin("one", &["one two…+9 chars"]), "longer than the value");
     }
 
     #[test]

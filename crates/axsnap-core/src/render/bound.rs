@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::caps::{cap, cut_counted, ID_CHARS, LINE_CHARS, OPTION_CHARS, TEXT_CHARS, URL_CHARS};
+use super::text_change;
+use crate::caps::{cap, cap_paged, cut_counted, ID_CHARS, LINE_CHARS, OPTION_CHARS, TEXT_CHARS, URL_CHARS};
 use crate::diff::{Diff, FieldChange, Op};
 use crate::role::Role;
 use crate::snapshot::Header;
@@ -12,6 +13,12 @@ use crate::tree::Node;
 /// A name, value, description or text.
 pub(super) fn text(s: &str) -> Cow<'_, str> {
     cap(s, TEXT_CHARS)
+}
+
+/// A node's value: past the text cap, its first page, whose marker says where the next one
+/// starts (`…+515 chars: from=1985`, read on with `snapshot ref=… from=1985`).
+pub(super) fn value(s: &str) -> Cow<'_, str> {
+    cap_paged(s, TEXT_CHARS, 0)
 }
 
 /// A URL.
@@ -102,7 +109,11 @@ fn cap_role(r: &mut Role) {
 
 fn cap_node(n: &mut Node) {
     cap_in_place(&mut n.name, TEXT_CHARS);
-    cap_opt(&mut n.value, TEXT_CHARS);
+    if let Some(v) = &mut n.value {
+        if let Cow::Owned(c) = value(v) {
+            *v = c;
+        }
+    }
     cap_opt(&mut n.description, TEXT_CHARS);
     cap_opt(&mut n.url, URL_CHARS);
     cap_opt(&mut n.dev_id, ID_CHARS);
@@ -125,9 +136,11 @@ pub(super) fn node(n: &Node) -> Cow<'_, Node> {
 fn change_over(c: &FieldChange) -> bool {
     match c {
         FieldChange::Role { old, new } => over_role(old) || over_role(new),
-        FieldChange::Name { old, new } => over(old, TEXT_CHARS) || over(new, TEXT_CHARS),
+        FieldChange::Name { old, new } => {
+            text_change::is_long_text(old, new) || over(old, TEXT_CHARS) || over(new, TEXT_CHARS)
+        }
         FieldChange::Value { old, new } | FieldChange::Description { old, new } => {
-            over_opt(old, TEXT_CHARS) || over_opt(new, TEXT_CHARS)
+            text_change::is_long(old, new) || over_opt(old, TEXT_CHARS) || over_opt(new, TEXT_CHARS)
         }
         FieldChange::Url { old, new } => over_opt(old, URL_CHARS) || over_opt(new, URL_CHARS),
         FieldChange::DevId { old, new } => over_opt(old, ID_CHARS) || over_opt(new, ID_CHARS),
@@ -137,6 +150,11 @@ fn change_over(c: &FieldChange) -> bool {
 }
 
 fn cap_change(c: &mut FieldChange) {
+    // A long value's change is read as its span, not as two copies of the text.
+    if let Some(edit) = text_change::as_edit(c) {
+        *c = edit;
+        return;
+    }
     match c {
         FieldChange::Role { old, new } => {
             cap_role(old);
@@ -177,8 +195,9 @@ fn op_over(op: &Op) -> bool {
     }
 }
 
-/// `d` with every text in it capped (borrowed when all fit). A capped diff no longer
-/// applies exactly to the full trees; it is for reading.
+/// `d` with every text in it capped (borrowed when all fit), a long value's change made its
+/// span ([`FieldChange::Edit`]). A capped diff no longer applies exactly to the full trees;
+/// it is for reading.
 pub(super) fn diff(d: &Diff) -> Cow<'_, Diff> {
     if !d.ops.iter().any(op_over) {
         return Cow::Borrowed(d);
@@ -235,7 +254,10 @@ mod tests {
         let capped = diff(&big_diff);
         let json = serde_json::to_string(&*capped).unwrap();
         assert!(json.len() < 3 * TEXT_CHARS + URL_CHARS + OPTION_CHARS + 500, "{}", json.len());
-        assert_eq!(json.matches("…+1,046,593 chars").count(), 2);
+        assert_eq!(json.matches("…+1,046,593 chars").count(), 1, "the added node's name");
+        // The renamed node's change is its span, the new text paged from where it starts.
+        assert!(json.contains(r#""field":"edit","of":"name""#), "{}", &json[..300]);
+        assert!(json.contains(" chars: from="), "the edit's inserted text says where to read on");
     }
 
     #[test]

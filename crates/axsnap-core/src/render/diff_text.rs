@@ -37,6 +37,7 @@ use super::bound;
 use super::diff_groups::Groups;
 use super::layout;
 use super::line::{self, LineCtx, Subtree};
+use super::text_change;
 use crate::diff::{Diff, FieldChange, Op};
 use crate::refs::Ref;
 use crate::role::Role;
@@ -356,8 +357,17 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
                 s.push_str(" -> ");
                 line::push_quoted(&mut s, &bound::text(&new));
             }
-            FieldChange::Value { old, new } => push_opt_change(&mut s, "value", old, new),
-            FieldChange::Description { old, new } => push_opt_change(&mut s, "desc", old, new),
+            // A long text says only its changed span (`value appended "…"`).
+            FieldChange::Value { old, new } => {
+                if !text_change::push_long_change(&mut s, "value", old, new) {
+                    push_opt_change(&mut s, "value", old, new);
+                }
+            }
+            FieldChange::Description { old, new } => {
+                if !text_change::push_long_change(&mut s, "desc", old, new) {
+                    push_opt_change(&mut s, "desc", old, new);
+                }
+            }
             FieldChange::States { old, new } => push_states(&mut s, node, *old, *new),
             FieldChange::Level { old, new } if role == Role::Heading => {
                 let _ = write!(s, "level {} -> {}", opt_num(*old), opt_num(*new));
@@ -409,7 +419,9 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
             | FieldChange::Bounds { .. }
             | FieldChange::DevId { .. }
             | FieldChange::Native { .. }
-            | FieldChange::Flags { .. } => {}
+            | FieldChange::Flags { .. }
+            // Only the JSON form's reading of a diff holds edits.
+            | FieldChange::Edit { .. } => {}
         }
         if !s.is_empty() {
             parts.push(s);
@@ -545,6 +557,14 @@ fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, ctx: &LineC
 }
 
 fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Option<String>) {
+    // A new value past the cap says where to read on, as a snapshot's line does.
+    fn cap<'a>(field: &str, t: &'a str) -> std::borrow::Cow<'a, str> {
+        if field == "value" {
+            bound::value(t)
+        } else {
+            bound::text(t)
+        }
+    }
     s.push_str(field);
     s.push(' ');
     match old {
@@ -553,7 +573,7 @@ fn push_opt_change(s: &mut String, field: &str, old: &Option<String>, new: &Opti
     }
     s.push_str(" -> ");
     match new {
-        Some(v) => line::push_quoted(s, &bound::text(v)),
+        Some(v) => line::push_quoted(s, &cap(field, v)),
         None => s.push_str("none"),
     }
 }

@@ -390,7 +390,7 @@ fn write_line_body(
     match (value, tail) {
         (Some(v), _) => {
             out.push_str(": ");
-            push_tail(out, &bound::text(v));
+            push_tail(out, &bound::value(v));
         }
         // A run that keeps the page's line breaks: its lines under the node, as a code
         // block's are.

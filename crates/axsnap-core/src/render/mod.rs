@@ -120,6 +120,7 @@ mod layout;
 mod line;
 mod row;
 mod text;
+mod text_change;
 
 pub(crate) use layout::{line_costs, LineCost};
 pub(crate) use line::{ref_worthy, shows_ref, LineCtx};

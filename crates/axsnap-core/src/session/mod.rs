@@ -608,6 +608,15 @@ fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crat
     let tree = &page.tree;
     let id = tree.preorder().map(|(id, _)| id).find(|&id| &tree.node(id).native == scope)?;
     let part = match options.view.from {
+        // A value past the text cap is paged by character: the element, its value from there.
+        Some(from) if pages_value(tree.node(id)) => {
+            let mut part = crate::outline::subtree(tree, id);
+            if let Some(root) = part.root() {
+                let n = part.node_mut(root);
+                n.value = n.value.as_deref().map(|v| crate::caps::page(v, from, crate::caps::TEXT_CHARS));
+            }
+            part
+        }
         // The rest of a part an outline cut: the element's own children from there on.
         Some(from) => crate::outline::subtree_from(tree, id, from),
         None => crate::outline::section(tree, id).unwrap_or_else(|| crate::outline::subtree(tree, id)),
@@ -617,6 +626,14 @@ fn scoped_part(raw: &crate::tree::Tree, options: &ProjectOptions) -> Option<crat
     // The part is a new tree: the whole page's origins do not index it.
     page.origin.clear();
     Some(page)
+}
+
+/// Whether `from` on this element pages its value (longer than the text cap, so shown cut
+/// with a `from=` marker) rather than its children.
+fn pages_value(n: &crate::tree::Node) -> bool {
+    n.value
+        .as_deref()
+        .is_some_and(|v| v.len() > crate::caps::TEXT_CHARS && v.chars().count() > crate::caps::TEXT_CHARS)
 }
 
 /// `d` without the root's name and URL changes (a document's title and address), for a text
