@@ -117,13 +117,15 @@ pub(super) fn group_loose(
 }
 
 /// A piece of a loose sentence: running text that is not preformatted and not a block's edge
-/// (a text marked so is a block's content on its own), a link, a code span, a plain span one
-/// does not act on.
+/// (a text marked so is a block's content on its own), a link, a code span, a plain span
+/// around something that one does not act on.
 fn is_loose_piece(out: &Tree, k: NodeId) -> bool {
     let n = out.node(k);
     match n.role {
-        Role::Text => !n.flags.block && !n.flags.pre,
-        Role::Generic => !n.flags.block && n.actions.is_empty(),
+        // Plain text that says something (a text with a value of its own is a field's).
+        Role::Text => !n.flags.block && !n.flags.pre && n.value.is_none() && !n.name.trim().is_empty(),
+        // A span around something (an empty one is no piece of a sentence).
+        Role::Generic => !n.flags.block && n.actions.is_empty() && !n.children.is_empty(),
         Role::Code | Role::Link => !n.flags.block,
         _ => false,
     }
