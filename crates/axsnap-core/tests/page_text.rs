@@ -285,3 +285,26 @@ fn a_palette_option_is_said_once_with_its_keys() {
         "{text}"
     );
 }
+
+/// A `<label>` around its control (`<label>Due date <input type=date></label>`): its text
+/// named the control and a click on it is one on the control, so it is not a line and a ref
+/// of its own (`label [e2] [clickable]` over `textbox "Due date" [e3]`).
+#[test]
+fn a_label_around_its_control_is_the_control() {
+    let mut page = Page::new("Form");
+    let root = page.root();
+    for (name, value) in [("Due date", None), ("Start", Some("09:30"))] {
+        let label = page.add(root, Role::Label, "", |n| {
+            n.actions.set(Action::Click, true);
+            n.flags.block = true;
+        });
+        page.text(label, name);
+        page.add(label, Role::TextBox, name, |n| {
+            n.value = value.map(str::to_string);
+            n.actions.set(Action::SetValue, true);
+            n.states.set(State::Editable, true);
+        });
+    }
+    let text = page.render(&ProjectOptions::default());
+    assert!(text.ends_with("textbox \"Due date\" [e2]\ntextbox \"Start\" [e3]: 09:30\n"), "{text}");
+}

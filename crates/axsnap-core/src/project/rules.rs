@@ -191,11 +191,14 @@ enum PassThrough {
 fn pass_through(tree: &Tree, n: &Node) -> Option<PassThrough> {
     let [only] = n.children.as_slice() else { return None };
     let c = tree.node(*only);
-    let plain = matches!(n.role, Role::Generic | Role::Group)
+    // A `<label>` around its control (`label [e2] [clickable]` over `textbox "Due date"`):
+    // its text named the control, and a click on it is one on the control.
+    let label = n.role == Role::Label && n.actions.iter().all(|a| matches!(a, Action::Click | Action::Focus));
+    let plain = (matches!(n.role, Role::Generic | Role::Group) || label)
         && c.role.is_widget()
         && is_blank_opt(&n.value)
         && is_blank_opt(&n.dev_id)
-        && (n.actions.is_empty() || clicks_through(n, c))
+        && (n.actions.is_empty() || label || clicks_through(n, c))
         && n.states.iter().all(|st| incidental_states().contains(st) || c.states.contains(st));
     if !plain || !(is_blank(&n.name) || text::same_words(&n.name, &c.name)) {
         return None;
