@@ -64,8 +64,8 @@ pub struct Outline {
     pub folds: usize,
     /// Nodes of the page under folds (not in `tree`).
     pub folded_nodes: usize,
-    /// Parts cut into the closing `… N more parts` line: the root's (a part with thousands of
-    /// children), or those of the one element the outline opened with its first parts.
+    /// Top-level parts cut into the closing `… N more parts` line (0 but on parts with
+    /// thousands of children).
     pub cut: usize,
 }
 
@@ -173,19 +173,18 @@ pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: us
             break 'tiers;
         }
     }
-    let (mut shows, cost, mut cut) = match plan {
-        Some((s, c)) => (s, c, None),
+    let (mut shows, cost, cut) = match plan {
+        Some((s, c)) => (s, c, 0),
         None => {
             units.mark(tree, |_, _| false);
             let mut shows = units.minimal();
-            let host = units.cut_host();
-            let parts = units.cut_tail(&mut shows, budget as u64);
+            let cut = units.cut_tail(&mut shows, budget as u64);
             let cost = units.cost(&shows);
-            (shows, cost, (parts > 0).then_some(Cut { host, parts, from }))
+            (shows, cost, cut)
         }
     };
     let mut left = (budget as u64).saturating_sub(cost);
-    if cut.is_none() {
+    if cut == 0 {
         // Folds too big to open in one answer are opened first, largest first, while the
         // skeleton's share lasts: then each fold left opens whole in one call, or as an
         // outline whose folds do.
@@ -193,19 +192,9 @@ pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: us
         let before = share;
         units.balance(&mut shows, &mut share, budget as u64);
         left = left.saturating_sub(before - share);
-        cut = units.fill(tree, &mut shows, &mut left, budget as u64);
+        units.fill(&mut shows, &mut left);
     }
-    units.emit(tree, &shows, cut)
-}
-
-/// The parts of one unit cut into a closing `… N more parts … from=K` line: the last `parts`
-/// members of `host`. `from` is the index among its element's children of the host's first
-/// shown child (not 0 only for the root of a part shown `from=`).
-#[derive(Clone, Copy, Debug)]
-struct Cut {
-    host: usize,
-    parts: usize,
-    from: usize,
+    units.emit(tree, &shows, cut, from)
 }
 
 /// Whether a node is an element an agent acts on that is in the viewport.
@@ -486,11 +475,9 @@ impl Units {
 
     /// Shows more, in document order, while it fits in `left` tokens: a folded unit whole if
     /// it fits, else opened with its parts least, and so on inside it; stops at the first
-    /// that does not fit. When that one would leave most of the budget unused (a page whose
-    /// 50,000 buttons sit in one `div` after its `h1`: the outline was the heading and one
-    /// fold line, 111 tokens of 10,000), it is opened with its first parts and a cut line for
-    /// the rest ([`Self::open_first_parts`]).
-    fn fill(&self, tree: &Tree, shows: &mut [Show], left: &mut u64, budget: u64) -> Option<Cut> {
+    /// that does not fit.
+    fn fill(&self, shows: &mut [Show], left: &mut u64) {
+        // Pre-order over the plan; `false` from a unit stops everything after it.
         let mut stack = vec![self.root];
         while let Some(u) = stack.pop() {
             let x = &self.units[u];
@@ -506,9 +493,7 @@ impl Units {
                     }
                     let open = self.open_cost(u);
                     if open > *left {
-                        return (*left * 2 > budget)
-                            .then(|| self.open_first_parts(tree, shows, u, left))
-                            .flatten();
+                        return;
                     }
                     *left -= open;
                     shows[u] = Show::Open;
@@ -519,42 +504,6 @@ impl Units {
                 }
             }
         }
-        None
-    }
-
-    /// Opens the folded element unit `u` with as many of its first parts as fit in `left`
-    /// (each shown least: whole, or folded when that is cheaper), the rest cut into one line
-    /// that its ref and `from=` open. None (and nothing changed) when `u` is not an element
-    /// with a ref and at least one part that fits, or nothing would be cut.
-    fn open_first_parts(&self, tree: &Tree, shows: &mut [Show], u: usize, left: &mut u64) -> Option<Cut> {
-        let x = &self.units[u];
-        if x.kind != Kind::Node || tree.node(x.head).ref_id.is_none() {
-            return None;
-        }
-        // The cut line costs about what a fold line does, and the line itself replaces its fold.
-        let room = (*left + x.fold as u64).checked_sub(x.own as u64 + 2 * FOLD_SUFFIX as u64)?;
-        let mut used = 0u64;
-        let mut keep = 0;
-        for &m in &x.members {
-            let c = match self.least(m) {
-                Show::Whole => self.units[m].size,
-                _ => self.units[m].fold as u64,
-            };
-            if used + c > room {
-                break;
-            }
-            used += c;
-            keep += 1;
-        }
-        if keep == 0 || keep == x.members.len() {
-            return None;
-        }
-        shows[u] = Show::Open;
-        for &m in &x.members[..keep] {
-            shows[m] = self.least(m);
-        }
-        *left = (room - used).saturating_sub(FOLD_SUFFIX as u64);
-        Some(Cut { host: u, parts: x.members.len() - keep, from: 0 })
     }
 }
 
