@@ -4,8 +4,8 @@ usage: run.py AXSNAP_BIN OUT_DIR
 Pages: Monaco and CodeMirror 6 (npm monaco-editor 0.58.0, codemirror 6.0.2,
 @codemirror/lang-python 6.2.1 installed in a folder with editors_server.py, monaco.html and
 codemirror.html: see docs/figures.md, "Text an agent can trust") served by editors_server.py on
-127.0.0.1:8820; the pages of this folder (wide, texts, blocks, inl) by
-`python -m http.server 8899 --bind 127.0.0.1` run here."""
+127.0.0.1:8820; the probe pages (this folder's wide, texts and inl, and the CDP tests'
+blocks.html) by `python -m http.server 8899 --bind 127.0.0.1` run at the repository root."""
 import asyncio, json, os, sys, pathlib
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -13,7 +13,8 @@ from mcp.client.stdio import stdio_client
 BIN, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
 M = "http://127.0.0.1:8820"
-P = "http://127.0.0.1:8899"
+P = "http://127.0.0.1:8899/bench/realapps"
+BLOCKS = "http://127.0.0.1:8899/crates/axsnap-cdp/tests/pages/blocks.html"
 FLOWS = {
     "monaco": [("navigate", {"url": M + "/monaco.html"}), ("snapshot", {"mode": "full"}),
                ("click", {"ref": "e3", "button": "right"}), ("press", {"keys": "Escape"}),
@@ -21,7 +22,7 @@ FLOWS = {
     "codemirror": [("navigate", {"url": M + "/codemirror.html"}), ("snapshot", {"mode": "full"})],
     "wide": [("navigate", {"url": P + "/wide.html?n=50000"})],
     "texts": [("navigate", {"url": P + "/texts.html"})],
-    "blocks": [("navigate", {"url": P + "/blocks.html"})],
+    "blocks": [("navigate", {"url": BLOCKS})],
     "inline": [("navigate", {"url": P + "/inl.html"})],
 }
 
