@@ -467,7 +467,11 @@ impl<'a> Assembler<'a> {
         // The attribute makes inputs read-only. Chromium's tree says so of text fields only:
         // a read-only date, time or colour input (a textbox here) read as one that takes a
         // fill, and a read-only number input as editable.
-        if f.readonly && matches!(node.role, Role::TextBox | Role::SpinButton) {
+        // Chromium calls a month, week and datetime-local input alike; the type tells them.
+        if let (true, Some(picker)) = (node.role.is_picker(), &f.picker) {
+            node.role = picker.clone();
+        }
+        if f.readonly && (matches!(node.role, Role::TextBox | Role::SpinButton) || node.role.is_picker()) {
             node.states.set(State::Readonly, true);
             if node.role == Role::SpinButton {
                 node.states.set(State::Editable, false);

@@ -274,17 +274,22 @@ impl<'v> Part<'v> {
 }
 
 /// Chromium's roles for the inputs whose value is picked (date, time, datetime-local, month,
-/// week, color): each is one text field holding its value in ISO form, which `fill` sets. Their
-/// inner parts (a spin field per part with its placeholder, separators, the picker button) are
-/// the browser's own widgets: drawn, they took 12 lines for one date, named twice ("Month
-/// Month"), and a ref of one of them was what `find` gave for the field.
+/// week, color): each is one field of the core's picker roles ([`Role::is_picker`]) holding its
+/// value in ISO form, which `fill` sets. Their inner parts (a spin field per part with its
+/// placeholder, separators, the picker button) are the browser's own widgets: drawn, they took
+/// 12 lines for one date, named twice ("Month Month"), and a ref of one of them was what `find`
+/// gave for the field. `DateTime` is also what Chromium calls a month or week input; the DOM's
+/// input type tells them apart (`assemble.rs`).
 pub const PICKER_ROLES: &[&str] = &["Date", "DateTime", "InputTime", "ColorWell"];
 
 /// Maps a Chromium role name onto the core vocabulary, first fixing the Chromium-internal names
 /// the vocabulary does not cover.
 pub fn map_role(raw: &str) -> Role {
     match raw {
-        r if PICKER_ROLES.contains(&r) => Role::TextBox,
+        "Date" => Role::Date,
+        "DateTime" => Role::DateTime,
+        "InputTime" => Role::Time,
+        "ColorWell" => Role::Color,
         // <summary>: a button that opens its <details>.
         "DisclosureTriangle" => Role::Button,
         // List bullets and numbers: presentation, like text runs.
@@ -464,7 +469,8 @@ pub(crate) fn actions_for(role: &Role, states: StateSet, f: ActionFacts) -> Acti
             || (matches!(role, Role::Row | Role::Cell) && states.contains(State::Selected)),
     );
     let editable = states.contains(State::Editable)
-        || matches!(role, Role::TextBox | Role::SearchBox | Role::Slider | Role::SpinButton);
+        || matches!(role, Role::TextBox | Role::SearchBox | Role::Slider | Role::SpinButton)
+        || role.is_picker();
     a.set(Action::SetValue, editable && !states.contains(State::Readonly));
     a.set(Action::Focus, states.contains(State::Focusable));
     a
@@ -558,7 +564,7 @@ mod tests {
     }
 
     #[test]
-    fn a_picker_input_is_one_text_field() {
+    fn a_picker_input_is_one_field() {
         let role = |r: &str| json!({"type": "role", "value": r});
         let doc = parse_doc(&json!({"nodes": [
             {"nodeId": "1", "role": role("RootWebArea"), "childIds": ["2", "5"]},
@@ -571,7 +577,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (doc.nodes[1].role.clone(), doc.nodes[1].value.as_deref()),
-            (Role::TextBox, Some("2011-10-11"))
+            (Role::Date, Some("2011-10-11"))
         );
         assert!(doc.children(1).is_empty(), "its parts are the browser's own widgets");
         assert_eq!(doc.nodes[4].role, Role::Group);

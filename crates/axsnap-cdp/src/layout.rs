@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use axsnap_core::Rect;
+use axsnap_core::{Rect, Role};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -224,8 +224,24 @@ pub struct Facts {
     /// text fields: a read-only date, time, colour or number input reads as one that takes
     /// edits.
     pub readonly: bool,
+    /// The picker role an `<input>`'s type gives it (`type=month` is [`Role::Month`]): the
+    /// accessibility tree calls month, week and datetime-local inputs all `DateTime`.
+    pub picker: Option<Role>,
     /// Its document (index into [`SnapIndex::infos`]).
     pub doc: usize,
+}
+
+/// The picker role of an `<input>` of this `type` (any case), if it is one.
+fn picker_of_type(input_type: &str) -> Option<Role> {
+    Some(match input_type.to_ascii_lowercase().as_str() {
+        "date" => Role::Date,
+        "time" => Role::Time,
+        "datetime-local" => Role::DateTime,
+        "month" => Role::Month,
+        "week" => Role::Week,
+        "color" => Role::Color,
+        _ => return None,
+    })
 }
 
 /// Per-document data.
@@ -284,6 +300,8 @@ pub(crate) struct AttrIds {
     invisible_values: Vec<i64>,
     true_value: Option<i64>,
     readonly: Option<i64>,
+    /// The `type` attribute's name.
+    type_attr: Option<i64>,
 }
 
 impl SnapIndex {
@@ -309,6 +327,7 @@ impl SnapIndex {
             invisible_values: ["hidden", "collapse"].iter().filter_map(|s| find(s)).collect(),
             true_value: find("true"),
             readonly: find("readonly"),
+            type_attr: find("type"),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
         let mut by_backend = HashMap::with_capacity(total);
@@ -467,6 +486,8 @@ impl SnapIndex {
                     f.covering = true;
                 } else if k == ids.readonly {
                     f.readonly = true;
+                } else if k == ids.type_attr {
+                    f.picker = self.string(v).and_then(picker_of_type);
                 }
             }
             f.dev_id = dev.into_iter().flatten().next().map(str::to_string);

@@ -157,6 +157,18 @@ roles! {
     Toolbar => "toolbar",
     /// A slider.
     Slider => "slider",
+    /// A date field (`<input type=date>`): its value is `yyyy-mm-dd`.
+    Date => "date" | "dateeditor",
+    /// A time field (`<input type=time>`): `hh:mm`.
+    Time => "time" | "inputtime",
+    /// A date-and-time field (`<input type=datetime-local>`): `yyyy-mm-ddThh:mm`.
+    DateTime => "datetime" | "datetimelocal",
+    /// A month field (`<input type=month>`): `yyyy-mm`.
+    Month => "month",
+    /// A week field (`<input type=week>`): `yyyy-Www`.
+    Week => "week",
+    /// A colour field (`<input type=color>`, a colour well): `#rrggbb`.
+    Color => "color" | "colorwell",
     /// A spin button.
     SpinButton => "spinbutton",
     /// A progress bar.
@@ -210,7 +222,34 @@ impl Role {
                 | Role::Slider
                 | Role::SpinButton
                 | Role::ScrollBar
-        )
+        ) || self.is_picker()
+    }
+
+    /// Whether the role is a field whose value is picked rather than typed (date, time,
+    /// datetime, month, week, colour): one control holding its value in the form
+    /// [`Role::value_format`] says, which `fill` sets.
+    pub fn is_picker(&self) -> bool {
+        self.value_format().is_some()
+    }
+
+    /// The form a picked value is written in (`yyyy-mm-dd` for a date), shown beside an
+    /// empty field so an agent knows what `fill` takes.
+    ///
+    /// ```
+    /// use axsnap_core::Role;
+    /// assert_eq!(Role::Date.value_format(), Some("yyyy-mm-dd"));
+    /// assert_eq!(Role::TextBox.value_format(), None);
+    /// ```
+    pub fn value_format(&self) -> Option<&'static str> {
+        Some(match self {
+            Role::Date => "yyyy-mm-dd",
+            Role::Time => "hh:mm",
+            Role::DateTime => "yyyy-mm-ddThh:mm",
+            Role::Month => "yyyy-mm",
+            Role::Week => "yyyy-Www",
+            Role::Color => "#rrggbb",
+            _ => return None,
+        })
     }
 
     /// Whether the role is a landmark that gives a page its outline.
@@ -272,6 +311,18 @@ mod tests {
         assert_eq!(Role::parse("ROLE_CHECK_BOX"), Role::CheckBox);
         assert_eq!(Role::parse("RootWebArea"), Role::Document);
         assert_eq!(Role::parse("InlineTextBox"), Role::TextRun);
+        // Chromium's names of the picked inputs, and AT-SPI's date editor.
+        assert_eq!(Role::parse("InputTime"), Role::Time);
+        assert_eq!(Role::parse("ColorWell"), Role::Color);
+        assert_eq!(Role::parse("date editor"), Role::Date);
+    }
+
+    #[test]
+    fn pickers_are_widgets_with_a_format() {
+        for r in [Role::Date, Role::Time, Role::DateTime, Role::Month, Role::Week, Role::Color] {
+            assert!(r.is_widget() && r.is_picker(), "{r}");
+        }
+        assert!(!Role::TextBox.is_picker() && !Role::Slider.is_picker());
     }
 
     #[test]
@@ -282,7 +333,9 @@ mod tests {
 
     #[test]
     fn canonical_names_round_trip() {
-        for r in [Role::Button, Role::MenuItemCheckbox, Role::ContentInfo, Role::More] {
+        for r in
+            [Role::Button, Role::MenuItemCheckbox, Role::ContentInfo, Role::More, Role::DateTime, Role::Color]
+        {
             assert_eq!(Role::parse(r.as_str()), r);
         }
     }

@@ -299,12 +299,16 @@ fn a_label_around_its_control_is_the_control() {
             n.flags.block = true;
         });
         page.text(label, name);
-        page.add(label, Role::TextBox, name, |n| {
+        let role = if value.is_some() { Role::Time } else { Role::Date };
+        page.add(label, role, name, |n| {
             n.value = value.map(str::to_string);
             n.actions.set(Action::SetValue, true);
             n.states.set(State::Editable, true);
         });
     }
     let text = page.render(&ProjectOptions::default());
-    assert!(text.ends_with("textbox \"Due date\" [e2]\ntextbox \"Start\" [e3]: 09:30\n"), "{text}");
+    assert!(
+        text.ends_with("date \"Due date\" [e2]: empty (yyyy-mm-dd)\ntime \"Start\" [e3]: 09:30\n"),
+        "{text}"
+    );
 }

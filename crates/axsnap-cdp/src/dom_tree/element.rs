@@ -265,9 +265,7 @@ impl<'s> Builder<'s> {
     fn own_text(&mut self, i: usize) -> String {
         let nodes = &self.doc.nodes;
         let value = match self.tag(i) {
-            Tag::Input if super::tags::input_role(&self.input_type(i)) == "textbox" => {
-                nodes.input_value.get(i)
-            }
+            Tag::Input if super::tags::value_is_text(&self.input_type(i)) => nodes.input_value.get(i),
             Tag::TextArea => nodes.text_value.get(i),
             _ => None,
         };

@@ -182,9 +182,16 @@ pub(super) fn classify(name: &str) -> Tag {
     }
 }
 
-/// The role an `<input>` of type `input_type` (lower case) has.
+/// The role an `<input>` of type `input_type` (lower case) has, spelled as Chromium's tree
+/// spells it (`map_role` reads both; a lower-case `time` is the `<time>` element's).
 pub(super) fn input_role(input_type: &str) -> &'static str {
     match input_type {
+        "date" => "Date",
+        "time" => "InputTime",
+        "datetime-local" => "DateTime",
+        "month" => "month",
+        "week" => "week",
+        "color" => "ColorWell",
         "checkbox" => "checkbox",
         "radio" => "radio",
         "range" => "slider",
@@ -193,6 +200,15 @@ pub(super) fn input_role(input_type: &str) -> &'static str {
         "button" | "submit" | "reset" | "image" | "file" => "button",
         _ => "textbox",
     }
+}
+
+/// Whether an `<input>` of type `input_type` holds its value as text a name can quote: a text
+/// field's or a picked field's (`2011-10-11`), not a check box's or a button's.
+pub(super) fn value_is_text(input_type: &str) -> bool {
+    matches!(
+        input_role(input_type),
+        "textbox" | "Date" | "InputTime" | "DateTime" | "month" | "week" | "ColorWell"
+    )
 }
 
 /// Roles whose name comes from their content when nothing else names them.

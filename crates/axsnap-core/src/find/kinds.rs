@@ -8,7 +8,10 @@ use crate::role::Role;
 use Role::*;
 
 const TEXT_FIELD: &[Role] = &[TextBox, SearchBox];
-const FIELD: &[Role] = &[TextBox, SearchBox, ComboBox, SpinButton];
+const FIELD: &[Role] = &[TextBox, SearchBox, ComboBox, SpinButton, Date, Time, DateTime, Month, Week, Color];
+const PICKER: &[Role] = &[ComboBox, ListBox, Date, Time, DateTime, Month, Week, Color];
+const DATE: &[Role] = &[Date, DateTime];
+const TIME: &[Role] = &[Time, DateTime];
 const SELECT: &[Role] = &[ComboBox, ListBox];
 const CHECK: &[Role] = &[CheckBox, Switch, MenuItemCheckbox];
 const RADIO: &[Role] = &[Radio, MenuItemRadio];
@@ -54,8 +57,8 @@ pub(super) const KINDS: &[(&str, &[Role])] = &[
     ("combobox", SELECT),
     ("combo box", SELECT),
     ("combo", SELECT),
-    ("picker", SELECT),
-    ("chooser", SELECT),
+    ("picker", PICKER),
+    ("chooser", PICKER),
     ("selector", SELECT),
     ("listbox", &[ListBox]),
     ("list box", &[ListBox]),
@@ -79,6 +82,14 @@ pub(super) const KINDS: &[(&str, &[Role])] = &[
     ("disable", CHECK),
     ("turn on", CHECK),
     ("turn off", CHECK),
+    // Picked values.
+    ("date", DATE),
+    ("time", TIME),
+    ("datetime", &[DateTime]),
+    ("month", &[Month]),
+    ("week", &[Week]),
+    ("color", &[Color]),
+    ("colour", &[Color]),
     ("slider", &[Slider]),
     ("range", &[Slider]),
     // Menus and tabs.

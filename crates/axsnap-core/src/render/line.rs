@@ -224,7 +224,9 @@ fn shows_state(node: &Node, s: State) -> bool {
         // Implied by the role, by `[redacted]`, or true of most of a page.
         State::Focusable | State::Offscreen | State::Protected => false,
         // Text in an editor: the editor says it.
-        State::Editable => !matches!(node.role, Role::TextBox | Role::SearchBox | Role::Text),
+        State::Editable => {
+            !(matches!(node.role, Role::TextBox | Role::SearchBox | Role::Text) || node.role.is_picker())
+        }
         _ => true,
     }
 }
@@ -391,6 +393,12 @@ fn write_line_body(
         (Some(v), _) => {
             out.push_str(": ");
             push_tail(out, &bound::value(v));
+        }
+        // An empty picked field says what `fill` takes: `date "Due" [e3]: empty (yyyy-mm-dd)`.
+        (None, _) if n.role.is_picker() => {
+            if let Some(format) = n.role.value_format() {
+                let _ = write!(out, ": empty ({format})");
+            }
         }
         // A run that keeps the page's line breaks: its lines under the node, as a code
         // block's are.
@@ -658,6 +666,22 @@ mod tests {
             .with(State::Invalid);
         n.value = Some("bob".into());
         assert_eq!(line(&n), "  textbox \"Email\" [e1] [required] [invalid]: bob\n");
+    }
+
+    #[test]
+    fn a_picked_field_says_its_value_or_the_form_it_takes() {
+        let mut n = Node::new(Role::Date, "Due date", NativeId::new("d", "1"));
+        n.ref_id = Some(Ref(3));
+        n.states = StateSet::EMPTY.with(State::Focusable).with(State::Editable);
+        assert_eq!(line(&n), "  date \"Due date\" [e3]: empty (yyyy-mm-dd)\n");
+        n.value = Some("2026-12-07".into());
+        assert_eq!(line(&n), "  date \"Due date\" [e3]: 2026-12-07\n");
+        n.role = Role::Week;
+        n.value = Some(String::new());
+        assert_eq!(line(&n), "  week \"Due date\" [e3]: empty (yyyy-Www)\n");
+        let mut t = Node::new(Role::TextBox, "Note", NativeId::new("d", "2"));
+        t.ref_id = Some(Ref(4));
+        assert_eq!(line(&t), "  textbox \"Note\" [e4]\n", "a text field says nothing of a format");
     }
 
     #[test]
