@@ -43,6 +43,30 @@ impl NativeId {
     pub fn new(scope: impl Into<String>, id: impl Into<String>) -> NativeId {
         NativeId { scope: scope.into(), id: id.into() }
     }
+
+    /// The id of a node a projection makes up and names after a node of the capture, `base`
+    /// (a loose sentence's paragraph after its first piece): `{kind}:{base scope}:{base id}`
+    /// in `scope`. The refs stage carries a ref held by such an id along with its base's when
+    /// the base's document is replaced by an equal one (a reload).
+    ///
+    /// ```
+    /// use axsnap_core::NativeId;
+    /// let base = NativeId::new("frame:loader", "42");
+    /// let made = NativeId::derived("axsnap:synthetic", "sentence", &base);
+    /// assert_eq!(made.id, "sentence:frame:loader:42");
+    /// assert_eq!(made.derived_kind(&base), Some("sentence"));
+    /// assert_eq!(made.derived_kind(&NativeId::new("frame:loader", "2")), None);
+    /// ```
+    pub fn derived(scope: &str, kind: &str, base: &NativeId) -> NativeId {
+        NativeId::new(scope, format!("{kind}:{}:{}", base.scope, base.id))
+    }
+
+    /// The kind this id was made with by [`NativeId::derived`] from `base`, if it was.
+    pub fn derived_kind(&self, base: &NativeId) -> Option<&str> {
+        let rest = self.id.strip_suffix(base.id.as_str())?.strip_suffix(':')?;
+        let kind = rest.strip_suffix(base.scope.as_str())?.strip_suffix(':')?;
+        (!kind.is_empty() && !kind.contains(':')).then_some(kind)
+    }
 }
 
 /// A rectangle in CSS pixels (web) or screen pixels (desktop), origin top-left.

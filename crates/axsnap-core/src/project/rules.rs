@@ -687,10 +687,7 @@ impl Builder<'_> {
                     // The paragraph stands for no element: a synthetic id named after its first
                     // piece, so the same sentence keeps it from one capture to the next.
                     let at = out.node(first);
-                    let native = NativeId::new(
-                        super::SYNTHETIC_SCOPE,
-                        format!("sentence:{}:{}", at.native.scope, at.native.id),
-                    );
+                    let native = NativeId::derived(super::SYNTHETIC_SCOPE, "sentence", &at.native);
                     let node = Node { native, ..paragraph_for(at) };
                     origin.push(None);
                     out.push(node)

@@ -10,7 +10,10 @@
 //! 2. **Inside a matched parent.** The old node's raw parent had a ref that is now known to
 //!    name a node of the new tree (kept or carried), the old node's sibling key (own fields
 //!    plus its children's) was unique among its old siblings, the candidate is a child of that
-//!    parent and its sibling key is unique among its new siblings, and they are equal. Carried children become matched parents in
+//!    parent and its sibling key is unique among its new siblings, and they are equal. A parent
+//!    that held no ref (an ignored wrapper) is looked through: the nearest ancestor that held
+//!    one is the parent, its children are counted through such wrappers on the new side, and
+//!    a key two old children under different wrappers share matches neither. Carried children become matched parents in
 //!    turn, top-down.
 //!
 //! 3. **By matched descendants.** A container a site rebuilds on every page (mdBook's sidebar:
@@ -22,6 +25,9 @@
 //!    same contents (a wrapper and its inner twin) tie, and neither is carried: their contents
 //!    cannot tell them apart, and nesting order is position. A nested list with fewer
 //!    contents than the list around it is told apart by its share.
+//!
+//! Passes 2 and 3 take turns (a few rounds at most): the children of a container pass 3
+//! matched are matched by pass 2 in the next round.
 //!
 //! Uniqueness on both sides (1, 2), or a majority of both sides' contents that no other pair
 //! matches as well (3), is what makes a carry safe: among look-alikes nothing is carried, and
@@ -92,7 +98,8 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
     // Pass 2: children unique among siblings inside parents known on both sides.
     let mut children_of: HashMap<Ref, Vec<usize>> = HashMap::new();
     for (i, c) in churned.iter().enumerate() {
-        if let (false, Some(_), Some(p)) = (matched[i], c.local, c.parent) {
+        // Under a wrapper that held no ref (an ignored node), the nearest ancestor that did.
+        if let (false, Some(_), Some(p)) = (matched[i], c.local, c.parent.or(c.ancestor)) {
             children_of.entry(p).or_default().push(i);
         }
     }
@@ -108,10 +115,23 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
         }
     }
     queue.extend(pairs.iter().filter(|(r, _)| children_of.contains_key(r)).copied());
-    pass_siblings(churned, new, &mut children_of, queue, &mut matched, &mut taken, &mut pairs);
-    by_descendants(churned, new, &mut matched, &mut taken, &mut pairs);
+    // A container matched by its contents (pass 3) is a matched parent in turn: its children
+    // are looked for again (a table's rows under an ignored wrapper with no ref are matched
+    // by their cells' links, then the cells inside them). Each round needs a new match.
+    for _ in 0..MATCH_ROUNDS {
+        pass_siblings(churned, new, &mut children_of, queue, &mut matched, &mut taken, &mut pairs);
+        let before = pairs.len();
+        by_descendants(churned, new, &mut matched, &mut taken, &mut pairs);
+        queue = pairs[before..].iter().filter(|(r, _)| children_of.contains_key(r)).copied().collect();
+        if queue.is_empty() {
+            break;
+        }
+    }
     pairs
 }
+
+/// Rounds of passes 2 and 3 (each round's containers open the next round's children).
+const MATCH_ROUNDS: usize = 4;
 
 /// Pass 2's walk: children unique among siblings under parents matched on both sides.
 fn pass_siblings(
@@ -123,18 +143,26 @@ fn pass_siblings(
     taken: &mut [bool],
     pairs: &mut Vec<(Ref, NodeId)>,
 ) {
+    let mut kids: Vec<NodeId> = Vec::new();
     while let Some((parent_ref, parent)) = queue.pop() {
         let Some(olds) = children_of.remove(&parent_ref) else { continue };
-        let old_by_local: KeyMap<usize> =
-            olds.iter().filter_map(|&i| churned[i].local.map(|k| (k, i))).collect();
-        for &kid in &new.raw.node(parent).children {
+        // Old children under the same parent are unique among their own siblings; those
+        // that were under different wrappers may repeat a key, and then none of them is.
+        let mut old_by_local: KeyMap<Option<usize>> = KeyMap::default();
+        for &i in &olds {
+            if let Some(k) = churned[i].local {
+                old_by_local.entry(k).and_modify(|e| *e = None).or_insert(Some(i));
+            }
+        }
+        children_through_wrappers(new, parent, &mut kids);
+        let mut count: KeyMap<u32> = KeyMap::default();
+        for &kid in &kids {
+            *count.entry(new.keys.sibling[kid.index()]).or_default() += 1;
+        }
+        for &kid in &kids {
             let key = new.keys.sibling[kid.index()];
-            let Some(&i) = old_by_local.get(&key) else { continue };
-            if matched[i]
-                || taken[kid.index()]
-                || !new.keys.sibling_unique[kid.index()]
-                || !(new.candidate)(kid)
-            {
+            let Some(&Some(i)) = old_by_local.get(&key) else { continue };
+            if matched[i] || taken[kid.index()] || count[&key] != 1 || !(new.candidate)(kid) {
                 continue;
             }
             matched[i] = true;
@@ -144,6 +172,27 @@ fn pass_siblings(
             if children_of.contains_key(&r) {
                 queue.push((r, kid));
             }
+        }
+    }
+}
+
+/// How deep pass 2 looks through wrappers for a parent's children.
+const WRAPPER_DEPTH: usize = 4;
+
+/// The children of `parent` as the old side's refs saw them: its raw children, with those the
+/// projection never shows (ignored nodes and `none`, which held no ref, so the old side
+/// counted their children as the parent's) replaced by their own children, a few levels deep.
+fn children_through_wrappers(new: &NewSide<'_>, parent: NodeId, out: &mut Vec<NodeId>) {
+    out.clear();
+    let mut stack: Vec<(NodeId, usize)> =
+        new.raw.node(parent).children.iter().rev().map(|&k| (k, 0)).collect();
+    while let Some((id, depth)) = stack.pop() {
+        let n = new.raw.node(id);
+        let wrapper = (n.flags.ignored || n.role == Role::None) && new.refs[id.index()].is_none();
+        if wrapper && depth < WRAPPER_DEPTH {
+            stack.extend(n.children.iter().rev().map(|&k| (k, depth + 1)));
+        } else {
+            out.push(id);
         }
     }
 }

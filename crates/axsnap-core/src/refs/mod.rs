@@ -45,6 +45,7 @@ use crate::role::Role;
 use crate::tree::{NativeId, NodeId, Tree};
 
 mod away;
+mod derived;
 mod keys;
 mod matching;
 mod recreated;
@@ -489,6 +490,8 @@ impl RefSpace {
         // Refs gone from a living scope, which step 3b may carry to an equal re-creation.
         let in_place: Vec<Ref> = gone.clone();
 
+        // Native ids of the carried refs, new -> old, for step 3c.
+        let mut moved: HashMap<NativeId, NativeId> = HashMap::new();
         // 3. Carry churned refs on unique structural matches.
         // Keys are only read from a whole capture (a partial one carries nothing and records no
         // structure: see step 5).
@@ -530,8 +533,9 @@ impl RefSpace {
                     continue; // a key collision (never seen in practice): let it go stale
                 }
                 slots[slot_index(r)].seen = generation;
-                if let Some(old) = slots.repoint(slot_index(r), native) {
+                if let Some(old) = slots.repoint(slot_index(r), native.clone()) {
                     t.by_native.remove(&old);
+                    moved.insert(native, old);
                 }
                 raw_refs[id.index()] = Some(r);
                 stats.carried += 1;
@@ -603,6 +607,22 @@ impl RefSpace {
                 }
                 gone.retain(|r| slots[slot_index(*r)].seen != generation);
             }
+        }
+        // 3c. A made-up node named after its first child follows that child's carry (module
+        // `derived`): its old id lives in a scope that never leaves, so it would go stale.
+        for (k, old) in derived::followers(projected, &proj_order, &proj_refs, &moved) {
+            let Some(r) = t.by_native.get(slots, &old) else { continue };
+            let Some(at) = gone.iter().position(|g| *g == r) else { continue };
+            let native = projected.node(proj_order[k]).native.clone();
+            if !t.by_native.insert(&native, r) {
+                continue;
+            }
+            gone.swap_remove(at);
+            slots[slot_index(r)].seen = generation;
+            slots.repoint(slot_index(r), native);
+            t.by_native.remove(&old);
+            proj_refs[k] = Some(r);
+            stats.carried += 1;
         }
         for r in gone {
             if let Some(native) = slots.make_stale(slot_index(r)) {

@@ -60,7 +60,7 @@ pub(super) struct Side<'t> {
 }
 
 impl<'t> Side<'t> {
-    fn new(tree: &'t Tree) -> Side<'t> {
+    pub(super) fn new(tree: &'t Tree) -> Side<'t> {
         let mut by_ref = FxHashMap::with_capacity_and_hasher(tree.arena_len(), Default::default());
         by_ref.extend(tree.preorder().filter_map(|(id, _)| tree.node(id).ref_id.map(|r| (r, id))));
         Side { tree, by_ref, anchors: OnceCell::new() }
@@ -530,7 +530,7 @@ fn leaf_for_leaf<'t>(
 
 /// Whether a replace brings back the same content: the new subtree has the replaced node's
 /// shape and every node's fields but refs, native ids, bounds and the URLs no line shows.
-fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, ctx: &LineCtx) -> bool {
+pub(super) fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, ctx: &LineCtx) -> bool {
     let Some(&id) = p.by_ref.get(&r) else { return false };
     let old = p.tree.subtree(id);
     if old.len() != subtree.nodes.len() {

@@ -121,6 +121,7 @@ mod line;
 mod row;
 mod text;
 mod text_change;
+mod unseen;
 
 pub(crate) use layout::{line_costs, LineCost};
 pub(crate) use line::{ref_worthy, shows_ref, LineCtx};
@@ -158,6 +159,8 @@ pub fn render_diff(diff: &Diff, prev: &Tree, next: &Tree, format: Format) -> Str
         Format::Json => json::diff(diff),
     }
 }
+
+pub use unseen::unseen as diff_unseen;
 
 /// Whether node `id` of a projected tree shows its ref in the text form: what an agent sees
 /// a ref on (an annotated screenshot labels these).

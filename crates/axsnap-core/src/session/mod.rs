@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::backend::Capture;
-use crate::diff::{apply, diff, FieldChange, Op};
+use crate::diff::{apply, diff};
 use crate::project::{project, ProjectOptions};
 use crate::refs::{RefError, RefSpace, RefStats, TargetId};
 use crate::render::{render_diff, render_snapshot, render_unchanged, Format};
@@ -411,15 +411,10 @@ impl Session {
         let prev = &base.snapshot;
         let Ok(mut d) = diff(&prev.tree, &next.tree) else { return full(FullReason::DiffUnsafe, rendered) };
         let header_changed = prev.header != next.header;
-        // Only a carried ref's new native id or bounds (an app that re-creates its objects):
-        // no change, in every form the answer takes.
-        let unseen = d.ops.iter().all(|op| match op {
-            Op::Update { changes, .. } => {
-                changes.iter().all(|c| matches!(c, FieldChange::Native { .. } | FieldChange::Bounds { .. }))
-            }
-            _ => false,
-        });
-        if !header_changed && unseen {
+        // Only a carried ref's new native id or bounds (an app that re-creates its objects, a
+        // reload), or a part made again as it was whose refs the agent was never shown: no
+        // change, in every form the answer takes.
+        if !header_changed && crate::render::diff_unseen(&d, &prev.tree, &next.tree) {
             return Auto::Unchanged { since_seq: prev.seq };
         }
         d.from_seq = prev.seq;
