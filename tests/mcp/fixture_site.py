@@ -110,6 +110,9 @@ PAGES: dict[str, str] = {
     "/keys": "a 'Terminal' that reads keys one by one (keydown only) onto #screen, a 'Line' field, buttons "
     "'One' and 'Two' that write #said",
     "/many-buttons": "240 small buttons (b0 … b239), all in the viewport",
+    "/welcome-guide": "an editor (a toolbar of 5 buttons, 6 block tiles, a 'Title' field) under a modal "
+    "'Welcome to the block editor' (a full-window overlay, a dialog with 'Close' and 'Next'), shown on load; "
+    "an 'Open help' button opens it again",
     "/python-docs/library/stdtypes.html": "a copy of Python's docs page on built-in types (707 KB, "
     "~144k tokens as a JSON tree) with its styles and scripts",
 }
@@ -604,6 +607,25 @@ def _long_text() -> bytes:
     return _page("Edit article", body)
 
 
+def _welcome_guide() -> bytes:
+    """An editor under a welcome guide: a modal dialog in a full-window overlay, as block
+    editors show on first use, closed by 'Close' and opened again by 'Open help'."""
+    tiles = "".join(f'<div class=tile onclick="this.dataset.hit=1">{t}</div>' for t in ("Paragraph", "Heading", "List", "Quote", "Image", "Gallery"))
+    body = f"""<header><h1>Block editor</h1><nav><a href="#posts">Posts</a> <a href="#pages">Pages</a></nav></header>
+<div role=toolbar aria-label=Document><button>Add block</button><button>Undo</button><button>Redo</button><button>Preview</button><button id=help>Open help</button></div>
+<main>{tiles}<p><label>Title <input name=title value="My post"></label></p></main>
+<div class=overlay id=guide><div class=modal role=dialog aria-modal=true aria-labelledby=guide-title>
+<h2 id=guide-title>Welcome to the block editor</h2><p>Each paragraph, image, or video is a block.</p>
+<button id=close>Close</button> <button>Next</button></div></div>"""
+    script = """
+const guide = document.getElementById('guide');
+document.getElementById('close').onclick = () => { guide.hidden = true; };
+document.getElementById('help').onclick = () => { guide.hidden = false; };
+"""
+    style = "<style>.overlay{position:fixed;inset:0;background:rgba(0,0,0,.35);display:flex;align-items:center;justify-content:center}.overlay[hidden]{display:none}.modal{background:#fff;padding:24px;width:420px}.tile{display:inline-block;cursor:pointer;border:1px solid #999;padding:6px;margin:4px}</style>"
+    return _page("Editor", style + body, script)
+
+
 def _inputs() -> bytes:
     """One labelled field of each kind, and fields a fill cannot change; every input and
     change event is logged on the page (`#log`), as a framework's handlers would see them."""
@@ -898,6 +920,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/noisy": _noisy,
             "/many-buttons": _many_buttons,
             "/inputs": _inputs,
+            "/welcome-guide": _welcome_guide,
             "/long-text": _long_text,
             "/elements": _elements,
             "/keys": _keys,

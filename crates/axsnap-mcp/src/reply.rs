@@ -197,5 +197,6 @@ fn reason_name(r: FullReason) -> &'static str {
         FullReason::Partial => "partial",
         FullReason::DiffNotSmaller => "diff_not_smaller",
         FullReason::DiffUnsafe => "diff_unsafe",
+        FullReason::Uncovered => "uncovered",
     }
 }

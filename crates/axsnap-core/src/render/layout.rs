@@ -8,6 +8,8 @@
 //! and an indent for what the bullets already say (1.3% of a book chapter, whose table of
 //! contents nests lists five deep).
 
+use std::collections::HashMap;
+
 use super::inline::inline_tail;
 use super::line::{is_bullet, shows_ref, write_line, LineCtx, Source};
 use super::row::row_tail;
@@ -107,6 +109,71 @@ pub(super) fn write_subtree<'a, S: Source<'a>>(
         write_line(out, src.node(id), d, ctx, holds_more, tail.as_deref(), has_content);
         push_kids(src, &kids[lead..], d + 1, &mut stack);
     }
+}
+
+/// [`write_subtree`] for a page a modal dialog covers: a run of siblings whose every shown ref
+/// is behind it (`behind` gives a subtree's count of them) is one line, `fold_line(count)`.
+pub(super) fn write_subtree_behind(
+    out: &mut String,
+    tree: &Tree,
+    root: NodeId,
+    depth: usize,
+    ctx: &LineCtx,
+    behind: &dyn Fn(NodeId) -> Option<u32>,
+    fold_line: &dyn Fn(u32) -> String,
+) {
+    if let Some(count) = behind(root) {
+        push_fold(out, depth, &fold_line(count));
+        return;
+    }
+    let src = tree;
+    let mut stack = vec![(root, depth)];
+    // A run's first node stands for the run: its line is the fold's.
+    let mut runs: HashMap<NodeId, u32> = HashMap::new();
+    while let Some((id, d)) = stack.pop() {
+        if let Some(count) = runs.remove(&id) {
+            push_fold(out, d, &fold_line(count));
+            continue;
+        }
+        let kids = src.children(id);
+        let holds_more = kids.iter().any(|k| src.node(*k).role == Role::More);
+        let LineTail { tail, lead } = line_tail(&src, id, &kids, ctx);
+        write_line(out, src.node(id), d, ctx, holds_more, tail.as_deref(), !kids.is_empty());
+        // The children drawn as lines, each run of folded ones down to its first.
+        let mut shown: Vec<NodeId> = Vec::with_capacity(kids.len() - lead);
+        let mut run: Option<(NodeId, u32)> = None;
+        for &k in &kids[lead..] {
+            match (behind(k), run.as_mut()) {
+                (Some(c), Some((_, total))) => *total += c,
+                (Some(c), None) => {
+                    run = Some((k, c));
+                    shown.push(k);
+                }
+                (None, _) => {
+                    runs.extend(run.take());
+                    shown.push(k);
+                }
+            }
+        }
+        runs.extend(run);
+        for i in (0..shown.len()).rev() {
+            let k = shown[i];
+            if !runs.contains_key(&k) && is_silent_list(&src, &shown, i) {
+                stack.extend(src.children(k).into_iter().rev().map(|c| (c, d + 1)));
+            } else {
+                stack.push((k, d + 1));
+            }
+        }
+    }
+}
+
+/// Writes a fold's line at `depth`.
+fn push_fold(out: &mut String, depth: usize, line: &str) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+    out.push_str(line);
+    out.push('\n');
 }
 
 /// What one node costs in the text form, for the outline's sizing ([`line_costs`]).

@@ -111,6 +111,7 @@
 //! (its subtrees are flat lists with depths). Texts are capped as in the text form. Both are
 //! written without recursion.
 
+mod behind;
 mod bound;
 mod diff_groups;
 mod diff_text;
@@ -161,6 +162,18 @@ pub fn render_diff(diff: &Diff, prev: &Tree, next: &Tree, format: Format) -> Str
 }
 
 pub use unseen::unseen as diff_unseen;
+
+/// Whether the text form of a whole snapshot of `tree` draws part of it as `… N elements
+/// behind the dialog "…"`: a modal dialog covers the page (module `behind`).
+pub fn folds_behind_modal(tree: &Tree) -> bool {
+    behind::Behind::of(tree).is_some_and(|b| b.folds_any())
+}
+
+/// The refs the text form of a whole snapshot of `tree` leaves out behind a modal dialog
+/// ([`folds_behind_modal`]): the elements to act on under it, in document order.
+pub fn hidden_behind_modal(tree: &Tree) -> Vec<crate::refs::Ref> {
+    behind::hidden_refs(tree)
+}
 
 /// Whether node `id` of a projected tree shows its ref in the text form: what an agent sees
 /// a ref on (an annotated screenshot labels these).

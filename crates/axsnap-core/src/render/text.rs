@@ -2,11 +2,13 @@
 
 use std::fmt::Write;
 
+use super::behind::Behind;
 use super::bound;
 use super::layout;
 use super::line::{self, LineCtx};
 use crate::role::Role;
 use crate::snapshot::Snapshot;
+use crate::tree::NodeId;
 
 /// Renders `snap` as the header and one line per node.
 pub(super) fn snapshot(snap: &Snapshot) -> String {
@@ -68,14 +70,44 @@ pub(super) fn snapshot(snap: &Snapshot) -> String {
         // method) are for reading. An unnamed link still shows its URL.
         ctx.ambiguous_links.clear();
     }
-    match (root, elided_root) {
-        (Some(r), Some(_)) => {
-            for c in &tree.node(r).children {
-                layout::write_subtree(&mut out, &tree, *c, 0, &ctx);
+    let roots: Vec<NodeId> = match (root, elided_root) {
+        (Some(r), Some(_)) => tree.node(r).children.clone(),
+        (Some(r), None) => vec![r],
+        (None, _) => {
+            out.push_str("# empty\n");
+            return out;
+        }
+    };
+    match Behind::of(tree) {
+        // Under a modal dialog, what it covers is a line a run (module `behind`).
+        Some(behind) => {
+            let folded = |id| behind.folded(id);
+            let line = |refs| behind.line(refs);
+            let mut i = 0;
+            while i < roots.len() {
+                // A run of page roots behind the dialog is one line too.
+                let mut refs = None;
+                while let Some(c) = roots.get(i).and_then(|&r| behind.folded(r)) {
+                    refs = Some(refs.unwrap_or(0) + c);
+                    i += 1;
+                }
+                match refs {
+                    Some(refs) => {
+                        out.push_str(&behind.line(refs));
+                        out.push('\n');
+                    }
+                    None => {
+                        layout::write_subtree_behind(&mut out, tree, roots[i], 0, &ctx, &folded, &line);
+                        i += 1;
+                    }
+                }
             }
         }
-        (Some(r), None) => layout::write_subtree(&mut out, &tree, r, 0, &ctx),
-        (None, _) => out.push_str("# empty\n"),
+        None => {
+            for r in roots {
+                layout::write_subtree(&mut out, &tree, r, 0, &ctx);
+            }
+        }
     }
     out
 }

@@ -31,6 +31,10 @@ pub(super) struct Baseline {
     pub snapshot: Snapshot,
     pub options: ProjectOptions,
     pub partial: bool,
+    /// The client was not shown what a modal dialog covers in this snapshot: a whole answer
+    /// drew it as `… N elements behind the dialog`, and no answer since showed it. When the
+    /// dialog goes, a diff's `no longer covered: e4, e5 …` would name refs it never saw.
+    pub unseen_behind: bool,
     pub last_used: Instant,
 }
 

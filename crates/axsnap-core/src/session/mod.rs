@@ -157,6 +157,9 @@ pub enum FullReason {
     DiffNotSmaller,
     /// The diff could not be made (a new root: another document) or did not apply back exactly.
     DiffUnsafe,
+    /// A modal dialog went from over a page the client was shown only as `… N elements
+    /// behind the dialog`: a diff would name refs it never saw.
+    Uncovered,
 }
 
 /// One answer to a snapshot request.
@@ -303,6 +306,7 @@ impl Session {
 
         let mut full_tokens = None;
         let mut diff_json = None;
+        let mut prev_unseen = false;
         let (answer, text) = match request.mode {
             Mode::Full | Mode::Reset => {
                 let text = rendered.map_or_else(|| full_text(shown, format, &lead), |(t, _)| t);
@@ -316,6 +320,7 @@ impl Session {
                 let back = self.baselines.back_to(&key, shown, &request.options)
                     == Some(baselines::Back::FromAnotherDocument);
                 let baseline = self.baselines.get(&key);
+                prev_unseen = baseline.is_some_and(|b| b.unseen_behind);
                 let note = |text: String, unchanged: bool, format: Format| match back {
                     true => with_back_note(text, &shown.header, unchanged, format),
                     false => text,
@@ -370,10 +375,29 @@ impl Session {
             (Format::Text, _) => Some(full_text(shown, Format::Json, &lead)),
         };
         if request.mode != Mode::Full {
+            // A whole answer in text drew what a modal covers as one line: the client knows
+            // it only if an earlier answer showed it (its refs are in the baseline, seen). A
+            // diff keeps what the client knew.
+            let hidden = crate::render::hidden_behind_modal(&shown.tree);
+            let unseen_behind = !hidden.is_empty()
+                && match answer {
+                    Answer::Diff { .. } => prev_unseen,
+                    _ if format != Format::Text || outline.is_some() => false,
+                    _ => {
+                        prev_unseen
+                            || !self.baselines.get(&key).is_some_and(|b| {
+                                let t = &b.snapshot.tree;
+                                let known: std::collections::HashSet<Ref> =
+                                    t.preorder().filter_map(|(id, _)| t.node(id).ref_id).collect();
+                                hidden.iter().all(|r| known.contains(r))
+                            })
+                    }
+                };
             let baseline = Baseline {
                 snapshot: shown.clone(),
                 options: request.options.clone(),
                 partial: partial.is_some(),
+                unseen_behind,
                 last_used: now,
             };
             self.baselines.insert(key, baseline);
@@ -407,6 +431,9 @@ impl Session {
         }
         if base.partial || lead.partial.is_some() {
             return full(FullReason::Partial, rendered);
+        }
+        if base.unseen_behind && !crate::render::folds_behind_modal(&next.tree) {
+            return full(FullReason::Uncovered, rendered);
         }
         let prev = &base.snapshot;
         let Ok(mut d) = diff(&prev.tree, &next.tree) else { return full(FullReason::DiffUnsafe, rendered) };

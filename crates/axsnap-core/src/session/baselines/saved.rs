@@ -36,6 +36,8 @@ struct SavedBaseline {
     options: ProjectOptions,
     #[serde(default, skip_serializing_if = "is_false")]
     partial: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    unseen_behind: bool,
     /// Milliseconds since it was last used, at the `now` it was saved.
     age_ms: u64,
 }
@@ -51,6 +53,7 @@ impl SavedBaseline {
             snapshot: SavedSnapshot::of(&b.snapshot),
             options: b.options.clone(),
             partial: b.partial,
+            unseen_behind: b.unseen_behind,
             age_ms: u64::try_from(age).unwrap_or(u64::MAX),
         }
     }
@@ -66,7 +69,8 @@ impl SavedBaseline {
             None => now,
         };
         let snapshot = self.snapshot.snapshot()?;
-        Ok(Some(Baseline { snapshot, options: self.options, partial: self.partial, last_used }))
+        let (options, partial, unseen_behind) = (self.options, self.partial, self.unseen_behind);
+        Ok(Some(Baseline { snapshot, options, partial, unseen_behind, last_used }))
     }
 }
 

@@ -1,0 +1,76 @@
+//! Overlays through the session (issue 45, item 7): what a modal dialog covers is one line of a
+//! whole answer; closing the dialog over a page the client was never shown answers the page,
+//! and over a page it was shown, a diff.
+
+use std::time::Instant;
+
+use axsnap_core::backend::Capture;
+use axsnap_core::session::{Answer, ClientId, FullReason, Mode, Policy, Request, Session};
+use axsnap_core::{Action, Header, NativeId, Node, Rect, Role, State, TargetId, Tree};
+
+/// An editor of `n` buttons, under a modal welcome dialog when `modal`.
+fn editor(n: usize, modal: bool) -> Capture {
+    let node = |role, name: &str, id: &str| Node::new(role, name, NativeId::new("doc", id));
+    let mut t = Tree::with_root(node(Role::Document, "Editor", "root"));
+    let root = t.root().unwrap();
+    let bar = t.append(root, node(Role::Toolbar, "Tools", "bar"));
+    for i in 0..n {
+        let mut b = node(Role::Button, &format!("Tool {i}"), &format!("b{i}"));
+        b.actions.set(Action::Click, true);
+        b.bounds = Some(Rect { x: 10.0 * i as f64, y: 0.0, w: 8.0, h: 8.0 });
+        b.states.set(State::Obscured, modal);
+        t.append(bar, b);
+    }
+    if modal {
+        let mut overlay = node(Role::Generic, "", "overlay");
+        overlay.states.set(State::Covering, true);
+        overlay.bounds = Some(Rect { x: 0.0, y: 0.0, w: 1000.0, h: 800.0 });
+        let overlay = t.append(root, overlay);
+        let mut dialog = node(Role::Dialog, "Welcome to the block editor", "dialog");
+        dialog.states.set(State::Modal, true);
+        let dialog = t.append(overlay, dialog);
+        let mut close = node(Role::Button, "Close", "close");
+        close.actions.set(Action::Click, true);
+        t.append(dialog, close);
+    }
+    let header = Header { url: Some("https://editor.example/".into()), title: Some("Editor".into()) };
+    Capture::new(TargetId("tab".into()), header, t, None)
+}
+
+fn auto() -> Request {
+    Request { mode: Mode::Auto, ..Request::default() }
+}
+
+#[test]
+fn a_modal_over_an_unseen_page_folds_it_and_closing_it_answers_the_page() {
+    let mut s = Session::new(Policy::default());
+    let (c, now) = (ClientId("agent".into()), Instant::now());
+    let first = s.snapshot(&c, &editor(26, true), &auto(), now).unwrap();
+    assert!(
+        first.text.contains("… 26 elements behind the dialog \"Welcome to the block editor\""),
+        "{}",
+        first.text
+    );
+    assert!(!first.text.contains("Tool 3") && !first.text.contains("[obscured]"), "{}", first.text);
+    // Closed: a diff would say "no longer covered: e2, e3 …" of refs never shown.
+    let closed = s.snapshot(&c, &editor(26, false), &auto(), now).unwrap();
+    assert_eq!(closed.answer, Answer::Full { reason: Some(FullReason::Uncovered) }, "{}", closed.text);
+    assert!(closed.text.contains("button \"Tool 25\""), "{}", closed.text);
+}
+
+#[test]
+fn a_modal_over_a_seen_page_opens_and_closes_as_diffs() {
+    let mut s = Session::new(Policy::default());
+    let (c, now) = (ClientId("agent".into()), Instant::now());
+    s.snapshot(&c, &editor(26, false), &auto(), now).unwrap();
+    let opened = s.snapshot(&c, &editor(26, true), &auto(), now).unwrap();
+    assert!(
+        opened.text.contains("26 elements now covered") || opened.text.contains("26 elements behind"),
+        "{}",
+        opened.text
+    );
+    assert!(!opened.text.contains("[obscured]"), "{}", opened.text);
+    let closed = s.snapshot(&c, &editor(26, false), &auto(), now).unwrap();
+    assert_eq!(closed.answer, Answer::Diff { from_seq: 2 }, "{}", closed.text);
+    assert!(closed.text.contains("26 elements no longer covered"), "{}", closed.text);
+}
