@@ -175,7 +175,8 @@ ensure_mcp_clients() {
 # Sphinx site); with `jupyter`, Jupyter Notebook 7 and Datasette from PyPI in a venv of its
 # own (target/bench-venv, pinned by bench/requirements.txt); with `gradio`, Gradio in
 # another (target/bench-gradio-venv); with `desktop`, the desktop session's packages and
-# linux-desktop-mcp; with `office`, LibreOffice Writer and Calc.
+# linux-desktop-mcp; with `office`, LibreOffice Writer and Calc; with `django`, Django in a venv
+# of its own (target/bench-django-venv).
 BENCH_VENV="target/bench-venv"
 ensure_bench_apps() {
   ensure_node
@@ -198,6 +199,7 @@ ensure_bench_apps() {
       gradio) _ensure_bench_gradio ;;
       desktop) _ensure_bench_desktop ;;
       office) _ensure_bench_office ;;
+      django) _ensure_bench_django ;;
     esac
   done
 }
@@ -207,6 +209,13 @@ ensure_bench_apps() {
 BENCH_GRADIO_VENV="target/bench-gradio-venv"
 _ensure_bench_gradio() {
   _ensure_pinned_venv "$BENCH_GRADIO_VENV" bench/gradio-requirements.txt "Gradio"
+}
+
+# Django (PyPI) for the bench's admin app (bench/apps/django), in a venv of its own
+# (target/bench-django-venv, pinned by bench/django-requirements.txt).
+BENCH_DJANGO_VENV="target/bench-django-venv"
+_ensure_bench_django() {
+  _ensure_pinned_venv "$BENCH_DJANGO_VENV" bench/django-requirements.txt "Django"
 }
 
 # A venv at $1 holding exactly the pins of $2 ($3 names it in the message); made anew when the

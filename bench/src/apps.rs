@@ -29,6 +29,10 @@ pub enum RunningApp {
     Datasette(Datasette),
     /// A Gradio app.
     Gradio(Gradio),
+    /// A code editor's page.
+    Editors(Editors),
+    /// The Django admin.
+    Django(Django),
 }
 
 impl RunningApp {
@@ -61,6 +65,8 @@ impl RunningApp {
             App::Jupyter => Ok(RunningApp::Jupyter(Jupyter::start(scratch)?)),
             App::Datasette(sql) => Ok(RunningApp::Datasette(Datasette::start(sql, scratch)?)),
             App::Gradio(script) => Ok(RunningApp::Gradio(Gradio::start(script, scratch)?)),
+            App::Editors(page) => Ok(RunningApp::Editors(Editors::start(page, scratch)?)),
+            App::Django(project) => Ok(RunningApp::Django(Django::start(project, scratch)?)),
         }
     }
 
@@ -72,6 +78,8 @@ impl RunningApp {
             RunningApp::Desktop(d) => d.program.clone(),
             RunningApp::Datasette(d) => d.server.url(path),
             RunningApp::Gradio(g) => g.server.url(path),
+            RunningApp::Editors(e) => e.server.url(path),
+            RunningApp::Django(d) => d.server.url(path),
         }
     }
 
@@ -80,7 +88,11 @@ impl RunningApp {
         match self {
             RunningApp::Static(s) => s.pages_served().pop(),
             RunningApp::Datasette(d) => d.last_page(),
-            RunningApp::Jupyter(_) | RunningApp::Desktop(_) | RunningApp::Gradio(_) => None,
+            RunningApp::Jupyter(_)
+            | RunningApp::Desktop(_)
+            | RunningApp::Gradio(_)
+            | RunningApp::Editors(_)
+            | RunningApp::Django(_) => None,
         }
     }
 
@@ -90,7 +102,11 @@ impl RunningApp {
         match self {
             RunningApp::Static(s) => s.app_state(),
             RunningApp::Desktop(d) => d.app_state(),
-            RunningApp::Jupyter(_) | RunningApp::Datasette(_) | RunningApp::Gradio(_) => None,
+            RunningApp::Jupyter(_)
+            | RunningApp::Datasette(_)
+            | RunningApp::Gradio(_)
+            | RunningApp::Editors(_)
+            | RunningApp::Django(_) => None,
         }
     }
 
@@ -108,6 +124,17 @@ impl RunningApp {
             RunningApp::Static(_) | RunningApp::Desktop(_) | RunningApp::Datasette(_) => None,
             RunningApp::Jupyter(j) => Some(&j.root),
             RunningApp::Gradio(g) => Some(&g.root),
+            RunningApp::Editors(e) => Some(&e.root),
+            RunningApp::Django(d) => Some(&d.root),
+        }
+    }
+
+    /// What `query` gives on the app's database (the Django app's): the first column of its
+    /// first row as text, `""` for no row; the error says why there is none.
+    pub fn query(&self, query: &str) -> Result<String, String> {
+        match self {
+            RunningApp::Django(d) => d.query(query),
+            _ => Err("this app has no database to query".to_string()),
         }
     }
 }
@@ -300,6 +327,118 @@ impl Gradio {
         let log = scratch.join("gradio.log");
         let server = Served::start("Gradio", cmd, port, &log, "/", Duration::from_secs(90))?;
         Ok(Gradio { server, root })
+    }
+}
+
+/// A code editor's page of `bench/realapps` served, with the editors npm installed for the MCP
+/// tests (`tests/mcp/node/node_modules`: `monaco-editor`, `codemirror`,
+/// `@codemirror/lang-python`), by `bench/realapps/editors_server.py`, which writes what the
+/// page's Save posts to `saved.txt` in a folder of the run's own.
+pub struct Editors {
+    server: Served,
+    root: PathBuf,
+}
+
+impl Editors {
+    fn start(page: &str, scratch: &Path) -> Result<Editors, BenchError> {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        if !here.join("realapps").join(page).is_file() {
+            return Err(BenchError::Workload(format!("no page {page} in bench/realapps")));
+        }
+        let modules = here.join("../tests/mcp/node/node_modules");
+        if !modules.join("monaco-editor/min/vs/loader.js").is_file() || !modules.join("codemirror").is_dir() {
+            return Err(BenchError::Workload(format!(
+                "no code editors in {} (scripts/bench installs them: npm ci in tests/mcp/node)",
+                modules.display()
+            )));
+        }
+        let root = scratch.join("editors");
+        std::fs::create_dir_all(&root).map_err(BenchError::Serve)?;
+        let port = free_port()?;
+        let mut cmd = Command::new("python3");
+        cmd.arg(here.join("realapps/editors_server.py"))
+            .arg(port.to_string())
+            .arg(root.join("saved.txt"))
+            .arg(&modules)
+            .env("PYTHONDONTWRITEBYTECODE", "1");
+        let log = scratch.join("editors.log");
+        let ready = format!("/{page}");
+        let server = Served::start("the editors' server", cmd, port, &log, &ready, Duration::from_secs(30))?;
+        Ok(Editors { server, root })
+    }
+}
+
+/// Where the Django app's Python comes from (a venv the setup made).
+pub const DJANGO_ENV: &str = "AXSNAP_BENCH_DJANGO";
+
+/// The bench's Django project (`bench/apps/django`) over a SQLite file of the run's own
+/// (`db.sqlite3` in its folder): migrated, seeded by its `benchseed` command (the superuser
+/// `admin` / `secret123` and the starting rows), then served by `runserver`.
+pub struct Django {
+    server: Served,
+    root: PathBuf,
+    python: PathBuf,
+}
+
+impl Django {
+    fn start(project: &str, scratch: &Path) -> Result<Django, BenchError> {
+        let python = std::env::var_os(DJANGO_ENV).map(PathBuf::from).unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-django-venv/bin/python")
+        });
+        if !python.is_file() {
+            return Err(BenchError::Workload(format!(
+                "no Django's Python at {} (scripts/bench installs PyPI `Django` there; or set {DJANGO_ENV})",
+                python.display()
+            )));
+        }
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("apps").join(project);
+        let root = scratch.join("django");
+        std::fs::create_dir_all(&root).map_err(BenchError::Serve)?;
+        let db = root.join("db.sqlite3");
+        let manage = |args: &[&str]| {
+            let mut cmd = Command::new(&python);
+            cmd.arg(dir.join("manage.py"))
+                .args(args)
+                .current_dir(&dir)
+                .env("AXSNAP_BENCH_DJANGO_DB", &db)
+                .env("PYTHONDONTWRITEBYTECODE", "1");
+            cmd
+        };
+        for step in [&["migrate", "--noinput"][..], &["benchseed"][..]] {
+            let out = manage(step)
+                .output()
+                .map_err(|e| BenchError::Workload(format!("cannot run Django's manage.py: {e}")))?;
+            if !out.status.success() {
+                let err = String::from_utf8_lossy(&out.stderr);
+                return Err(BenchError::Workload(format!(
+                    "Django's `manage.py {}` failed: {}",
+                    step.join(" "),
+                    err.lines().last().unwrap_or_default()
+                )));
+            }
+        }
+        let port = free_port()?;
+        let cmd = manage(&["runserver", &format!("127.0.0.1:{port}"), "--noreload"]);
+        let log = scratch.join("django.log");
+        let server = Served::start("Django", cmd, port, &log, "/admin/login/", Duration::from_secs(60))?;
+        Ok(Django { server, root, python })
+    }
+
+    /// The first column of `query`'s first row, by the venv's Python (its `sqlite3`), as text.
+    fn query(&self, query: &str) -> Result<String, String> {
+        const SCRIPT: &str = "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\n\
+            r=c.execute(sys.argv[2]).fetchone()\nsys.stdout.write('' if r is None else str(r[0]))";
+        let out = Command::new(&self.python)
+            .args(["-c", SCRIPT])
+            .arg(self.root.join("db.sqlite3"))
+            .arg(query)
+            .output()
+            .map_err(|e| format!("cannot query the app's database: {e}"))?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(format!("the query failed: {}", err.lines().last().unwrap_or_default()));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 }
 

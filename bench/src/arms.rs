@@ -323,6 +323,45 @@ impl Arm {
         }
     }
 
+    /// The calls that type `text` key by key where the caret of `r` is (a code editor's, after
+    /// keys moved it), rather than set the field's text: axsnap's `type`, Playwright's
+    /// `browser_type` with `slowly`; chrome-devtools-mcp has only `fill`, which sets the field.
+    pub fn type_at_caret(self, r: &str, what: &str, text: &str) -> Vec<Call> {
+        match self {
+            Arm::PlaywrightMcp => {
+                vec![("browser_type", json!({"element": what, "target": r, "text": text, "slowly": true}))]
+            }
+            Arm::PlaywrightMcp068 => {
+                vec![("browser_type", json!({"element": what, "ref": r, "text": text, "slowly": true}))]
+            }
+            // axsnap's `type` goes in at an editor's caret; with `slowly` it goes to the end
+            // of the field's text (after it, as its description says).
+            _ => self.type_into(r, what, text, false, false),
+        }
+    }
+
+    /// The calls that press `keys` one after another on the focused element (Playwright's key
+    /// names: `Control+g`, `End`, `1`). axsnap takes a sequence in one call; the others a key
+    /// a call.
+    pub fn press(self, keys: &[String]) -> Vec<Call> {
+        match self {
+            Arm::AxsnapAuto | Arm::AxsnapFull => vec![("press", json!({"keys": keys.join(" ")}))],
+            Arm::PlaywrightMcp | Arm::PlaywrightMcp068 => {
+                keys.iter().map(|k| ("browser_press_key", json!({"key": k}))).collect()
+            }
+            Arm::ChromeDevtoolsMcp => {
+                let last = keys.len().saturating_sub(1);
+                let call =
+                    |(i, k): (usize, &String)| ("press_key", json!({"key": k, "includeSnapshot": i == last}));
+                keys.iter().enumerate().map(call).collect()
+            }
+            Arm::AgentBrowser | Arm::AgentBrowserInteractive => {
+                keys.iter().map(|k| shell(&["press", k])).collect()
+            }
+            Arm::LinuxDesktopMcp => keys.iter().map(|k| desktop_key(k)).collect(),
+        }
+    }
+
     /// The call that picks the option labelled `option` in the list box `r`.
     pub fn select(self, r: &str, what: &str, option: &str) -> Call {
         match self {
@@ -392,6 +431,23 @@ fn shell(argv: &[&str]) -> Call {
     (crate::arm_server::SHELL, json!({ "argv": argv }))
 }
 
+/// linux-desktop-mcp's `desktop_key` for a key in Playwright's names: `Control+End` is the
+/// key `End` with the modifier `ctrl`; Enter is `Return` there.
+fn desktop_key(key: &str) -> Call {
+    let mut parts: Vec<&str> = key.split('+').collect();
+    let last = parts.pop().unwrap_or_default();
+    let last = if last == "Enter" { "Return" } else { last };
+    let modifiers: Vec<String> = parts
+        .iter()
+        .map(|m| match *m {
+            "Control" => "ctrl".to_string(),
+            "Meta" => "super".to_string(),
+            other => other.to_lowercase(),
+        })
+        .collect();
+    ("desktop_key", json!({"key": last, "modifiers": modifiers}))
+}
+
 /// The snapshot a Playwright MCP answer holds inline (its fenced YAML block), if any.
 pub fn playwright_yaml(answer: &str) -> Option<&str> {
     let start = answer.find("```yaml\n")? + "```yaml\n".len();
@@ -439,5 +495,26 @@ mod tests {
         assert_eq!(Arm::AxsnapAuto.type_into("e4", "Search", "len", false, false).len(), 1);
         let calls = Arm::AxsnapAuto.type_into("e4", "Style", "Heading 1", true, true);
         assert_eq!(calls.iter().map(|c| c.0).collect::<Vec<_>>(), ["fill", "press"]);
+    }
+
+    #[test]
+    fn keys_are_one_call_for_axsnap_and_one_a_key_for_the_others() {
+        let keys: Vec<String> = ["1", "2", "Enter"].map(String::from).to_vec();
+        let calls = Arm::AxsnapAuto.press(&keys);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(calls[0].1, json!({"keys": "1 2 Enter"}));
+        let calls = Arm::PlaywrightMcp.press(&keys);
+        assert_eq!(calls.len(), 3);
+        assert_eq!(calls[2], ("browser_press_key", json!({"key": "Enter"})));
+        let calls = Arm::ChromeDevtoolsMcp.press(&keys);
+        assert_eq!(calls[0].1["includeSnapshot"], json!(false));
+        assert_eq!(calls[2].1["includeSnapshot"], json!(true));
+        let calls = Arm::LinuxDesktopMcp.press(&["Control+End".to_string(), "Enter".to_string()]);
+        assert_eq!(calls[0].1, json!({"key": "End", "modifiers": ["ctrl"]}));
+        assert_eq!(calls[1].1, json!({"key": "Return", "modifiers": []}));
+        let typed = Arm::PlaywrightMcp.type_at_caret("e5", "Editor", "x");
+        assert_eq!(typed[0].1["slowly"], json!(true));
+        let typed = Arm::AxsnapAuto.type_at_caret("e5", "Editor", "x");
+        assert_eq!(typed, [("type", json!({"ref": "e5", "text": "x", "submit": false}))]);
     }
 }

@@ -50,6 +50,15 @@ pub fn check(check: &Check, app: &RunningApp, axsnap: &std::path::Path) -> Resul
             ));
         }
     }
+    for want in &check.sql {
+        let got = app.query(&want.query)?;
+        if got != want.equals {
+            return Err(format!(
+                "the app's database gives {got:?} for {:?}, not {:?}",
+                want.query, want.equals
+            ));
+        }
+    }
     if !check.desktop_shows.is_empty() {
         let d = app.desktop().ok_or_else(|| "this app is not a desktop app".to_string())?;
         let shows = normalized(&d.window_text(axsnap)?);

@@ -15,7 +15,7 @@ use crate::arms::{Arm, Call, Tools};
 use crate::error::BenchError;
 use crate::mcp_client::{Answer, McpServer};
 use crate::view::View;
-use crate::workload::{Step, Workload};
+use crate::workload::{Step, Target, Workload};
 
 /// The longest any one call may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(90);
@@ -176,6 +176,8 @@ async fn steps(
     };
     let server = &*server;
     let mut answers = look_after(arm, server, first, &mut view).await?;
+    // The text of the last step's answers: what a `read` step reads.
+    let mut shown = texts(&answers);
     answers.extend(opening);
     rec.steps.push(record(label, &answers));
     for (i, step) in w.steps.iter().enumerate() {
@@ -187,13 +189,36 @@ async fn steps(
                 tokio::time::sleep(Duration::from_millis(*ms)).await;
                 vec![arm.look()]
             }
+            Step::Read { text } => {
+                // Shown by the last step, or by a look after a pause, as for a target.
+                for _ in 0..PATIENCE {
+                    if holds(&shown, text) {
+                        break;
+                    }
+                    tokio::time::sleep(LOOK_PAUSE).await;
+                    let (tool, args) = arm.look();
+                    let look = call(server, tool, args).await?;
+                    read(arm, &look, &mut view);
+                    shown = look.text.clone();
+                    extra.push(look);
+                }
+                if !holds(&shown, text) {
+                    return Err(format!(
+                        "step {} ({label}): this arm did not show {text:?}, even after looking {PATIENCE} more times",
+                        i + 1
+                    ));
+                }
+                rec.steps.push(record(label, &extra));
+                continue;
+            }
+            Step::Press { keys } => arm.press(keys),
             Step::Back => vec![arm.back()],
             Step::Click(_) | Step::Type { .. } | Step::Select { .. } => {
                 let Some(t) = step.target() else { continue };
                 // As a patient agent would: not there yet, so wait a little and look again,
                 // a few times, before giving up. The looks are counted with the step.
                 for _ in 0..PATIENCE {
-                    if view.find_near(&t.role, &t.name, t.near.as_deref()).is_some() {
+                    if resolve(&view, &t).is_some() {
                         break;
                     }
                     tokio::time::sleep(LOOK_PAUSE).await;
@@ -202,7 +227,7 @@ async fn steps(
                     read(arm, &look, &mut view);
                     extra.push(look);
                 }
-                let Some(r) = view.find_near(&t.role, &t.name, t.near.as_deref()).map(str::to_string) else {
+                let Some((r, t)) = resolve(&view, &t).map(|(r, t)| (r.to_string(), t.clone())) else {
                     return Err(format!(
                         "step {} ({label}): no {} {:?} in what this arm showed ({} elements), even after looking {PATIENCE} more times",
                         i + 1,
@@ -212,6 +237,7 @@ async fn steps(
                     ));
                 };
                 match step {
+                    Step::Type { text, at_caret: true, .. } => arm.type_at_caret(&r, &t.name, text),
                     Step::Type { text, submit, replace, .. } => {
                         arm.type_into(&r, &t.name, text, *submit, *replace)
                     }
@@ -239,10 +265,35 @@ async fn steps(
         } else {
             look_after(arm, server, answer, &mut view).await?
         };
+        shown = texts(&answers);
         answers.extend(extra);
         rec.steps.push(record(label, &answers));
     }
     Ok(())
+}
+
+/// The ref `t` has in what the arm showed, or failing that its `or`'s, and the target found.
+fn resolve<'a, 't>(view: &'a View, t: &'t Target) -> Option<(&'a str, &'t Target)> {
+    let mut at = Some(t);
+    while let Some(t) = at {
+        if let Some(r) = view.find_near(&t.role, &t.name, t.near.as_deref()) {
+            return Some((r, t));
+        }
+        at = t.or.as_deref();
+    }
+    None
+}
+
+/// The answers' texts, one after another.
+fn texts(answers: &[Answer]) -> String {
+    answers.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// Whether `shown` holds `text`, runs of white space in either counting as one space (an arm
+/// may collapse them, and YAML may quote a line).
+fn holds(shown: &str, text: &str) -> bool {
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    squash(shown).contains(&squash(text))
 }
 
 /// The action's answer and, where the arm needs one, the look after it; the view reads the
@@ -377,4 +428,34 @@ fn npm_version(dir: &Path) -> Option<String> {
 
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_text_is_found_whatever_its_spacing() {
+        assert!(holds("  120│def greet(name):  # line 120\n", "def greet(name): # line 120"));
+        assert!(holds("- text: \"def greet(name):\n  # line 120\"", "def greet(name):  # line 120"));
+        assert!(!holds("def greet(name):  # line 12", "def greet(name):  # line 120 "));
+        assert!(!holds("", "x"));
+    }
+
+    #[test]
+    fn a_target_not_shown_falls_back_to_its_or() {
+        let mut view = View::default();
+        view.read(crate::arms::Dialect::Axsnap, "# T — http://x/\nbutton \"Save\" [e4]\n", None);
+        let or = Target { role: "button".into(), name: "Save".into(), near: None, or: None };
+        let t = Target {
+            role: "textbox".into(),
+            name: "Editor content".into(),
+            near: None,
+            or: Some(Box::new(or)),
+        };
+        let (r, found) = resolve(&view, &t).unwrap();
+        assert_eq!((r, found.name.as_str()), ("e4", "Save"));
+        let alone = Target { or: None, ..t.clone() };
+        assert!(resolve(&view, &alone).is_none());
+    }
 }

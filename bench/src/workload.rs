@@ -64,6 +64,15 @@ pub enum App {
     /// A desktop app, started in a private desktop session (`scripts/desktop-session`);
     /// `start` is unused.
     Desktop(DesktopSpec),
+    /// A code editor's page of `bench/realapps` (`monaco.html`, `codemirror.html`), served with
+    /// the editors npm installed (`tests/mcp/node/node_modules`) by
+    /// `bench/realapps/editors_server.py`, which writes what the page's Save posts to
+    /// `saved.txt` in the run's folder.
+    Editors(String),
+    /// The Django project in this folder of `bench/apps` (`django`), started fresh per run:
+    /// migrated into a new SQLite file (`db.sqlite3` in the run's folder), its `benchseed`
+    /// command run (the superuser and the starting rows), then `runserver`.
+    Django(String),
 }
 
 /// A desktop app: its program (`"gtk4-widget-factory"`), or a command line and the name the
@@ -139,6 +148,11 @@ pub struct Target {
     /// checkbox of the todo "Walk the dog".
     #[serde(default)]
     pub near: Option<String>,
+    /// What the agent acts on instead when the arm did not show this one: the same thing as
+    /// another arm shows it (Monaco's editor is a textbox with a ref in one arm's view, only
+    /// its lines' text in another's).
+    #[serde(default)]
+    pub or: Option<Box<Target>>,
 }
 
 /// One step.
@@ -164,6 +178,25 @@ pub enum Step {
         /// Replace the field's text rather than add to it.
         #[serde(default)]
         replace: bool,
+        /// Or, as in [`Target`].
+        #[serde(default)]
+        or: Option<Box<Target>>,
+        /// Type key by key where the caret is (after keys moved it), as into a code editor,
+        /// rather than set the field's text (Playwright's `slowly`).
+        #[serde(default)]
+        at_caret: bool,
+    },
+    /// Press keys on the focused element, one after another (`["Control+g"]`,
+    /// `["1", "2", "0", "Enter"]`).
+    Press {
+        /// The keys, in Playwright's names (`End`, `Control+End`, `a`).
+        keys: Vec<String>,
+    },
+    /// Read a text: the arm must have shown it (it looks again, as for a target, until it
+    /// has); runs of white space count as one space.
+    Read {
+        /// The text.
+        text: String,
     },
     /// Pick an option of a list box (`<select>`) by its label.
     Select {
@@ -209,6 +242,21 @@ pub struct Check {
     /// each line trimmed: e.g. `tab "Tab" [selected]\nlabel "page 2"`.
     #[serde(default)]
     pub desktop_shows: Vec<String>,
+    /// Queries of the app's database (the Django app's SQLite file) and the value each must
+    /// give: one, or a list.
+    #[serde(default, deserialize_with = "one_or_more")]
+    pub sql: Vec<SqlCheck>,
+}
+
+/// A query of the app's database and what it must give: the first column of its first row as
+/// text (`""` for no row, `"None"` for NULL).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SqlCheck {
+    /// The query (one `SELECT`).
+    pub query: String,
+    /// The value.
+    pub equals: String,
 }
 
 /// One item or a list of them.
@@ -280,10 +328,13 @@ impl Step {
     pub fn target(&self) -> Option<Target> {
         match self {
             Step::Click(t) => Some(t.clone()),
-            Step::Type { role, name, near, .. } | Step::Select { role, name, near, .. } => {
-                Some(Target { role: role.clone(), name: name.clone(), near: near.clone() })
+            Step::Type { role, name, near, or, .. } => {
+                Some(Target { role: role.clone(), name: name.clone(), near: near.clone(), or: or.clone() })
             }
-            Step::Back | Step::Wait { .. } => None,
+            Step::Select { role, name, near, .. } => {
+                Some(Target { role: role.clone(), name: name.clone(), near: near.clone(), or: None })
+            }
+            Step::Back | Step::Wait { .. } | Step::Press { .. } | Step::Read { .. } => None,
         }
     }
 
@@ -296,6 +347,8 @@ impl Step {
             },
             Step::Type { role, name, text, .. } => format!("type {text:?} into {role} {name:?}"),
             Step::Select { role, name, option, .. } => format!("select {option:?} in {role} {name:?}"),
+            Step::Press { keys } => format!("press {}", keys.join(" ")),
+            Step::Read { text } => format!("read {text:?}"),
             Step::Back => "back".to_string(),
             Step::Wait { ms } => format!("wait {ms} ms"),
         }
@@ -318,11 +371,39 @@ mod tests {
                     || w.check.file_exists.is_some()
                     || !w.check.file_contains.is_empty()
                     || w.check.storage.is_some()
-                    || !w.check.desktop_shows.is_empty(),
+                    || !w.check.desktop_shows.is_empty()
+                    || !w.check.sql.is_empty(),
                 "{} checks nothing",
                 w.name
             );
         }
+    }
+
+    #[test]
+    fn keys_reads_typing_at_the_caret_and_queries_parse() {
+        let w: Workload = serde_json::from_str(
+            r#"{"name":"x","app":{"editors":"monaco.html"},"start":"/monaco.html","steps":[
+                {"press":{"keys":["Control+g"]}},
+                {"read":{"text":"def greet(name):"}},
+                {"type":{"role":"textbox","name":"Editor content","text":"return name","at_caret":true,
+                  "or":{"role":"generic","name":"def greet(name): # line 120"}}}],
+              "check":{"sql":{"query":"SELECT 1","equals":"1"}}}"#,
+        )
+        .unwrap();
+        assert!(matches!(&w.app, App::Editors(p) if p == "monaco.html"));
+        assert_eq!(w.steps[0].label(), "press Control+g");
+        assert!(w.steps[0].target().is_none() && w.steps[1].target().is_none());
+        assert_eq!(w.steps[1].label(), "read \"def greet(name):\"");
+        assert!(matches!(&w.steps[2], Step::Type { at_caret: true, replace: false, .. }));
+        let or = w.steps[2].target().and_then(|t| t.or).unwrap();
+        assert_eq!((or.role.as_str(), or.name.as_str()), ("generic", "def greet(name): # line 120"));
+        assert_eq!(w.check.sql.len(), 1);
+        assert_eq!(w.check.sql[0].equals, "1");
+        let two = r#"{"name":"x","app":{"django":"django"},"start":"/","steps":[],
+            "check":{"sql":[{"query":"a","equals":"1"},{"query":"b","equals":""}]}}"#;
+        assert_eq!(serde_json::from_str::<Workload>(two).unwrap().check.sql.len(), 2);
+        let bad = r#"{"name":"x","app":"jupyter","start":"/","steps":[],"check":{"sql":{"query":"a"}}}"#;
+        assert!(serde_json::from_str::<Workload>(bad).is_err(), "a query with no value");
     }
 
     #[test]

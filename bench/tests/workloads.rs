@@ -2,7 +2,8 @@
 //! vanilla JS app) through `axsnap mcp` (auto and full) and Playwright MCP over stdio and
 //! agent-browser's CLI, one run each, the task checked on the list the app stored, the report
 //! and charts written; desktop workloads through axsnap and linux-desktop-mcp (GTK 4's widget
-//! factory, Chromium over AT-SPI, LibreOffice Calc and Writer).
+//! factory, Chromium over AT-SPI, LibreOffice Calc and Writer); the real apps of issue 45
+//! (Monaco, CodeMirror 6, Django's admin) through axsnap and Playwright MCP.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,6 +102,26 @@ fn todomvc_workload_through_axsnap_and_its_web_peers() {
     assert!(chart.contains("axsnap-auto") && chart.contains("playwright-mcp"), "{chart}");
     let transcript = out.join("todomvc-axsnap-auto-0/transcript.md");
     assert!(std::fs::read_to_string(transcript).unwrap().contains("## click"), "every answer is recorded");
+}
+
+#[test]
+fn real_app_workloads_through_axsnap_and_playwright_mcp() {
+    installed("bench/node/node_modules/@playwright/mcp/cli.js", "Playwright MCP");
+    installed("tests/mcp/node/node_modules/monaco-editor/min/vs/loader.js", "Monaco");
+    installed("tests/mcp/node/node_modules/codemirror", "CodeMirror");
+    installed("target/bench-django-venv/bin/python", "Django (scripts/setup.sh: ensure_bench_apps django)");
+    let node_modules = installed("bench/node/node_modules", "the bench's npm packages");
+    // Each checked on the app (what Save posted, the Django app's database) by `bench`.
+    for workload in ["monaco", "codemirror", "django-admin"] {
+        let (summaries, _) = bench(
+            workload,
+            &["axsnap-auto", "playwright-mcp"],
+            &["--node-modules".as_ref(), node_modules.as_os_str()],
+        );
+        let tokens = |name: &str| arm(&summaries, name)["tokens_cl100k"].as_f64().unwrap();
+        let (ours, theirs) = (tokens("axsnap-auto"), tokens("playwright-mcp"));
+        assert!(ours * 2.0 < theirs, "{workload}: axsnap {ours}, Playwright MCP {theirs}");
+    }
 }
 
 #[test]
