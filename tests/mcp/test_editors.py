@@ -229,3 +229,23 @@ async def test_codemirror_lines_are_numbered_once_and_typed_at_the_caret(agent: 
     assert "Saved saved" in text, text
     assert workbench.saved is not None and workbench.saved.startswith("# edited value_1 = compute(1)\n"), workbench.saved
     assert workbench.saved.endswith("value_300 = compute(300)"), workbench.saved[-80:]
+
+
+async def test_codemirror_takes_lines_typed_at_the_caret_and_nothing_else_moves(agent: Agent, workbench: Workbench) -> None:
+    """Typed text with line breaks goes in as a user types it (a line break is the Enter key,
+    the editor indents): given "\\nreturn name" in one insertion, CodeMirror put the line at
+    the caret and joined two lines forty lines above it."""
+    await agent.ok("navigate", url=workbench.base + "/codemirror")
+    await editor_lines(agent)
+    editor = await agent.ref("textbox", "textbox", "")
+    await agent.ok("click", ref=editor)
+    # To line 12 with the editor's own go-to-line, then to its end.
+    await agent.ok("press", keys="Control+Home")
+    await agent.ok("press", keys=" ".join(["ArrowDown"] * 11 + ["End"]))
+    await agent.ok("type", ref=editor, text="\nreturn name\nprint(name)")
+    save = await agent.ref("Save", "button", "Save")
+    await agent.ok("click", ref=save)
+    saved = workbench.saved
+    assert saved is not None
+    want = LINES[:12] + ["  return name", "  print(name)"] + LINES[12:]
+    assert saved.split("\n") == want, [(i, a, b) for i, (a, b) in enumerate(zip(saved.split("\n"), want)) if a != b][:3]

@@ -400,7 +400,7 @@ const EDITABLE_JS: &str = "function(clear, caret) {
   const field = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
   // An EditContext host (a code editor's surface): the editor keeps its own caret and
   // selection; a fill selects all the way a user would (the editor's own Select All).
-  if (!field && !t.isContentEditable && t.editContext) return {editable: true, lookup: false, hasText: false, selectAll: !!clear};
+  if (!field && !t.isContentEditable && t.editContext) return {editable: true, host: !field, lookup: false, hasText: false, selectAll: !!clear};
   if (!field && !t.isContentEditable) return {editable: false};
   if (t.readOnly) return {editable: false, readonly: true};
   // Whether it looks things up as it is typed in: a search field, a combobox, autocomplete.
@@ -409,18 +409,18 @@ const EDITABLE_JS: &str = "function(clear, caret) {
   const lookup = t.type === 'search' || role === 'searchbox' || role === 'combobox' ||
     auto !== 'none' || !!t.list || !!(t.closest && t.closest('search, [role=search]'));
   if (clear) {
-    if (field) { t.select(); return {editable: true, lookup, hasText: t.value.length > 0}; }
+    if (field) { t.select(); return {editable: true, host: !field, lookup, hasText: t.value.length > 0}; }
     const r = document.createRange(); r.selectNodeContents(t);
     const s = getSelection(); s.removeAllRanges(); s.addRange(r);
-    return {editable: true, lookup, hasText: (t.textContent || '').length > 0};
+    return {editable: true, host: !field, lookup, hasText: (t.textContent || '').length > 0};
   }
-  if (caret) return {editable: true, lookup, hasText: false};
+  if (caret) return {editable: true, host: !field, lookup, hasText: false};
   try {
     if (field) { const n = t.value.length; t.setSelectionRange(n, n); }
     else { const r = document.createRange(); r.selectNodeContents(t); r.collapse(false);
            const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
   } catch (_) { /* number and email inputs have no selection API; the caret stays */ }
-  return {editable: true, lookup, hasText: false};
+  return {editable: true, host: !field, lookup, hasText: false};
 }";
 
 async fn type_text(
@@ -492,13 +492,35 @@ async fn type_text(
         let _ = left;
     }
     if !text.is_empty() {
-        page.call("Input.insertText", json!({"text": text})).await?;
+        let host = v.get("host").and_then(Value::as_bool) == Some(true);
+        insert_text(page, text, host).await?;
     }
     if submit {
         input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
     }
     let lookup = v.get("lookup").and_then(Value::as_bool) == Some(true);
     Ok(Performed { quiet: lookup.then_some(LOOKUP_QUIET), ..Performed::default() })
+}
+
+/// Inserts `text` where the caret is, as typed text lands. In an editable element that is not a
+/// form field (`host`: CodeMirror, ProseMirror, an EditContext), each line break goes in on its
+/// own: CodeMirror 6, given "\nreturn name" in one insertion, put the line in at the caret and
+/// joined two lines forty lines above it.
+async fn insert_text(page: &PageHandle, text: &str, host: bool) -> Result<(), CdpError> {
+    if !host || !text.contains('\n') {
+        page.call("Input.insertText", json!({"text": text})).await?;
+        return Ok(());
+    }
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            input::press(page.raw(), page.session_id(), &input::chord("Enter")?).await?;
+        }
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if !line.is_empty() {
+            page.call("Input.insertText", json!({"text": line})).await?;
+        }
+    }
+    Ok(())
 }
 
 /// Types `text` a key press per character (keydown, keypress, input, keyup: what a page that
