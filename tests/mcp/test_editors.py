@@ -231,10 +231,14 @@ async def test_codemirror_lines_are_numbered_once_and_typed_at_the_caret(agent: 
     assert workbench.saved.endswith("value_300 = compute(300)"), workbench.saved[-80:]
 
 
-async def test_codemirror_takes_lines_typed_at_the_caret_and_nothing_else_moves(agent: Agent, workbench: Workbench) -> None:
+@pytest.mark.parametrize("slowly", [False, True], ids=["inserted", "key_by_key"])
+async def test_codemirror_takes_lines_typed_at_the_caret_and_nothing_else_moves(
+    agent: Agent, workbench: Workbench, slowly: bool
+) -> None:
     """Typed text with line breaks goes in as a user types it (a line break is the Enter key,
-    the editor indents): given "\\nreturn name" in one insertion, CodeMirror put the line at
-    the caret and joined two lines forty lines above it."""
+    the editor indents), at the caret the agent moved with keys: given "\\nreturn name" in one
+    insertion, CodeMirror put the line at the caret and joined two lines forty lines above it;
+    typed key by key, it went to the end of the file."""
     await agent.ok("navigate", url=workbench.base + "/codemirror")
     await editor_lines(agent)
     editor = await agent.ref("textbox", "textbox", "")
@@ -242,7 +246,7 @@ async def test_codemirror_takes_lines_typed_at_the_caret_and_nothing_else_moves(
     # To line 12 with the editor's own go-to-line, then to its end.
     await agent.ok("press", keys="Control+Home")
     await agent.ok("press", keys=" ".join(["ArrowDown"] * 11 + ["End"]))
-    await agent.ok("type", ref=editor, text="\nreturn name\nprint(name)")
+    await agent.ok("type", ref=editor, text="\nreturn name\nprint(name)", slowly=slowly)
     save = await agent.ref("Save", "button", "Save")
     await agent.ok("click", ref=save)
     saved = workbench.saved

@@ -528,9 +528,12 @@ async fn insert_text(page: &PageHandle, text: &str, host: bool) -> Result<(), Cd
 /// (a terminal's screen, a game's canvas) gets the keys once focused, as a user's would.
 async fn type_keys(page: &PageHandle, el: &Element, text: &str, submit: bool) -> Result<(), CdpError> {
     ensure_enabled(page, el, "type into", true).await?;
+    // An editable element that holds the caret keeps it (a code editor moved in with keys);
+    // otherwise the caret goes after the current text, where typing by hand goes on.
+    let caret =
+        call_on(page, el, TYPEABLE_JS, &[]).await?.get("caret").and_then(Value::as_bool) == Some(true);
     focus(page, el, "type into").await?;
-    // The caret after the current text, where typing by hand goes on.
-    call_on(page, el, EDITABLE_JS, &[json!(false), json!(false)]).await?;
+    call_on(page, el, EDITABLE_JS, &[json!(false), json!(caret)]).await?;
     for c in text.chars() {
         let chord = if c == '\n' { input::chord("Enter")? } else { input::char_chord(c) };
         input::press(page.raw(), page.session_id(), &chord).await?;
