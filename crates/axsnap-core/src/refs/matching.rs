@@ -26,7 +26,10 @@
 //!    cannot tell them apart, and nesting order is position. A nested list with fewer
 //!    contents than the list around it is told apart by its share.
 //!
-//! Passes 2 and 3 take turns (a few rounds at most): the children of a container pass 3
+//! 4. **By neighbours.** Look-alikes left under a matched parent are told apart by the
+//!    elements just before and after them, both known on the new side (module `neighbours`).
+//!
+//! Passes 2 to 4 take turns (a few rounds at most): the children of a container pass 3 or 4
 //! matched are matched by pass 2 in the next round.
 //!
 //! Uniqueness on both sides (1, 2), or a majority of both sides' contents that no other pair
@@ -37,6 +40,7 @@
 use std::collections::HashMap;
 
 use super::keys::{Key, KeyMap, Keys};
+use super::neighbours;
 use super::Ref;
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
@@ -54,6 +58,8 @@ pub(super) struct Churned {
     pub parent: Option<Ref>,
     /// The ref of the nearest raw ancestor that had one.
     pub ancestor: Option<Ref>,
+    /// The refs of the ref-holding nodes just before and after it under that ancestor.
+    pub neighbours: (Option<Ref>, Option<Ref>),
     /// Its role when it was last shown.
     pub role: Role,
     /// Its name when it was last shown.
@@ -118,10 +124,13 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
     // A container matched by its contents (pass 3) is a matched parent in turn: its children
     // are looked for again (a table's rows under an ignored wrapper with no ref are matched
     // by their cells' links, then the cells inside them). Each round needs a new match.
+    let mut left = neighbours::Left::new();
     for _ in 0..MATCH_ROUNDS {
-        pass_siblings(churned, new, &mut children_of, queue, &mut matched, &mut taken, &mut pairs);
+        pass_siblings(churned, new, &mut children_of, queue, &mut left, &mut matched, &mut taken, &mut pairs);
         let before = pairs.len();
         by_descendants(churned, new, &mut matched, &mut taken, &mut pairs);
+        let placed = neighbours::carry(churned, new, &mut left, &mut matched, &mut taken, &pairs);
+        pairs.extend(placed);
         queue = pairs[before..].iter().filter(|(r, _)| children_of.contains_key(r)).copied().collect();
         if queue.is_empty() {
             break;
@@ -139,6 +148,7 @@ fn pass_siblings(
     new: &NewSide<'_>,
     children_of: &mut HashMap<Ref, Vec<usize>>,
     mut queue: Vec<(Ref, NodeId)>,
+    left: &mut neighbours::Left,
     matched: &mut [bool],
     taken: &mut [bool],
     pairs: &mut Vec<(Ref, NodeId)>,
@@ -146,32 +156,54 @@ fn pass_siblings(
     let mut kids: Vec<NodeId> = Vec::new();
     while let Some((parent_ref, parent)) = queue.pop() {
         let Some(olds) = children_of.remove(&parent_ref) else { continue };
-        // Old children under the same parent are unique among their own siblings; those
-        // that were under different wrappers may repeat a key, and then none of them is.
-        let mut old_by_local: KeyMap<Option<usize>> = KeyMap::default();
-        for &i in &olds {
-            if let Some(k) = churned[i].local {
-                old_by_local.entry(k).and_modify(|e| *e = None).or_insert(Some(i));
+        // The parent's own children first, each unique among its siblings on both sides; then
+        // those that were under wrappers with no ref, among the children through wrappers,
+        // where a key two of them share (under different wrappers) matches neither.
+        for through in [false, true] {
+            let mut old_by_local: KeyMap<Option<usize>> = KeyMap::default();
+            for &i in olds.iter().filter(|&&i| churned[i].parent.is_none() == through) {
+                if let Some(k) = churned[i].local {
+                    old_by_local.entry(k).and_modify(|e| *e = None).or_insert(Some(i));
+                }
             }
-        }
-        children_through_wrappers(new, parent, &mut kids);
-        let mut count: KeyMap<u32> = KeyMap::default();
-        for &kid in &kids {
-            *count.entry(new.keys.sibling[kid.index()]).or_default() += 1;
-        }
-        for &kid in &kids {
-            let key = new.keys.sibling[kid.index()];
-            let Some(&Some(i)) = old_by_local.get(&key) else { continue };
-            if matched[i] || taken[kid.index()] || count[&key] != 1 || !(new.candidate)(kid) {
+            if old_by_local.is_empty() {
                 continue;
             }
-            matched[i] = true;
-            taken[kid.index()] = true;
-            let r = churned[i].r;
-            pairs.push((r, kid));
-            if children_of.contains_key(&r) {
-                queue.push((r, kid));
+            kids.clear();
+            match through {
+                false => kids.extend_from_slice(&new.raw.node(parent).children),
+                true => children_through_wrappers(new, parent, &mut kids),
             }
+            let mut count: KeyMap<u32> = KeyMap::default();
+            if through {
+                for &kid in &kids {
+                    *count.entry(new.keys.sibling[kid.index()]).or_default() += 1;
+                }
+            }
+            for &kid in &kids {
+                let key = new.keys.sibling[kid.index()];
+                let Some(&Some(i)) = old_by_local.get(&key) else { continue };
+                let unique = match through {
+                    false => new.keys.sibling_unique[kid.index()],
+                    true => count[&key] == 1,
+                };
+                if matched[i] || taken[kid.index()] || !unique || !(new.candidate)(kid) {
+                    continue;
+                }
+                matched[i] = true;
+                taken[kid.index()] = true;
+                let r = churned[i].r;
+                pairs.push((r, kid));
+                if children_of.contains_key(&r) {
+                    queue.push((r, kid));
+                }
+            }
+        }
+        // What is left may be told apart by its neighbours (pass 4, module `neighbours`).
+        let rest: Vec<usize> =
+            olds.into_iter().filter(|&i| !matched[i] && churned[i].local.is_some()).collect();
+        if !rest.is_empty() {
+            left.insert(parent_ref, (parent, rest));
         }
     }
 }
