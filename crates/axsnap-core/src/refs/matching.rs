@@ -143,6 +143,7 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
 const MATCH_ROUNDS: usize = 4;
 
 /// Pass 2's walk: children unique among siblings under parents matched on both sides.
+#[allow(clippy::too_many_arguments)] // the passes' shared state, threaded through each
 fn pass_siblings(
     churned: &[Churned],
     new: &NewSide<'_>,

@@ -7,6 +7,9 @@ use crate::diff::{Diff, FieldChange, NewSubtree, Op};
 use crate::refs::Ref;
 use crate::tree::{Node, Tree};
 
+/// A removed part: its nodes in pre-order, each with its depth below the part's root.
+type Part<'t> = Vec<(u32, &'t Node)>;
+
 /// Most removed-and-added pairs compared (each pair is compared whole).
 const MAX_PAIRS: usize = 64;
 
@@ -33,7 +36,7 @@ pub fn unseen(diff: &Diff, prev: &Tree, next: &Tree) -> bool {
     let ctx = LineCtx::for_tree(next, None);
     let never_shown =
         |r: &Ref| p.by_ref.get(r).is_some_and(|&id| prev.subtree(id).iter().all(|&o| !p.shows_ref(o)));
-    let mut removed: Vec<(Option<Ref>, Vec<(u32, &Node)>)> = Vec::new();
+    let mut removed: Vec<(Option<Ref>, Part<'_>)> = Vec::new();
     let mut added: Vec<(Option<Ref>, &NewSubtree)> = Vec::new();
     for op in &diff.ops {
         match op {
@@ -71,7 +74,7 @@ pub fn unseen(diff: &Diff, prev: &Tree, next: &Tree) -> bool {
 }
 
 /// The subtree at `id` in pre-order with each node's depth below it.
-fn with_depths(tree: &Tree, id: crate::tree::NodeId) -> Vec<(u32, &Node)> {
+fn with_depths(tree: &Tree, id: crate::tree::NodeId) -> Part<'_> {
     let mut out = Vec::new();
     let mut stack = vec![(id, 0u32)];
     while let Some((n, d)) = stack.pop() {
