@@ -495,6 +495,13 @@ impl Group {
         for child in &mut self.members {
             let _ = child.wait();
         }
+        // A member that is not our child (the bus daemon dbus-launch forks) dies of the SIGKILL
+        // a moment later; on a busy machine, later than our children's reaping. The group is
+        // ended when none of it is left.
+        let deadline = Instant::now() + STOP_TIMEOUT;
+        while Instant::now() < deadline && !group_members(self.pgid).is_empty() {
+            thread::sleep(POLL);
+        }
     }
 }
 
