@@ -26,10 +26,7 @@
 //!    cannot tell them apart, and nesting order is position. A nested list with fewer
 //!    contents than the list around it is told apart by its share.
 //!
-//! 4. **By neighbours.** Look-alikes left under a matched parent are told apart by the
-//!    elements just before and after them, both known on the new side (module `neighbours`).
-//!
-//! Passes 2 to 4 take turns (a few rounds at most): the children of a container pass 3 or 4
+//! Passes 2 and 3 take turns (a few rounds at most): the children of a container pass 3
 //! matched are matched by pass 2 in the next round.
 //!
 //! Uniqueness on both sides (1, 2), or a majority of both sides' contents that no other pair
@@ -40,7 +37,6 @@
 use std::collections::HashMap;
 
 use super::keys::{Key, KeyMap, Keys};
-use super::neighbours;
 use super::Ref;
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
@@ -58,8 +54,6 @@ pub(super) struct Churned {
     pub parent: Option<Ref>,
     /// The ref of the nearest raw ancestor that had one.
     pub ancestor: Option<Ref>,
-    /// The refs of the ref-holding nodes just before and after it under that ancestor.
-    pub neighbours: (Option<Ref>, Option<Ref>),
     /// Its role when it was last shown.
     pub role: Role,
     /// Its name when it was last shown.
@@ -124,13 +118,10 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
     // A container matched by its contents (pass 3) is a matched parent in turn: its children
     // are looked for again (a table's rows under an ignored wrapper with no ref are matched
     // by their cells' links, then the cells inside them). Each round needs a new match.
-    let mut left = neighbours::Left::new();
     for _ in 0..MATCH_ROUNDS {
-        pass_siblings(churned, new, &mut children_of, queue, &mut left, &mut matched, &mut taken, &mut pairs);
+        pass_siblings(churned, new, &mut children_of, queue, &mut matched, &mut taken, &mut pairs);
         let before = pairs.len();
         by_descendants(churned, new, &mut matched, &mut taken, &mut pairs);
-        let placed = neighbours::carry(churned, new, &mut left, &mut matched, &mut taken, &pairs);
-        pairs.extend(placed);
         queue = pairs[before..].iter().filter(|(r, _)| children_of.contains_key(r)).copied().collect();
         if queue.is_empty() {
             break;
@@ -143,13 +134,11 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
 const MATCH_ROUNDS: usize = 4;
 
 /// Pass 2's walk: children unique among siblings under parents matched on both sides.
-#[allow(clippy::too_many_arguments)] // the passes' shared state, threaded through each
 fn pass_siblings(
     churned: &[Churned],
     new: &NewSide<'_>,
     children_of: &mut HashMap<Ref, Vec<usize>>,
     mut queue: Vec<(Ref, NodeId)>,
-    left: &mut neighbours::Left,
     matched: &mut [bool],
     taken: &mut [bool],
     pairs: &mut Vec<(Ref, NodeId)>,
@@ -199,12 +188,6 @@ fn pass_siblings(
                     queue.push((r, kid));
                 }
             }
-        }
-        // What is left may be told apart by its neighbours (pass 4, module `neighbours`).
-        let rest: Vec<usize> =
-            olds.into_iter().filter(|&i| !matched[i] && churned[i].local.is_some()).collect();
-        if !rest.is_empty() {
-            left.insert(parent_ref, (parent, rest));
         }
     }
 }

@@ -48,7 +48,6 @@ mod away;
 mod derived;
 mod keys;
 mod matching;
-mod neighbours;
 mod recreated;
 mod recycled;
 mod saved;
@@ -216,10 +215,6 @@ struct Structure {
     /// Content key (the whole subtree's identity), if unique among the ref-holding nodes
     /// under the same `ancestor`.
     content: Option<Key>,
-    /// The ref-holding nodes just before and after it under the same `ancestor` (`None`: it
-    /// was the first, or the last): what tells look-alike siblings apart when nothing in them
-    /// does (module `matching`, pass 2).
-    neighbours: (Option<Ref>, Option<Ref>),
 }
 
 /// The refs of one target.
@@ -521,7 +516,6 @@ impl RefSpace {
                         local: s.and_then(|s| s.local),
                         parent: s.and_then(|s| s.parent),
                         ancestor: s.and_then(|s| s.ancestor),
-                        neighbours: s.map_or((None, None), |s| s.neighbours),
                         role: slot.role.clone(),
                         name: slot.name.clone(),
                     }
@@ -867,15 +861,6 @@ fn remember_structure(
         kin.push(kin_key(nearest[id.index()], keys.content[id.index()]));
     }
     let unique_kin = keys::unique_keys(kin.len(), 0..kin.len(), |i| kin[i]);
-    // Each holder's neighbours under its nearest ancestor, in document order.
-    let mut neighbours: Vec<(Option<Ref>, Option<Ref>)> = vec![(None, None); holders.len()];
-    let mut last_under: HashMap<Option<Ref>, usize> = HashMap::new();
-    for (i, &(id, r, _)) in holders.iter().enumerate() {
-        if let Some(prev) = last_under.insert(nearest[id.index()], i) {
-            neighbours[prev].1 = Some(r);
-            neighbours[i].0 = Some(holders[prev].1);
-        }
-    }
     // A repeated native id (a backend bug) puts one ref on several nodes: the first holds it.
     let mut recorded = vec![false; slots.len()];
     for (i, &(id, r, parent)) in holders.iter().enumerate() {
@@ -891,7 +876,6 @@ fn remember_structure(
             parent,
             ancestor: nearest[id.index()],
             content: unique_kin[i].then_some(content),
-            neighbours: neighbours[i],
         });
     }
 }

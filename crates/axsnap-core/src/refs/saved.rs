@@ -88,13 +88,6 @@ struct SavedStructure {
     ancestor: Option<u32>,
     #[serde(rename = "c", default, skip_serializing_if = "Option::is_none", with = "key_text")]
     content: Option<Key>,
-    /// The neighbours before and after (0: none).
-    #[serde(rename = "b", default, skip_serializing_if = "is_no_neighbours")]
-    neighbours: (u32, u32),
-}
-
-fn is_no_neighbours(n: &(u32, u32)) -> bool {
-    *n == (0, 0)
 }
 
 /// [`SavedStructure::local`] when it equals the content key.
@@ -131,7 +124,6 @@ impl SavedStructure {
             parent: s.parent.map(|r| r.0),
             ancestor: (s.ancestor != s.parent).then(|| s.ancestor.map_or(0, |r| r.0)),
             content: s.content,
-            neighbours: (s.neighbours.0.map_or(0, |r| r.0), s.neighbours.1.map_or(0, |r| r.0)),
         }
     }
 
@@ -151,10 +143,6 @@ impl SavedStructure {
                 None => self.parent.map(Ref),
             },
             content: self.content,
-            neighbours: (
-                Some(self.neighbours.0).filter(|&r| r != 0).map(Ref),
-                Some(self.neighbours.1).filter(|&r| r != 0).map(Ref),
-            ),
         })
     }
 }
