@@ -113,6 +113,8 @@ PAGES: dict[str, str] = {
     "/welcome-guide": "an editor (a toolbar of 5 buttons, 6 block tiles, a 'Title' field) under a modal "
     "'Welcome to the block editor' (a full-window overlay, a dialog with 'Close' and 'Next'), shown on load; "
     "an 'Open help' button opens it again",
+    "/footer-bar": "an editor's blocks over a fixed status bar ('Document → Paragraph'); 'Shift' moves the "
+    "'Publish' button under the bar and back on each click, so the bar covers it on every other answer",
     "/python-docs/library/stdtypes.html": "a copy of Python's docs page on built-in types (707 KB, "
     "~144k tokens as a JSON tree) with its styles and scripts",
 }
@@ -626,6 +628,26 @@ document.getElementById('help').onclick = () => { guide.hidden = false; };
     return _page("Editor", style + body, script)
 
 
+def _footer_bar() -> bytes:
+    """A fixed status bar at the window's foot, drawn over the content under it as block
+    editors draw theirs; 'Shift' moves 'Publish' under the bar and back."""
+    body = """<main><h1>Draft</h1><p><button id=shift>Shift</button></p>
+<p id=spacer style="height:40px"></p><p><button id=publish>Publish</button></p></main>
+<div class=bar><span>Document</span> → <span>Paragraph</span></div>"""
+    script = """
+const spacer = document.getElementById('spacer'), publish = document.getElementById('publish');
+document.getElementById('shift').onclick = () => {
+  if (spacer.dataset.down) { spacer.style.height = '40px'; delete spacer.dataset.down; return; }
+  // Its centre 40 px above the window's foot: in the middle of the bar.
+  const r = publish.getBoundingClientRect();
+  spacer.style.height = (40 + innerHeight - 40 - (r.top + r.height / 2)) + 'px';
+  spacer.dataset.down = '1';
+};
+"""
+    style = "<style>body{margin:0}main{padding:8px}.bar{position:fixed;left:0;right:0;bottom:0;height:80px;background:#eee;border-top:1px solid #999}</style>"
+    return _page("Footer bar", style + body, script)
+
+
 def _inputs() -> bytes:
     """One labelled field of each kind, and fields a fill cannot change; every input and
     change event is logged on the page (`#log`), as a framework's handlers would see them."""
@@ -921,6 +943,7 @@ class _Handler(BaseHTTPRequestHandler):
             "/many-buttons": _many_buttons,
             "/inputs": _inputs,
             "/welcome-guide": _welcome_guide,
+            "/footer-bar": _footer_bar,
             "/long-text": _long_text,
             "/elements": _elements,
             "/keys": _keys,

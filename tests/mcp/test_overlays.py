@@ -57,3 +57,28 @@ async def test_what_a_modal_covers_is_one_line_until_it_closes(axsnap_bin: Path,
         text = full_text(r)
         assert kind_of(r) == "diff", text
         assert re.search(r"^~ \d+ elements no longer covered by e\d+", text, re.M), text
+
+
+async def test_a_bar_in_place_says_it_covers_only_when_two_captures_agree(axsnap_bin: Path, site: Site) -> None:
+    """A fixed status bar that covers a button in one answer and not in the next (the content
+    moved under it) says nothing of covering; left there, the next capture says it once."""
+    async with connect(stdio_params(axsnap_stdio_command(axsnap_bin, STRUCTURED))) as c:
+        r = await c.call_tool("navigate", {"url": site.url("/footer-bar")})
+        text = full_text(r)
+        assert not r.is_error and "covering" not in text, text
+        shift = await ref_of(c, "shift button")
+        for _ in range(2):
+            # Under the bar, then out again: neither answer speaks of covering.
+            r = await c.call_tool("click", {"ref": shift})
+            text = full_text(r)
+            assert not r.is_error, text
+            assert "cover" not in text and "obscured" not in text, text
+        # Under the bar and left there: the next look finds it still covered, and says so once.
+        r = await c.call_tool("click", {"ref": shift})
+        assert "cover" not in full_text(r), full_text(r)
+        r = await c.call_tool("snapshot", {})
+        text = full_text(r)
+        assert re.search(r"^~ (e\d+ button \"Publish\": \+obscured|1 elements? now covered by e\d+)", text, re.M), text
+        # A click on it is refused as covered, as it was all along.
+        r = await c.call_tool("click", {"ref": await ref_of(c, "publish button")})
+        assert r.is_error and "cover" in full_text(r), full_text(r)

@@ -144,19 +144,40 @@
     '[contenteditable="true"],[onclick]';
   const marked = [];
   const covers = [];
+  // Whether `a` holds `b`, across shadow roots: a shadow host holds what its root draws.
+  const holds = (a, b) => {
+    for (let n = b; n; n = n.parentNode || n.host) if (n === a) return true;
+    return false;
+  };
+  const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
+  // The element drawn at a point, looked for inside shadow roots: a menu a component draws in
+  // a shadow root of its own is otherwise hit as its host, and the cover found from the host
+  // was a pane of the app around it (a code editor's context menu covered through its host
+  // made three workbench panes covers, and their contents moved under them).
+  const hitAt = (root, x, y) => {
+    let hit = root.elementFromPoint(x, y);
+    for (let depth = 0; hit && hit.shadowRoot && depth < 32; depth++) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  };
   // What covers `el` when `hit` is on top of it: going up from `hit` to just below the
-  // ancestor it shares with `el`, the outermost positioned layer (a dropdown, a modal's
-  // backdrop), else the top of that branch. One cover then stands for all it covers.
+  // ancestor it shares with `el`, the nearest fixed layer (a menu's or a dialog's own, which
+  // escapes the panes it is written in), else the outermost positioned one (a dropdown, a
+  // modal's backdrop), else the top of that branch. One cover then stands for all it covers.
   const coverOf = (hit, el, seen) => {
     const known = seen.get(hit);
-    if (known && !known.contains(el)) return known;
-    let top = hit, layer = null;
-    for (let n = hit; n && n.nodeType === 1 && !n.contains(el); n = n.parentElement) {
+    if (known && !holds(known, el)) return known;
+    let top = hit, layer = null, fixed = null;
+    for (let n = hit; n && n.nodeType === 1 && !holds(n, el); n = up(n)) {
       top = n;
       const pos = getComputedStyle(n).position;
+      if (pos === 'fixed' && !fixed) fixed = n;
       if (pos === 'fixed' || pos === 'absolute' || pos === 'sticky') layer = n;
     }
-    const c = layer || top;
+    const c = fixed || layer || top;
     seen.set(hit, c);
     return c;
   };
@@ -170,19 +191,24 @@
     let n = 0;
     for (const el of root.querySelectorAll(SEL)) {
       if ((++n & 15) === 0 && performance.now() > stop) return;
+      // Presentation (a scroll bar a pane draws, an icon) is nothing anyone acts on: that
+      // something lies over it says nothing, and made the panes over hidden scroll bars
+      // covers that came and went as the bars faded.
+      const role = el.getAttribute('role');
+      if ((role === 'presentation' || role === 'none') && el.tabIndex < 0) continue;
       const r = el.getBoundingClientRect();
       // Under 2 px either way (a 1 px live region, a measuring sliver) is nothing anyone aims
       // at, and what lies on it covers nothing worth saying.
       if (r.width < 2 || r.height < 2) continue;
       const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
       if (cx < 0 || cy < 0 || cx >= vw || cy >= vh) continue;
-      const hit = root.elementFromPoint(cx, cy);
-      if (!hit || hit === el || el.contains(hit)) continue;
+      const hit = hitAt(root, cx, cy);
+      if (!hit || hit === el || holds(el, hit)) continue;
       // A click on its own label still reaches it.
-      if (el.labels && [...el.labels].some((l) => l.contains(hit))) continue;
+      if (el.labels && [...el.labels].some((l) => holds(l, hit))) continue;
       // Hitting an ancestor means the element itself takes no pointer events here; only a
       // foreign element on top counts as covering it.
-      if (hit.contains(el)) continue;
+      if (holds(hit, el)) continue;
       // The value only helps a person reading the DOM; capture reads the mark's presence.
       el.setAttribute(MARK, hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : ''));
       marked.push(el);

@@ -229,6 +229,20 @@ pub fn project(raw: &Tree, opts: &ProjectOptions) -> Projection {
     } else {
         raw
     };
+    // A cover over nothing an agent could act on is no overlay in its way: it says nothing.
+    let quieted;
+    let raw = {
+        let covers = crate::cover::Covers::of(raw);
+        let idle = covers.idle(raw);
+        if idle.is_empty() {
+            raw
+        } else {
+            let mut copy = raw.clone();
+            crate::cover::quiet(&mut copy, &idle);
+            quieted = copy;
+            &quieted
+        }
+    };
     let Some(raw_root) = raw.root().filter(|r| raw.get(*r).is_some()) else {
         return Projection { tree: Tree::new(), stats, origin: Vec::new() };
     };

@@ -49,6 +49,7 @@ const PARALLEL_NODES: usize = 20_000;
 
 mod baselines;
 mod saved;
+mod steady;
 
 use baselines::{Baseline, Baselines};
 pub use saved::{RestoreError, SavedSession};
@@ -214,6 +215,7 @@ pub struct Session {
     refs: RefSpace,
     next_seq: u64,
     baselines: Baselines,
+    steady: steady::SteadyCovers,
 }
 
 impl Session {
@@ -251,16 +253,27 @@ impl Session {
     ) -> Result<Response, SessionError> {
         self.expire(now);
         let partial_capture = capture.partial.is_some();
-        let project_it = || match scoped_part(&capture.tree, &request.options) {
-            Some(part) => part,
-            None => project(&capture.tree, &request.options),
+        // A cover that was already in place says it covers from its second capture on.
+        let held = self.steady.held_back(&capture.target, &capture.tree);
+        let steadied;
+        let raw = if held.is_empty() {
+            &capture.tree
+        } else {
+            let mut copy = capture.tree.clone();
+            crate::cover::quiet(&mut copy, &held);
+            steadied = copy;
+            &steadied
         };
-        let refs = if capture.tree.arena_len() >= PARALLEL_NODES {
+        let project_it = || match scoped_part(raw, &request.options) {
+            Some(part) => part,
+            None => project(raw, &request.options),
+        };
+        let refs = if raw.arena_len() >= PARALLEL_NODES {
             // Projecting and reading the raw tree for the refs are independent and take about
             // as long on a large page: side by side where a second core is free.
             let (projection, read) = std::thread::scope(|s| {
                 let projecting = s.spawn(project_it);
-                let read = self.refs.read_raw(&capture.target, &capture.tree, !partial_capture);
+                let read = self.refs.read_raw(&capture.target, raw, !partial_capture);
                 // A panic while projecting is a bug; project here to report it as such.
                 (projecting.join().unwrap_or_else(|_| project_it()), read)
             });
@@ -270,9 +283,9 @@ impl Session {
         } else {
             let mut projection = project_it();
             let stats = if partial_capture {
-                self.refs.refresh_projection_partial(&capture.target, &capture.tree, &mut projection)
+                self.refs.refresh_projection_partial(&capture.target, raw, &mut projection)
             } else {
-                self.refs.refresh_projection(&capture.target, &capture.tree, &mut projection)
+                self.refs.refresh_projection(&capture.target, raw, &mut projection)
             };
             (projection, stats)
         };
@@ -509,6 +522,7 @@ impl Session {
     pub fn forget_target(&mut self, target: &TargetId) {
         self.baselines.retain(|(_, t)| t != target);
         self.refs.forget_target(target);
+        self.steady.forget(target);
     }
 
     /// Baselines currently kept.

@@ -99,6 +99,6 @@ impl Session {
         let refs = RefSpace::restore(refs).map_err(RestoreError::Refs)?;
         let baselines =
             Baselines::restore(baselines, now, policy.max_age).map_err(RestoreError::Baselines)?;
-        Ok(Session { policy, refs, next_seq: seq, baselines })
+        Ok(Session { policy, refs, next_seq: seq, baselines, steady: Default::default() })
     }
 }
