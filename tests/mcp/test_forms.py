@@ -207,6 +207,8 @@ async def test_native_pickers_are_one_field_each(page: Page) -> None:
     for leak in ("spinbutton", "Month Month", "Show date picker", "mm", "yyyy", "Date ", "InputTime", "ColorWell", "DateTime"):
         assert leak not in shown, (leak, text)
     assert 'date "Frozen date" [' in text and ": 2020-01-01" in text, text
+    # A range says its bounds beside its value: what `fill` takes, before a fill is refused.
+    assert re.search(r'^\s*slider "Volume" \[e\d+\]: 5 \(0 to 10\)$', text, re.M), text
 
 
 async def test_an_empty_date_filled_with_an_iso_value_reads_it(page: Page) -> None:

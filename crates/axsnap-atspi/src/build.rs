@@ -3,7 +3,7 @@
 //! in child objects (web content puts a paragraph's words there, with U+FFFC where each child
 //! object sits).
 
-use axsnap_core::{NativeId, Node, NodeId, RawFlags, Rect, Role, State, Tree};
+use axsnap_core::{NativeId, Node, NodeId, RawFlags, Rect, Role, State, Tree, ValueRange};
 
 use crate::capture::Walk;
 use crate::fetch::{RawObject, MANY_CHILDREN};
@@ -167,10 +167,16 @@ fn node_of(raw: &RawObject, parent_role: Option<&str>, is_root: bool, visible_on
         // A spreadsheet cell's text is what it shows; its Value is a number even for an empty
         // cell (Calc says 0).
         node.value = raw.text.clone().filter(|t| !t.trim().is_empty());
-    } else if let Some((current, _, _)) = raw.value.filter(|_| is_range(&role)) {
+    } else if let Some((current, min, max)) = raw.value.filter(|_| is_range(&role)) {
         // Only a range's number is its value: LibreOffice gives every button and menu item a
         // Value of 0, which said `: 0` on each of their lines.
         node.value = Some(number(current));
+        // A scroll bar's bounds are pixels of a layout; a toolkit's "no limit" (GTK spin
+        // buttons reach ±1.8e308) bounds nothing an agent would type.
+        let bounded = min.abs() < 1e15 && max.abs() < 1e15;
+        if role != Role::ScrollBar && bounded {
+            node.range = ValueRange::new(min, max, None);
+        }
     }
     node.flags = RawFlags {
         hidden: !is_root && (!raw.state(bit::VISIBLE) || (!visible_only && !raw.state(bit::SHOWING))),

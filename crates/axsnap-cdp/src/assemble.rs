@@ -8,7 +8,7 @@ use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use axsnap_core::{Action, NativeId, Node, NodeId, Rect, Role, State, Tree};
+use axsnap_core::{Action, NativeId, Node, NodeId, Rect, Role, State, Tree, ValueRange};
 
 use crate::ax::AxDoc;
 use crate::capture::{AxSkip, FrameMeta, SessionData};
@@ -467,6 +467,12 @@ impl<'a> Assembler<'a> {
         // The attribute makes inputs read-only. Chromium's tree says so of text fields only:
         // a read-only date, time or colour input (a textbox here) read as one that takes a
         // fill, and a read-only number input as editable.
+        // The accessibility tree gives a range's bounds but not its step.
+        if let (Some(range), Some(step)) = (node.range.as_mut(), f.step) {
+            if let Some(stepped) = ValueRange::new(range.min, range.max, Some(step)) {
+                *range = stepped;
+            }
+        }
         // Chromium calls a month, week and datetime-local input alike; the type tells them.
         if let (true, Some(picker)) = (node.role.is_picker(), &f.picker) {
             node.role = picker.clone();

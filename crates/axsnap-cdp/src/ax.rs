@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
-use axsnap_core::{Action, ActionSet, Node, Role, State, StateSet};
+use axsnap_core::{Action, ActionSet, Node, Role, State, StateSet, ValueRange};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
@@ -337,6 +337,10 @@ fn to_node<'v>(ax: &RawNode<'v>, roles: &mut HashMap<Cow<'v, str>, Role>) -> Nod
     node.flags.hidden = p.hidden;
     node.level = p.level;
     node.url = p.url.clone();
+    // A scroll bar's bounds are pixels of a layout, not a value anyone sets.
+    if node.role != Role::ScrollBar {
+        node.range = p.min.zip(p.max).and_then(|(min, max)| ValueRange::new(min, max, None));
+    }
     let (states, facts) = (p.states, p.facts);
     node.states = states;
     node.actions = actions_for(&node.role, states, facts);
@@ -350,6 +354,9 @@ struct Props {
     hidden: bool,
     level: Option<u32>,
     url: Option<String>,
+    /// A ranged control's bounds.
+    min: Option<f64>,
+    max: Option<f64>,
     facts: ActionFacts,
 }
 
@@ -385,6 +392,8 @@ impl Props {
             }
             "hasPopup" => self.facts.has_popup = v.text().is_some_and(|t| t != "false"),
             "level" => self.level = v.as_u32(),
+            "valuemin" => self.min = v.as_f64(),
+            "valuemax" => self.max = v.as_f64(),
             "url" => self.url = v.text().filter(|s| !s.is_empty()),
             _ => {}
         }

@@ -72,6 +72,16 @@ impl Scalar<'_> {
         }
     }
 
+    /// The value as a number: numbers, and strings that read as one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Scalar::Int(i) => Some(*i as f64),
+            Scalar::Float(f) => Some(*f),
+            Scalar::Str(s) => s.trim().parse().ok(),
+            Scalar::Bool(_) | Scalar::None => None,
+        }
+    }
+
     /// The value as a non-negative integer that fits a `u32`.
     pub fn as_u32(&self) -> Option<u32> {
         match self {

@@ -227,6 +227,8 @@ pub struct Facts {
     /// The picker role an `<input>`'s type gives it (`type=month` is [`Role::Month`]): the
     /// accessibility tree calls month, week and datetime-local inputs all `DateTime`.
     pub picker: Option<Role>,
+    /// The `step` attribute, when it is a number (`any` is none): the range's step.
+    pub step: Option<f64>,
     /// Its document (index into [`SnapIndex::infos`]).
     pub doc: usize,
 }
@@ -302,6 +304,8 @@ pub(crate) struct AttrIds {
     readonly: Option<i64>,
     /// The `type` attribute's name.
     type_attr: Option<i64>,
+    /// The `step` attribute's name.
+    step_attr: Option<i64>,
 }
 
 impl SnapIndex {
@@ -328,6 +332,7 @@ impl SnapIndex {
             true_value: find("true"),
             readonly: find("readonly"),
             type_attr: find("type"),
+            step_attr: find("step"),
         };
         let total: usize = raw.documents.iter().map(|d| d.nodes.backend_node_id.len()).sum();
         let mut by_backend = HashMap::with_capacity(total);
@@ -488,6 +493,8 @@ impl SnapIndex {
                     f.readonly = true;
                 } else if k == ids.type_attr {
                     f.picker = self.string(v).and_then(picker_of_type);
+                } else if k == ids.step_attr {
+                    f.step = self.string(v).and_then(|s| s.trim().parse().ok());
                 }
             }
             f.dev_id = dev.into_iter().flatten().next().map(str::to_string);

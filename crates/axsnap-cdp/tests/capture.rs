@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use std::collections::HashSet;
 
 use axsnap_cdp::{capture, capture_with, CaptureOptions, PageHandle};
-use axsnap_core::{Action, Role, State, Tree};
+use axsnap_core::{Action, Role, State, Tree, ValueRange};
 use common::find::{dump, has_name, must, node};
 use common::{browser, run, Server};
 
@@ -642,6 +642,38 @@ fn deep_pages_plan_by_their_depth() {
         assert!(out.capture.partial.is_none(), "{:?}", out.capture.partial);
         assert!(out.stats.ax_nodes > 0);
         must(&out.capture.tree, Role::Link, "item 139");
+        page.close().await.unwrap();
+    })
+}
+
+#[test]
+fn ranged_controls_carry_their_bounds_on_both_capture_paths() {
+    run(async {
+        let (page, _srv) = open("ranges.html").await;
+        let ax = tree_of(&page).await;
+        let dom =
+            capture_with(&page, DEADLINE, &CaptureOptions { dom_only: true, ..CaptureOptions::default() })
+                .await
+                .unwrap()
+                .capture
+                .tree;
+        let range = |min: f64, max: f64, step: Option<f64>| ValueRange::new(min, max, step);
+        let cases = [
+            (Role::Slider, "Volume", range(0.0, 10.0, Some(0.5))),
+            (Role::Slider, "Balance", range(0.0, 100.0, None)),
+            (Role::SpinButton, "Guests", range(1.0, 12.0, None)),
+            (Role::SpinButton, "Free count", None),
+            (Role::Slider, "Zoom", range(0.0, 100.0, None)),
+            (Role::SpinButton, "Seats", range(1.0, 9.0, None)),
+            (Role::ProgressBar, "Upload", range(0.0, 200.0, None)),
+            (Role::Meter, "Fuel", range(0.0, 1.0, None)),
+        ];
+        for (t, path) in [(&ax, "accessibility tree"), (&dom, "DOM")] {
+            for (role, name, want) in &cases {
+                let n = must(t, role.clone(), name);
+                assert_eq!(n.range, *want, "{name} from the {path}");
+            }
+        }
         page.close().await.unwrap();
     })
 }

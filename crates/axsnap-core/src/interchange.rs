@@ -20,7 +20,7 @@
 //! ```
 //!
 //! Every node field of [`Node`] may appear (`value`, `description`, `states`, `actions`,
-//! `level`, `url`, `options`, `bounds` as `{x,y,w,h}`, `dev_id`, `flags`); all but `id` and
+//! `level`, `url`, `options`, `range` as `{min,max,step}`, `bounds` as `{x,y,w,h}`, `dev_id`, `flags`); all but `id` and
 //! `native` are optional. `role` takes any platform spelling ([`Role::parse`](crate::Role::parse)); unknown state
 //! and action names are skipped. `id`s are local to the file and need not be dense.
 //!

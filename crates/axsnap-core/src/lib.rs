@@ -51,4 +51,4 @@ pub use refs::{Ref, RefError, TargetId};
 pub use role::Role;
 pub use snapshot::{Header, Snapshot};
 pub use state::{Action, ActionSet, State, StateSet};
-pub use tree::{Folded, NativeId, Node, NodeId, RawFlags, Rect, Tree};
+pub use tree::{Folded, NativeId, Node, NodeId, RawFlags, Rect, Tree, ValueRange};

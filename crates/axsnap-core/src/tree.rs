@@ -89,6 +89,73 @@ impl Rect {
     }
 }
 
+/// The bounds of a ranged control: a slider, a spin button with limits, a progress bar, a
+/// meter. Said beside the value (`slider "Volume" [e5]: 5 (0 to 10)`) so that an agent knows
+/// what `fill` takes before it tries.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValueRange {
+    /// The least value.
+    pub min: f64,
+    /// The greatest value.
+    pub max: f64,
+    /// The step between values, when the control has one other than 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
+}
+
+impl ValueRange {
+    /// A range from bounds a platform gave, when they make one: both finite, `min < max`
+    /// (Chromium gives a number input with no bounds 0 to 0); a step only when finite,
+    /// positive and not 1.
+    ///
+    /// ```
+    /// use axsnap_core::ValueRange;
+    ///
+    /// let r = ValueRange::new(0.0, 10.0, Some(0.5)).unwrap();
+    /// assert_eq!(r.to_string(), "0 to 10, step 0.5");
+    /// assert_eq!(ValueRange::new(0.0, 100.0, Some(1.0)).unwrap().to_string(), "0 to 100");
+    /// assert!(ValueRange::new(5.0, 1.0, None).is_none());
+    /// assert!(ValueRange::new(0.0, 0.0, None).is_none());
+    /// ```
+    pub fn new(min: f64, max: f64, step: Option<f64>) -> Option<ValueRange> {
+        (min.is_finite() && max.is_finite() && min < max).then(|| ValueRange {
+            min,
+            max,
+            step: step.filter(|s| s.is_finite() && *s > 0.0 && *s != 1.0),
+        })
+    }
+
+    /// The same range, bit for bit (a NaN a backend bug let through equals itself).
+    pub fn same(a: &Option<ValueRange>, b: &Option<ValueRange>) -> bool {
+        let bits =
+            |r: &Option<ValueRange>| r.map(|r| (r.min.to_bits(), r.max.to_bits(), r.step.map(f64::to_bits)));
+        bits(a) == bits(b)
+    }
+}
+
+impl std::fmt::Display for ValueRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} to {}", Number(self.min), Number(self.max))?;
+        if let Some(step) = self.step {
+            write!(f, ", step {}", Number(step))?;
+        }
+        Ok(())
+    }
+}
+
+/// A number as a person writes it: no `.0` on a whole one.
+struct Number(f64);
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.fract() == 0.0 && self.0.abs() < 1e15 {
+            write!(f, "{}", self.0 as i64)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
 /// Layout and accessibility facts a backend sets on raw nodes for projection. Projected trees
 /// keep only what the renderer reads: `pre` on text and `block` (on text: the text begins or
 /// ends a block-level box beside an inline neighbour).
@@ -147,6 +214,9 @@ pub struct Node {
     /// Options of a select-like element that are not in the tree as children.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
+    /// The bounds of a ranged control's value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<ValueRange>,
     /// Bounds on screen, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Rect>,
@@ -205,6 +275,7 @@ impl Node {
             && self.level == other.level
             && self.url == other.url
             && self.options == other.options
+            && ValueRange::same(&self.range, &other.range)
             && self.bounds == other.bounds
             && self.dev_id == other.dev_id
             && self.native == other.native

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use axsnap_core::diff::{apply, diff, Diff, Op};
-use axsnap_core::{NativeId, Node, NodeId, Ref, Role, State, StateSet, Tree};
+use axsnap_core::{NativeId, Node, NodeId, Ref, Role, State, StateSet, Tree, ValueRange};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
@@ -40,6 +40,12 @@ impl Builder {
         let r = self.next_ref;
         self.next_ref += 1;
         let mut n = Node::new(role, name, NativeId::new("doc", format!("n{r}")));
+        // Some carry a range, so that ranges are diffed and applied too.
+        n.range = ((bits >> 11) % 4 == 0).then(|| ValueRange {
+            min: 0.0,
+            max: f64::from((bits >> 13) % 3),
+            step: None,
+        });
         n.value = value;
         n.states = states;
         n.ref_id = Some(Ref(r));
@@ -180,6 +186,9 @@ fn run_edit(t: &mut Tree, e: &Edit, b: &mut Builder) {
         Edit::SetValue { at, value } => {
             if let Some(x) = pick(t, at, false) {
                 t.node_mut(x).value = value.map(|v| format!("typed{v}"));
+                // A ranged control's bounds move with what is typed in some apps.
+                t.node_mut(x).range =
+                    value.map(|v| ValueRange { min: 0.0, max: f64::from(v) + 1.0, step: Some(0.5) });
             }
         }
         Edit::ToggleState { at } => {

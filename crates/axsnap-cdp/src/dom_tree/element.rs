@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use axsnap_core::{Node, Role, State, StateSet};
+use axsnap_core::{Node, Role, State, StateSet, ValueRange};
 
 use super::tags::{named_by_content, Tag, A};
 use super::text::{normalize, resolve, MAX_NAME};
@@ -128,6 +128,7 @@ impl<'s> Builder<'s> {
             }
             .filter(|v| !v.is_empty());
         }
+        node.range = self.range(i, tag, &input_type, &role);
         // An editable host that says it is a text field holds its text as its value, as the
         // browser's tree says (masked text is redacted with the rest of the capture).
         if contenteditable && node.value.is_none() && matches!(role, Role::TextBox | Role::SearchBox) {
@@ -144,6 +145,31 @@ impl<'s> Builder<'s> {
         node.states = states;
         node.actions = actions_for(&node.role, states, f);
         node
+    }
+
+    /// A ranged control's bounds, as the browser's tree gives them: a range input's `min` and
+    /// `max` (0 and 100 when unset) and its `step`, a number input's when it has both, an ARIA
+    /// range widget's `aria-valuemin` and `aria-valuemax` (a slider's and a progress bar's
+    /// are 0 and 100 when unset), a `<progress>`'s or `<meter>`'s own.
+    fn range(&self, i: usize, tag: Tag, input_type: &str, role: &Role) -> Option<ValueRange> {
+        let num = |a: A| self.attr(i, a).and_then(|v| v.trim().parse::<f64>().ok());
+        match (tag, input_type) {
+            (Tag::Input, "range") => {
+                ValueRange::new(num(A::Min).unwrap_or(0.0), num(A::Max).unwrap_or(100.0), num(A::Step))
+            }
+            (Tag::Input, "number") => ValueRange::new(num(A::Min)?, num(A::Max)?, num(A::Step)),
+            _ if matches!(role, Role::Slider | Role::ProgressBar | Role::SpinButton | Role::Meter) => {
+                let min = num(A::AriaValuemin).or_else(|| num(A::Min));
+                let max = num(A::AriaValuemax).or_else(|| num(A::Max));
+                match role {
+                    Role::Slider | Role::ProgressBar => {
+                        ValueRange::new(min.unwrap_or(0.0), max.unwrap_or(100.0), None)
+                    }
+                    _ => ValueRange::new(min?, max?, None),
+                }
+            }
+            _ => None,
+        }
     }
 
     fn role(&mut self, i: usize, tag: Tag, input_type: &str, clickable: bool) -> Role {

@@ -45,9 +45,14 @@ pub(super) enum A {
     AriaValuenow,
     AriaValuetext,
     Class,
+    AriaValuemin,
+    AriaValuemax,
+    Min,
+    Max,
+    Step,
 }
 
-pub(super) const ATTRS: [&str; 39] = [
+pub(super) const ATTRS: [&str; 44] = [
     "role",
     "aria-label",
     "aria-labelledby",
@@ -87,6 +92,11 @@ pub(super) const ATTRS: [&str; 39] = [
     "aria-valuenow",
     "aria-valuetext",
     "class",
+    "aria-valuemin",
+    "aria-valuemax",
+    "min",
+    "max",
+    "step",
 ];
 
 /// What a tag name means here.

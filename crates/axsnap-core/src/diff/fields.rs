@@ -1,7 +1,7 @@
 //! Field-by-field comparison of two nodes, and replaying one [`FieldChange`] on a node.
 
 use super::{FieldChange, TextField};
-use crate::tree::{Node, Rect};
+use crate::tree::{Node, Rect, ValueRange};
 
 /// The changes that turn `old`'s own fields into `new`'s, in a fixed field order. Refs and
 /// arena links are not fields: the caller matched the nodes by ref.
@@ -26,6 +26,7 @@ pub(super) fn changes(old: &Node, new: &Node) -> Vec<FieldChange> {
     cmp!(level, Level);
     cmp!(url, Url);
     cmp!(options, Options);
+    cmp!(range, Range, ValueRange::same);
     cmp!(bounds, Bounds, same_bounds);
     cmp!(dev_id, DevId);
     cmp!(native, Native);
@@ -47,6 +48,7 @@ impl FieldChange {
             FieldChange::Level { .. } => "level",
             FieldChange::Url { .. } => "url",
             FieldChange::Options { .. } => "options",
+            FieldChange::Range { .. } => "range",
             FieldChange::Bounds { .. } => "bounds",
             FieldChange::DevId { .. } => "dev_id",
             FieldChange::Native { .. } => "native",
@@ -82,6 +84,7 @@ impl FieldChange {
             FieldChange::Level { old, new } => set!(level, old, new),
             FieldChange::Url { old, new } => set!(url, old, new),
             FieldChange::Options { old, new } => set!(options, old, new),
+            FieldChange::Range { old, new } => set!(range, old, new, ValueRange::same),
             FieldChange::Bounds { old, new } => set!(bounds, old, new, same_bounds),
             FieldChange::DevId { old, new } => set!(dev_id, old, new),
             FieldChange::Native { old, new } => set!(native, old, new),
@@ -120,6 +123,7 @@ pub(super) fn detached(node: &Node) -> Node {
         level: node.level,
         url: node.url.clone(),
         options: node.options.clone(),
+        range: node.range,
         bounds: node.bounds,
         dev_id: node.dev_id.clone(),
         native: node.native.clone(),

@@ -161,6 +161,8 @@ pub enum FieldChange {
     Url { old: Option<String>, new: Option<String> },
     /// Options changed.
     Options { old: Vec<String>, new: Vec<String> },
+    /// A ranged control's bounds changed.
+    Range { old: Option<crate::ValueRange>, new: Option<crate::ValueRange> },
     /// Bounds changed.
     Bounds { old: Option<crate::Rect>, new: Option<crate::Rect> },
     /// Developer id changed.

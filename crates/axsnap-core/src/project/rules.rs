@@ -1268,6 +1268,7 @@ fn copy_node(
         level: raw.level,
         url: raw.url.clone(),
         options: raw.options.clone(),
+        range: raw.range,
         bounds: raw.bounds,
         dev_id: raw.dev_id.clone(),
         native: raw.native.clone(),

@@ -393,6 +393,12 @@ fn push_update(out: &mut String, r: Ref, changes: &[FieldChange], p: &Side, n: &
                 s.push_str("options now");
                 line::push_options(&mut s, new);
             }
+            FieldChange::Range { new, .. } => match new {
+                Some(range) => {
+                    let _ = write!(s, "range now {range}");
+                }
+                None => s.push_str("no range"),
+            },
             FieldChange::Folded { old, new } => match (old, new) {
                 (None, Some(f)) => {
                     s.push_str("now ");
@@ -553,6 +559,7 @@ pub(super) fn same_content(p: &Side, r: Ref, subtree: &crate::diff::NewSubtree, 
             && a.level == b.level
             && (a.url == b.url || (line::shown_url(a, ctx).is_none() && line::shown_url(b, ctx).is_none()))
             && a.options == b.options
+            && crate::ValueRange::same(&a.range, &b.range)
     })
 }
 

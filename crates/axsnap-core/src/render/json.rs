@@ -31,7 +31,7 @@ use crate::refs::Ref;
 use crate::role::Role;
 use crate::snapshot::Snapshot;
 use crate::state::{ActionSet, StateSet};
-use crate::tree::{Folded, NativeId, Node, Rect, Tree};
+use crate::tree::{Folded, NativeId, Node, Rect, Tree, ValueRange};
 
 /// A node in the snapshot JSON: its place, then its own fields.
 #[derive(Serialize)]
@@ -59,6 +59,8 @@ struct Entry<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     options: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
+    range: Option<ValueRange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     bounds: Option<Rect>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dev_id: Option<&'a str>,
@@ -84,6 +86,7 @@ impl<'a> Entry<'a> {
             level: n.level,
             url: n.url.as_deref(),
             options: &n.options,
+            range: n.range,
             bounds: n.bounds,
             dev_id: n.dev_id.as_deref(),
             native: &n.native,

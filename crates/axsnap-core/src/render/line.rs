@@ -393,6 +393,15 @@ fn write_line_body(
         (Some(v), _) => {
             out.push_str(": ");
             push_tail(out, &bound::value(v));
+            // A ranged control says its bounds: `slider "Volume" [e5]: 5 (0 to 10)`.
+            if let Some(range) = n.range {
+                let _ = write!(out, " ({range})");
+            }
+        }
+        (None, _) if n.range.is_some() => {
+            if let Some(range) = n.range {
+                let _ = write!(out, ": empty ({range})");
+            }
         }
         // An empty picked field says what `fill` takes: `date "Due" [e3]: empty (yyyy-mm-dd)`.
         (None, _) if n.role.is_picker() => {
@@ -682,6 +691,20 @@ mod tests {
         let mut t = Node::new(Role::TextBox, "Note", NativeId::new("d", "2"));
         t.ref_id = Some(Ref(4));
         assert_eq!(line(&t), "  textbox \"Note\" [e4]\n", "a text field says nothing of a format");
+    }
+
+    #[test]
+    fn a_ranged_control_says_its_bounds_beside_its_value() {
+        let mut n = Node::new(Role::Slider, "Volume", NativeId::new("d", "1"));
+        n.ref_id = Some(Ref(5));
+        n.value = Some("5".into());
+        n.range = crate::ValueRange::new(0.0, 10.0, Some(0.5));
+        assert_eq!(line(&n), "  slider \"Volume\" [e5]: 5 (0 to 10, step 0.5)\n");
+        n.value = None;
+        n.range = crate::ValueRange::new(-1.5, 1e3, None);
+        assert_eq!(line(&n), "  slider \"Volume\" [e5]: empty (-1.5 to 1000)\n");
+        n.range = None;
+        assert_eq!(line(&n), "  slider \"Volume\" [e5]\n");
     }
 
     #[test]

@@ -95,4 +95,5 @@ fn looks_alike(a: &Node, b: &Node) -> bool {
         && a.level == b.level
         && a.url == b.url
         && a.options == b.options
+        && crate::ValueRange::same(&a.range, &b.range)
 }

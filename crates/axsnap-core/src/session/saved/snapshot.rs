@@ -18,7 +18,7 @@ use crate::refs::{Ref, TargetId};
 use crate::role::Role;
 use crate::snapshot::{Header, Snapshot};
 use crate::state::{ActionSet, StateSet};
-use crate::tree::{Folded, NativeId, Node, NodeId, RawFlags, Rect, Tree};
+use crate::tree::{Folded, NativeId, Node, NodeId, RawFlags, Rect, Tree, ValueRange};
 
 /// A [`Snapshot`] written out.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -88,6 +88,9 @@ struct SavedNode {
     url: Option<String>,
     #[serde(rename = "o", default, skip_serializing_if = "Vec::is_empty")]
     options: Vec<String>,
+    /// `[min, max, step]`, as `bounds` are written.
+    #[serde(rename = "rg", default, skip_serializing_if = "Option::is_none")]
+    range: Option<[Option<f64>; 3]>,
     /// `[x, y, w, h]`; a number JSON cannot hold (NaN) is written `null` and read as NaN.
     #[serde(rename = "b", default, skip_serializing_if = "Option::is_none")]
     bounds: Option<[Option<f64>; 4]>,
@@ -163,6 +166,7 @@ impl SavedTree {
                 level,
                 url,
                 options,
+                range,
                 bounds,
                 dev_id,
                 native,
@@ -188,6 +192,7 @@ impl SavedTree {
                 level: *level,
                 url: url.clone(),
                 options: options.clone(),
+                range: range.map(|r| [Some(r.min), Some(r.max), r.step]),
                 bounds: bounds.map(|b| [Some(b.x), Some(b.y), Some(b.w), Some(b.h)]),
                 dev_id: dev_id.clone(),
                 scope,
@@ -249,6 +254,7 @@ impl SavedNode {
             level: self.level,
             url: self.url,
             options: self.options,
+            range: self.range.map(|[min, max, step]| ValueRange { min: nan(min), max: nan(max), step }),
             bounds: self.bounds.map(|[x, y, w, h]| Rect { x: nan(x), y: nan(y), w: nan(w), h: nan(h) }),
             dev_id: self.dev_id,
             native: NativeId { scope, id: self.id },
@@ -296,6 +302,7 @@ mod tests {
         b.level = Some(2);
         b.url = Some("u".into());
         b.options = vec!["a".into(), "b".into()];
+        b.range = ValueRange::new(0.0, 10.0, Some(0.5));
         b.bounds = Some(Rect { x: 1.5, y: -2.0, w: 1e-7, h: 3e9 });
         b.dev_id = Some("buy".into());
         b.ref_id = Some(Ref(12));
@@ -326,6 +333,7 @@ mod tests {
             level: None,
             url: None,
             options: Vec::new(),
+            range: None,
             bounds: None,
             dev_id: None,
             scope: s,
