@@ -1,6 +1,6 @@
 //! [`Element`]: one UI Automation element as read, its properties and its control patterns'
 //! state, and [`Elements`], a tree of them. This is what a recording is read into and what a
-//! capture over COM fills from its cache request; [`crate::build`] turns it into the core's
+//! capture over COM fills from its cache request; [`crate::build()`] turns it into the core's
 //! tree.
 
 use axsnap_core::Rect;

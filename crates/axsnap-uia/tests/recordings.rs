@@ -164,3 +164,24 @@ fn ref_of(text: &str, role: &str) -> String {
     let at = line.find("[e").unwrap_or_else(|| panic!("no ref: {line}"));
     line[at + 1..].split(']').next().unwrap_or_default().to_string()
 }
+
+/// The figures of issue 46: each recorded window's tokens (cl100k) shown whole with every
+/// projection rule off, and with the rules (the seeds' compaction: wrappers unwrapped,
+/// repeated labels and blank images dropped). Printed (`--nocapture`); the rules must save.
+#[test]
+fn the_rules_make_every_recording_smaller() {
+    let files =
+        ["Taskbar.snapshot", "A11yElementTest.hier", "A11yPatternTest.hier", "WildlifeManagerTest.a11ytest"];
+    for file in files {
+        let (raw, ruled) = runtime().block_on(async {
+            let mut agent = agent(file, full()).await;
+            let whole = Request { options: ProjectOptions::raw(), ..full() };
+            let raw = agent.snapshot(&whole).await.expect("a snapshot").response.text;
+            let ruled = agent.snapshot(&full()).await.expect("a snapshot").response.text;
+            (raw, ruled)
+        });
+        let (r, p) = (axsnap_core::tokens::count_cl100k(&raw), axsnap_core::tokens::count_cl100k(&ruled));
+        println!("{file}: {r} tokens with no rule, {p} with the rules ({}% saved)", 100 - p * 100 / r.max(1));
+        assert!(p < r, "{file}: {p} >= {r}");
+    }
+}
