@@ -27,11 +27,17 @@ pub struct Built {
 
 /// Builds the core's raw tree of `elements` (none when there are no elements).
 pub fn build(elements: &Elements) -> Built {
+    build_at(elements, 0)
+}
+
+/// Builds the core's raw tree of the subtree of element `start` (a window inside the desktop
+/// a recording was saved from).
+pub fn build_at(elements: &Elements, start: usize) -> Built {
     let mut tree = Tree::with_capacity(elements.len());
     let mut secret_texts = Vec::new();
     let mut seen = HashSet::with_capacity(elements.len());
     // (element, its parent's node, the process id it inherits)
-    let mut stack: Vec<(usize, Option<NodeId>, Option<u32>)> = vec![(0, None, None)];
+    let mut stack: Vec<(usize, Option<NodeId>, Option<u32>)> = vec![(start, None, None)];
     while let Some((i, parent, inherited_pid)) = stack.pop() {
         let Some(e) = elements.nodes.get(i) else { continue };
         let pid = e.process_id.or(inherited_pid);

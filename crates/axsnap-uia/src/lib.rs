@@ -34,7 +34,7 @@ pub mod mapping;
 pub mod reader;
 pub mod recording;
 
-pub use build::{build, Built};
+pub use build::{build, build_at, Built};
 pub use element::{Element, Elements, Patterns};
 pub use error::ReadError;
 pub use reader::{read_json, Limits};

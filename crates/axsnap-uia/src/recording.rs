@@ -12,7 +12,7 @@ use axsnap_core::{Role, Tree};
 use axsnap_desktop::{DesktopError, Frame, Recording};
 
 use crate::archive;
-use crate::build::build;
+use crate::build::build_at;
 use crate::element::Elements;
 use crate::error::ReadError;
 use crate::ids::control;
@@ -59,12 +59,14 @@ pub fn from_bytes(bytes: &[u8], app: &str) -> Result<Recording, ReadError> {
     Ok(recording_of(&read_elements(bytes, &Limits::default())?, app))
 }
 
-/// One app called `app` with one window holding `elements`. The window's title and frame are
-/// the first Window element's (a desktop pane recorded around it is kept in the tree), else
-/// the root's; an untitled window takes the app's name.
+/// One app called `app` with one window holding `elements`: the first Window element's
+/// subtree when there is one (a window saved with the desktop pane around it is that window,
+/// as a capture of it would read it), else the whole tree. The window's title and frame are
+/// that element's; an untitled window takes the app's name.
 pub fn recording_of(elements: &Elements, app: &str) -> Recording {
-    let built = build(elements);
-    let window = elements.nodes.iter().find(|e| e.control_type == Some(control::WINDOW)).or(elements.root());
+    let at = elements.nodes.iter().position(|e| e.control_type == Some(control::WINDOW)).unwrap_or(0);
+    let built = build_at(elements, at);
+    let window = elements.nodes.get(at);
     let title = window.map(|w| w.name.trim()).filter(|t| !t.is_empty()).unwrap_or(app);
     let frame = window.and_then(|w| w.bounds).map(|b| Frame {
         x: b.x.round() as i32,
