@@ -152,8 +152,9 @@ pub fn states(e: &Element, role: &Role, actions: ActionSet) -> StateSet {
     let p = &e.patterns;
     let legacy = p.legacy.as_ref().map(|l| l.state).unwrap_or(0);
     let mut s = StateSet::EMPTY;
-    // Only what one could operate is disabled: a disabled pane is no news.
-    if !e.enabled && (role.is_widget() || !actions.is_empty() || e.focusable) {
+    // Only what one could operate is disabled: a disabled pane is no news (and focusability
+    // does not count, as for actions: a disabled Win32 pane takes focus too).
+    if !e.enabled && (role.is_widget() || !actions.is_empty()) {
         s.set(State::Disabled, true);
     }
     s.set(State::Focused, e.focused);

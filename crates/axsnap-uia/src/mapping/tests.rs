@@ -272,6 +272,10 @@ fn state_to_states() {
         // A disabled pane is no news; an offscreen or focused one says where it is.
         (Element { enabled: false, ..of(control::PANE, Patterns::default()) }, &[]),
         (
+            Element { enabled: false, focusable: true, ..of(control::PANE, Patterns::default()) },
+            &[State::Focusable],
+        ),
+        (
             Element { offscreen: true, focused: true, ..of(control::PANE, Patterns::default()) },
             &[State::Focused, State::Offscreen],
         ),
