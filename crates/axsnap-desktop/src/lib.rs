@@ -51,5 +51,5 @@ pub use error::DesktopError;
 pub use launch::{spawn_process, Launched, Spawned};
 pub use platform::{AppInfo, NoPlatform, Pass, Platform, WindowControl, WindowInfo};
 pub use recorded::{RecordedControl, RecordedPlatform};
-pub use recording::{Recording, Transition, Trigger, FORMAT};
+pub use recording::{RecordedApp, RecordedWindow, Recording, Transition, Trigger, FORMAT};
 pub use window::{Frame, SizeLimits, WindowChange, WindowOp};

@@ -223,6 +223,29 @@ impl Recording {
         Recording::parse(&text, &dir).map_err(bad)
     }
 
+    /// A recording of one app with one window, shown and active, that no action changes (a
+    /// window read from another tool's file: an Accessibility Insights recording). The frame
+    /// is 800 by 600 at the origin when not given.
+    pub fn one_window(app: &str, title: &str, frame: Option<Frame>, tree: Tree) -> Recording {
+        let window = RecordedWindow {
+            id: "main".into(),
+            title: title.into(),
+            role: default_role(),
+            active: true,
+            hidden: false,
+            frame: frame.unwrap_or(Frame { width: 800, height: 600, ..Frame::default() }),
+            min_size: None,
+            max_size: None,
+            tree,
+        };
+        Recording {
+            apps: vec![RecordedApp { name: app.into(), launch: app.into(), windows: vec![window] }],
+            transitions: Vec::new(),
+            window_manager: default_wm(),
+            screen: default_screen(),
+        }
+    }
+
     /// Reads a recording from its JSON text; trees named by path are read under `dir`.
     pub fn parse(text: &str, dir: &Path) -> Result<Recording, String> {
         let form: FileForm = serde_json::from_str(text).map_err(|e| format!("line {}: {e}", e.line()))?;

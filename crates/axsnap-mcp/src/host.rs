@@ -1,5 +1,6 @@
 //! [`Host`]: the desktop a server or the CLI works on, the system's own platform (AT-SPI on
-//! Linux; none yet on Windows and macOS) or a recording replayed in its place.
+//! Linux; none yet on Windows and macOS) or a recording replayed in its place (an
+//! `axsnap-desktop-recording`, or a Windows tree Accessibility Insights saved).
 
 use std::path::Path;
 
@@ -19,7 +20,7 @@ pub type Host = Either<Native, RecordedPlatform>;
 /// else the system's own.
 pub async fn connect(recording: Option<&Path>) -> Result<DesktopBackend<Host>, DesktopError> {
     let platform = match recording {
-        Some(path) => Either::Right(RecordedPlatform::open(path)?),
+        Some(path) => Either::Right(RecordedPlatform::new(axsnap_uia::open_recording(path)?)),
         #[cfg(target_os = "linux")]
         None => Either::Left(axsnap_atspi::Atspi::connect().await?),
         #[cfg(not(target_os = "linux"))]

@@ -123,8 +123,9 @@ pub struct WindowArgs {
     /// Most seconds a capture may take before it gives a partial window.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub capture_timeout: u64,
-    /// Read the window from a recording (an `axsnap-desktop-recording` JSON file) instead of
-    /// the desktop: the same answers on any machine.
+    /// Read the window from a recording (an `axsnap-desktop-recording` JSON file, or a Windows
+    /// tree Accessibility Insights saved: `.hier`, `.snapshot`, `.a11ytest`, one app named
+    /// after the file) instead of the desktop: the same answers on any machine.
     #[arg(long, value_name = "PATH")]
     pub recording: Option<PathBuf>,
 }
@@ -263,8 +264,9 @@ pub struct McpArgs {
     /// `window` target on snapshot, find and the actions.
     #[arg(long)]
     pub desktop: bool,
-    /// With --desktop: replay this recording (an `axsnap-desktop-recording` JSON file) as the
-    /// desktop, each session from its start, instead of the system's own.
+    /// With --desktop: replay this recording (an `axsnap-desktop-recording` JSON file, or an
+    /// Accessibility Insights `.hier`, `.snapshot` or `.a11ytest`) as the desktop, each session
+    /// from its start, instead of the system's own.
     #[arg(long, value_name = "PATH", requires = "desktop")]
     pub recording: Option<PathBuf>,
     /// Also put each answer's JSON form in `structuredContent` and declare every tool's

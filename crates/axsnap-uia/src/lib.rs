@@ -1,0 +1,41 @@
+//! `axsnap-uia`: Windows UI Automation for axsnap, and the Windows trees recorded with
+//! Accessibility Insights, read and replayed on any system.
+//!
+//! What is here builds and is tested everywhere, because it is plain data:
+//! - [`element`]: a UI Automation element as read (properties by UIA property id, control
+//!   patterns with their state) in a flat tree, [`Elements`];
+//! - [`reader`] and [`archive`]: Accessibility Insights for Windows' element JSON (`.hier`,
+//!   `.snapshot`, and the `el.snapshot` inside an `.a11ytest` zip) read into [`Elements`];
+//! - [`mapping`]: control types to the core's roles, patterns to actions, state to states;
+//! - [`build()`]: elements to the core's raw [`Tree`](axsnap_core::Tree), with native ids from
+//!   RuntimeIds and secrets redacted there;
+//! - [`recording`]: such a file as the recorded platform's input, one app with one window
+//!   ([`open_recording`]), so every desktop tool runs on a real Windows tree anywhere.
+//!
+//! What projection makes of the tree (anonymous panes unwrapped, blank images and repeated
+//! labels dropped, click points kept only where one can act) is the core's, as for every
+//! backend. The capture over COM and acting on Windows come next, behind `cfg(windows)`.
+//!
+//! ```
+//! let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/desktop/uia"));
+//! let recording = axsnap_uia::open_recording(&dir.join("A11yPatternTest.hier")).unwrap();
+//! assert_eq!(recording.apps[0].name, "A11yPatternTest");
+//! assert_eq!(recording.apps[0].windows[0].title, "Solution Configurations");
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod archive;
+pub mod build;
+pub mod element;
+mod error;
+pub mod ids;
+pub mod mapping;
+pub mod reader;
+pub mod recording;
+
+pub use build::{build, build_at, Built};
+pub use element::{Element, Elements, Patterns};
+pub use error::ReadError;
+pub use reader::{read_json, Limits};
+pub use recording::{open_recording, read_elements};
