@@ -176,7 +176,7 @@ ensure_mcp_clients() {
 # own (target/bench-venv, pinned by bench/requirements.txt); with `gradio`, Gradio in
 # another (target/bench-gradio-venv); with `desktop`, the desktop session's packages and
 # linux-desktop-mcp; with `office`, LibreOffice Writer and Calc; with `django`, Django in a venv
-# of its own (target/bench-django-venv).
+# of its own (target/bench-django-venv); with `phpmyadmin`, Debian's phpMyAdmin, MariaDB and PHP.
 BENCH_VENV="target/bench-venv"
 ensure_bench_apps() {
   ensure_node
@@ -200,6 +200,7 @@ ensure_bench_apps() {
       desktop) _ensure_bench_desktop ;;
       office) _ensure_bench_office ;;
       django) _ensure_bench_django ;;
+      phpmyadmin) _ensure_bench_phpmyadmin ;;
     esac
   done
 }
@@ -216,6 +217,28 @@ _ensure_bench_gradio() {
 BENCH_DJANGO_VENV="target/bench-django-venv"
 _ensure_bench_django() {
   _ensure_pinned_venv "$BENCH_DJANGO_VENV" bench/django-requirements.txt "Django"
+}
+
+# phpMyAdmin (Debian's phpmyadmin, /usr/share/phpmyadmin) for the phpmyadmin workload, with
+# what the bench starts of its own for each run (bench/src/apps/phpmyadmin.rs): MariaDB's server
+# and client programs (mariadb-server-core, mariadb-client-core: mariadbd, mariadb-install-db,
+# mariadb; mariadb-server would add only the system service, which nothing here uses) and PHP's
+# command line with its MySQL driver (its built-in web server serves the app). dbconfig-no-thanks
+# tells the package not to make a database of its own on install.
+_ensure_bench_phpmyadmin() {
+  local want=(phpmyadmin dbconfig-no-thanks mariadb-server-core mariadb-client-core php-cli php-mysql)
+  local installed missing=() pkg
+  installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
+  for pkg in "${want[@]}"; do
+    case "$installed" in
+      *" $pkg=installed "*) ;;
+      *) missing+=("$pkg") ;;
+    esac
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]} (Debian packages) for the phpmyadmin workload..." >&2
+    _apt_install "${missing[@]}"
+  fi
 }
 
 # A venv at $1 holding exactly the pins of $2 ($3 names it in the message); made anew when the

@@ -1,6 +1,10 @@
 //! The apps workloads run on, started for one run and stopped after it: a static site (Sphinx
 //! or rustdoc output, TodoMVC) from the bench's file server on 127.0.0.1, Jupyter Notebook 7 in
-//! a fresh folder, or a desktop app in a private desktop session.
+//! a fresh folder, or a desktop app in a private desktop session; Datasette, Gradio, the code
+//! editors' pages, Django's admin and phpMyAdmin (with a MariaDB server of its own,
+//! [`phpmyadmin`]), each on a free port of 127.0.0.1.
+
+pub mod phpmyadmin;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -13,6 +17,8 @@ use crate::error::BenchError;
 use crate::serve::StaticServer;
 use crate::state_probe::StateProbe;
 use crate::workload::App;
+
+pub use phpmyadmin::{PhpMyAdmin, PHPMYADMIN_ENV};
 
 /// Where the Jupyter server comes from (a venv the setup made).
 pub const JUPYTER_ENV: &str = "AXSNAP_BENCH_JUPYTER";
@@ -33,6 +39,8 @@ pub enum RunningApp {
     Editors(Editors),
     /// The Django admin.
     Django(Django),
+    /// phpMyAdmin over its MariaDB server.
+    PhpMyAdmin(PhpMyAdmin),
 }
 
 impl RunningApp {
@@ -67,6 +75,7 @@ impl RunningApp {
             App::Gradio(script) => Ok(RunningApp::Gradio(Gradio::start(script, scratch)?)),
             App::Editors(page) => Ok(RunningApp::Editors(Editors::start(page, scratch)?)),
             App::Django(project) => Ok(RunningApp::Django(Django::start(project, scratch)?)),
+            App::Phpmyadmin(folder) => Ok(RunningApp::PhpMyAdmin(PhpMyAdmin::start(folder, scratch)?)),
         }
     }
 
@@ -80,6 +89,7 @@ impl RunningApp {
             RunningApp::Gradio(g) => g.server.url(path),
             RunningApp::Editors(e) => e.server.url(path),
             RunningApp::Django(d) => d.server.url(path),
+            RunningApp::PhpMyAdmin(p) => p.server.url(path),
         }
     }
 
@@ -92,7 +102,8 @@ impl RunningApp {
             | RunningApp::Desktop(_)
             | RunningApp::Gradio(_)
             | RunningApp::Editors(_)
-            | RunningApp::Django(_) => None,
+            | RunningApp::Django(_)
+            | RunningApp::PhpMyAdmin(_) => None,
         }
     }
 
@@ -106,7 +117,8 @@ impl RunningApp {
             | RunningApp::Datasette(_)
             | RunningApp::Gradio(_)
             | RunningApp::Editors(_)
-            | RunningApp::Django(_) => None,
+            | RunningApp::Django(_)
+            | RunningApp::PhpMyAdmin(_) => None,
         }
     }
 
@@ -126,14 +138,17 @@ impl RunningApp {
             RunningApp::Gradio(g) => Some(&g.root),
             RunningApp::Editors(e) => Some(&e.root),
             RunningApp::Django(d) => Some(&d.root),
+            RunningApp::PhpMyAdmin(p) => Some(&p.root),
         }
     }
 
-    /// What `query` gives on the app's database (the Django app's): the first column of its
-    /// first row as text, `""` for no row; the error says why there is none.
+    /// What `query` gives on the app's database (the Django app's SQLite file, phpMyAdmin's
+    /// MariaDB server): the first column of its first row as text, `""` for no row; the error
+    /// says why there is none.
     pub fn query(&self, query: &str) -> Result<String, String> {
         match self {
             RunningApp::Django(d) => d.query(query),
+            RunningApp::PhpMyAdmin(p) => p.query(query),
             _ => Err("this app has no database to query".to_string()),
         }
     }

@@ -276,7 +276,7 @@ async fn steps(
 fn resolve<'a, 't>(view: &'a View, t: &'t Target) -> Option<(&'a str, &'t Target)> {
     let mut at = Some(t);
     while let Some(t) = at {
-        if let Some(r) = view.find_near(&t.role, &t.name, t.near.as_deref()) {
+        if let Some(r) = view.find_in_row(&t.role, &t.name, t.near.as_deref(), t.row.as_deref()) {
             return Some((r, t));
         }
         at = t.or.as_deref();
@@ -446,11 +446,12 @@ mod tests {
     fn a_target_not_shown_falls_back_to_its_or() {
         let mut view = View::default();
         view.read(crate::arms::Dialect::Axsnap, "# T — http://x/\nbutton \"Save\" [e4]\n", None);
-        let or = Target { role: "button".into(), name: "Save".into(), near: None, or: None };
+        let or = Target { role: "button".into(), name: "Save".into(), near: None, row: None, or: None };
         let t = Target {
             role: "textbox".into(),
             name: "Editor content".into(),
             near: None,
+            row: None,
             or: Some(Box::new(or)),
         };
         let (r, found) = resolve(&view, &t).unwrap();

@@ -33,7 +33,9 @@
 //! the model: `structuredContent` as JSON when present);
 //! [`view`] keeps what an arm has shown, to resolve a step to that arm's ref; [`drive`] runs
 //! one workload through one arm and checks the task on the app; [`workload_report`] sums the
-//! runs up.
+//! runs up. `record-workload` runs a workload's steps through axsnap's agent in process and
+//! writes the raw tree after each step (fixtures of pages reached only by acting, such as
+//! `fixtures/trees/phpmyadmin/`).
 //!
 //! [`client_view_table`] (`client-view`): one navigation to real docs pages through axsnap
 //! (with and without `--structured-content`) and Playwright MCP, in both client views.

@@ -26,6 +26,9 @@ pub struct Shown {
     /// What the answer showed beside it: the rest of its line and the few lines after it
     /// (a nameless checkbox's row text), for a target named by what is near it.
     pub beside: String,
+    /// The text of the table row it is in (empty outside a table), for a target named by its
+    /// row: phpMyAdmin's `Edit` link of the row whose name cell says `Lantern`.
+    pub row: String,
 }
 
 /// Roles whose line ends in a value rather than a text of their own.
@@ -236,6 +239,7 @@ impl View {
                 role: web_role(role).to_string(),
                 name,
                 beside: String::new(),
+                row: String::new(),
             });
         }
         if !items.is_empty() {
@@ -258,6 +262,7 @@ impl View {
                     role: e.role.clone(),
                     name: e.name.clone(),
                     beside: String::new(),
+                    row: String::new(),
                 });
             }
         }
@@ -280,6 +285,7 @@ impl View {
                 role: role.to_string(),
                 name,
                 beside: String::new(),
+                row: String::new(),
             });
         }
     }
@@ -293,12 +299,23 @@ impl View {
     /// with `near`, only an element shown beside that text: the one it
     /// is closest to (the tab whose own label it is, not the tab before), the latest of equals.
     pub fn find_near(&self, role: &str, name: &str, near: Option<&str>) -> Option<&str> {
+        self.find_in_row(role, name, near, None)
+    }
+
+    /// As [`View::find_near`], and with `row`, only an element in a table row whose text holds
+    /// `row` (the `Edit` link of the row that says `Lantern`).
+    pub fn find_in_row(&self, role: &str, name: &str, near: Option<&str>, row: Option<&str>) -> Option<&str> {
         // A name ending in `…` is a prefix: a search result's name runs on into its summary.
         let named = |n: &str| match name.strip_suffix('…') {
             Some(start) => n.starts_with(start.trim_end()),
             None => n == name,
         };
-        let alike = self.items.iter().enumerate().filter(|(_, s)| s.role == role && named(&s.name));
+        let alike = self
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.role == role && named(&s.name))
+            .filter(|(_, s)| row.is_none_or(|text| s.row.contains(text)));
         let Some(near) = near else { return alike.clone().next_back().map(|(_, s)| s.r.as_str()) };
         alike
             .filter_map(|(i, s)| s.beside.find(near).map(|at| (at, i, s)))
@@ -347,8 +364,37 @@ fn fill_beside(items: &mut [Shown], text: &str) {
                 beside.push_str(l.trim());
             }
             item.beside = beside;
+            item.row = table_row(&lines, i).unwrap_or_default();
         }
     }
+}
+
+/// The text of the table row that holds line `i` of an indented answer (axsnap's text form,
+/// a Playwright or agent-browser YAML tree): the nearest enclosing line whose role is `row`,
+/// and every line indented under it, joined.
+fn table_row(lines: &[&str], i: usize) -> Option<String> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let is_row = |l: &str| {
+        let t = l.trim_start().trim_start_matches(['+', '=', '~', '-', ' ']);
+        t.strip_prefix("row").is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ':', '"', '[']))
+    };
+    let mut depth = indent(lines.get(i)?);
+    let mut at = i;
+    while depth > 0 && at > 0 {
+        at -= 1;
+        let l = lines[at];
+        if l.trim().is_empty() || indent(l) >= depth {
+            continue;
+        }
+        depth = indent(l);
+        if is_row(l) {
+            let below =
+                lines[at + 1..].iter().copied().take_while(|l| indent(l) > depth || l.trim().is_empty());
+            let text: Vec<&str> = std::iter::once(l).chain(below).map(|l| l.trim()).collect();
+            return Some(text.join(" | "));
+        }
+    }
+    None
 }
 
 /// The element of one line of agent-browser's tree: `- checkbox "Done" [checked=false,
@@ -362,7 +408,7 @@ fn agent_browser_line(line: &str) -> Option<Shown> {
     };
     let attrs = rest.trim_start().strip_prefix('[')?.split(']').next()?;
     let r = attrs.split(',').find_map(|a| a.trim().strip_prefix("ref="))?;
-    Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new() })
+    Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new(), row: String::new() })
 }
 
 /// An AT-SPI role name (`push_button`) as the web's (`button`); others as they are.
@@ -433,7 +479,7 @@ fn own_element(t: &str) -> Option<Shown> {
         None if VALUED.contains(&role) => String::new(),
         None => rest.split_once(": ").map(|(_, tail)| tail.trim().to_string()).unwrap_or_default(),
     };
-    Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new() })
+    Some(Shown { r: r.to_string(), role: role.to_string(), name, beside: String::new(), row: String::new() })
 }
 
 /// A JSON-style quoted string's content (after the opening quote) and the text after it.
@@ -468,6 +514,7 @@ fn inline_links(t: &str) -> Vec<Shown> {
                 role: "link".to_string(),
                 name: before[open + 1..].to_string(),
                 beside: String::new(),
+                row: String::new(),
             });
         }
         rest = &rest[at + 3..];
@@ -540,6 +587,46 @@ mod tests {
         v.read(Dialect::AgentBrowser, "unchanged (revision 4)", None);
         v.read(Dialect::AgentBrowser, "✓ Done", None);
         assert_eq!(v.len(), 3);
+    }
+
+    #[test]
+    fn a_target_near_a_text_of_its_table_row() {
+        // phpMyAdmin's browse table: each row's Edit link comes ten lines before its name cell.
+        let row = |edit: u32, id: u32, name: &str| {
+            format!(
+                "    row\n      cell\n        checkbox [e{}]\n      cell\n        [Edit Edit](e{edit})\n          image \"Edit\"\n          text: Edit\n      cell\n        [Delete](e{})\n      cell \"{id}\" [e{}] [clickable]\n      cell \"{name}\" [e{}] [clickable]\n",
+                edit - 1,
+                edit + 1,
+                edit + 2,
+                edit + 3
+            )
+        };
+        let page = format!(
+            "# Browse — http://h/sql\ntable [e2]\n{}{}  [Edit](e99)\n",
+            row(11, 1, "Anchor"),
+            row(21, 12, "Lantern")
+        );
+        let mut v = View::default();
+        v.read(Dialect::Axsnap, &page, None);
+        assert_eq!(v.find_in_row("link", "Edit Edit", None, Some("Lantern")), Some("e21"));
+        assert_eq!(v.find_in_row("link", "Edit Edit", None, Some("Anchor")), Some("e11"));
+        assert_eq!(v.find_in_row("link", "Edit", None, Some("Lantern")), None, "not in a row");
+        assert_eq!(v.find_near("link", "Edit Edit", Some("Lantern")), None, "not beside it");
+        assert_eq!(v.find_in_row("link", "Delete", None, Some("Map case")), None);
+        // Playwright's tree: the row line names all its text; its cells are under it.
+        let yaml = "- table [ref=e1]:\n  - rowgroup [ref=e2]:\n    - row \"Edit Edit Delete 12 Lantern\" [ref=e3]:\n      - cell \"Edit Edit\" [ref=e4]:\n        - link \"Edit Edit\" [ref=e5] [cursor=pointer]:\n          - img \"Edit\" [ref=e6]\n          - text: Edit\n      - cell \"Delete\" [ref=e7]:\n        - link \"Delete\" [ref=e8]\n      - cell \"12\" [ref=e9]\n      - cell \"Lantern\" [ref=e10]\n    - row \"Edit Edit Delete 13 Map case\" [ref=e11]:\n      - cell \"Edit Edit\" [ref=e12]:\n        - link \"Edit Edit\" [ref=e13]\n";
+        let mut p = View::default();
+        p.read_playwright(yaml, false);
+        fill_beside(&mut p.items, yaml);
+        assert_eq!(p.find_in_row("link", "Edit Edit", None, Some("Lantern")), Some("e5"));
+        assert_eq!(p.find_in_row("link", "Edit Edit", None, Some("Map case")), Some("e13"));
+        // A nameless link found by what it shows and its row: Playwright's Edit link.
+        let yaml = "- row [ref=e1]:\n  - cell [ref=e2]:\n    - link [ref=e3] [cursor=pointer]:\n      - /url: index.php\n      - generic [ref=e4]:\n        - img \"Edit\" [ref=e5]\n        - text: Edit\n  - cell [ref=e6]:\n    - link [ref=e7] [cursor=pointer]:\n      - /url: index.php\n      - generic [ref=e8]:\n        - img \"Delete\" [ref=e9]\n  - cell \"Lantern\" [ref=e10]\n";
+        let mut p = View::default();
+        p.read_playwright(yaml, false);
+        fill_beside(&mut p.items, yaml);
+        assert_eq!(p.find_in_row("link", "", Some("img \"Edit\""), Some("Lantern")), Some("e3"));
+        assert_eq!(p.find_in_row("link", "", Some("img \"Delete\""), Some("Lantern")), Some("e7"));
     }
 
     #[test]

@@ -73,6 +73,11 @@ pub enum App {
     /// migrated into a new SQLite file (`db.sqlite3` in the run's folder), its `benchseed`
     /// command run (the superuser and the starting rows), then `runserver`.
     Django(String),
+    /// phpMyAdmin (Debian's `phpmyadmin`) over a MariaDB server of the run's own, started
+    /// fresh per run with this folder of `bench/apps` (`phpmyadmin`): its `seed.sql` loaded as
+    /// the server's root user (the database and the user phpMyAdmin logs in as), its
+    /// `router.php` in front of PHP's built-in server.
+    Phpmyadmin(String),
 }
 
 /// A desktop app: its program (`"gtk4-widget-factory"`), or a command line and the name the
@@ -148,6 +153,10 @@ pub struct Target {
     /// checkbox of the todo "Walk the dog".
     #[serde(default)]
     pub near: Option<String>,
+    /// A text of the table row it is in: the `Edit` link of the row whose cells say
+    /// `Lantern` (it is ten lines before that cell, too far to be beside it).
+    #[serde(default)]
+    pub row: Option<String>,
     /// What the agent acts on instead when the arm did not show this one: the same thing as
     /// another arm shows it (Monaco's editor is a textbox with a ref in one arm's view, only
     /// its lines' text in another's).
@@ -242,14 +251,14 @@ pub struct Check {
     /// each line trimmed: e.g. `tab "Tab" [selected]\nlabel "page 2"`.
     #[serde(default)]
     pub desktop_shows: Vec<String>,
-    /// Queries of the app's database (the Django app's SQLite file) and the value each must
-    /// give: one, or a list.
+    /// Queries of the app's database (the Django app's SQLite file, phpMyAdmin's MariaDB
+    /// server) and the value each must give: one, or a list.
     #[serde(default, deserialize_with = "one_or_more")]
     pub sql: Vec<SqlCheck>,
 }
 
 /// A query of the app's database and what it must give: the first column of its first row as
-/// text (`""` for no row, `"None"` for NULL).
+/// text (`""` for no row; NULL is `"None"` in SQLite's, `"NULL"` in MariaDB's).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SqlCheck {
@@ -328,12 +337,20 @@ impl Step {
     pub fn target(&self) -> Option<Target> {
         match self {
             Step::Click(t) => Some(t.clone()),
-            Step::Type { role, name, near, or, .. } => {
-                Some(Target { role: role.clone(), name: name.clone(), near: near.clone(), or: or.clone() })
-            }
-            Step::Select { role, name, near, .. } => {
-                Some(Target { role: role.clone(), name: name.clone(), near: near.clone(), or: None })
-            }
+            Step::Type { role, name, near, or, .. } => Some(Target {
+                role: role.clone(),
+                name: name.clone(),
+                near: near.clone(),
+                row: None,
+                or: or.clone(),
+            }),
+            Step::Select { role, name, near, .. } => Some(Target {
+                role: role.clone(),
+                name: name.clone(),
+                near: near.clone(),
+                row: None,
+                or: None,
+            }),
             Step::Back | Step::Wait { .. } | Step::Press { .. } | Step::Read { .. } => None,
         }
     }
@@ -341,9 +358,10 @@ impl Step {
     /// A short label for reports: `click link "next"`.
     pub fn label(&self) -> String {
         match self {
-            Step::Click(t) => match &t.near {
-                Some(n) => format!("click {} {:?} by {n:?}", t.role, t.name),
-                None => format!("click {} {:?}", t.role, t.name),
+            Step::Click(t) => match (&t.near, &t.row) {
+                (_, Some(r)) => format!("click {} {:?} in the row of {r:?}", t.role, t.name),
+                (Some(n), None) => format!("click {} {:?} by {n:?}", t.role, t.name),
+                (None, None) => format!("click {} {:?}", t.role, t.name),
             },
             Step::Type { role, name, text, .. } => format!("type {text:?} into {role} {name:?}"),
             Step::Select { role, name, option, .. } => format!("select {option:?} in {role} {name:?}"),

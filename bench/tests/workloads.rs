@@ -3,7 +3,7 @@
 //! agent-browser's CLI, one run each, the task checked on the list the app stored, the report
 //! and charts written; desktop workloads through axsnap and linux-desktop-mcp (GTK 4's widget
 //! factory, Chromium over AT-SPI, LibreOffice Calc and Writer); the real apps of issue 45
-//! (Monaco, CodeMirror 6, Django's admin) through axsnap and Playwright MCP.
+//! (Monaco, CodeMirror 6, Django's admin, phpMyAdmin) through axsnap and Playwright MCP.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -122,6 +122,36 @@ fn real_app_workloads_through_axsnap_and_playwright_mcp() {
         let (ours, theirs) = (tokens("axsnap-auto"), tokens("playwright-mcp"));
         assert!(ours * 2.0 < theirs, "{workload}: axsnap {ours}, Playwright MCP {theirs}");
     }
+}
+
+/// phpMyAdmin (Debian's package, over a MariaDB server and PHP's built-in server the bench starts
+/// for the run): log in, browse, open a row's edit form, change its text, save, run an UPDATE
+/// from the SQL box; checked on the database by `bench`.
+#[test]
+fn phpmyadmin_workload_through_axsnap_and_playwright_mcp() {
+    installed("bench/node/node_modules/@playwright/mcp/cli.js", "Playwright MCP");
+    assert!(
+        Path::new("/usr/share/phpmyadmin/index.php").is_file()
+            || std::env::var_os(axsnap_bench::apps::PHPMYADMIN_ENV).is_some(),
+        "phpMyAdmin is not installed: scripts/test installs it (scripts/setup.sh: ensure_bench_apps phpmyadmin)"
+    );
+    let node_modules = installed("bench/node/node_modules", "the bench's npm packages");
+    let (summaries, out) = bench(
+        "phpmyadmin",
+        &["axsnap-auto", "playwright-mcp"],
+        &["--node-modules".as_ref(), node_modules.as_os_str()],
+    );
+    let tokens = |name: &str| arm(&summaries, name)["tokens_cl100k"].as_f64().unwrap();
+    let (ours, theirs) = (tokens("axsnap-auto"), tokens("playwright-mcp"));
+    assert!(ours * 2.0 < theirs, "axsnap {ours}, Playwright MCP {theirs}");
+    // The edit form axsnap opened is the one of the row that says Lantern: its text is the one replaced.
+    let transcript = std::fs::read_to_string(out.join("phpmyadmin-axsnap-auto-0/transcript.md")).unwrap();
+    assert!(
+        transcript.contains(
+            "value \"Paraffin, the glass is smoked.\" -> \"Paraffin, new glass fitted in December.\""
+        ),
+        "{transcript}"
+    );
 }
 
 #[test]
