@@ -14,6 +14,24 @@ _apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@"
 }
 
+# Installs those of the Debian packages after PURPOSE (what they are for, said when installing)
+# that are not installed yet.
+_apt_ensure() {
+  local purpose="$1"; shift
+  local installed missing=() pkg
+  installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "$@" 2>/dev/null || true)"
+  for pkg in "$@"; do
+    case "$installed" in
+      *" $pkg=installed "*) ;;
+      *) missing+=("$pkg") ;;
+    esac
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]} (Debian packages)$purpose..." >&2
+    _apt_install "${missing[@]}"
+  fi
+}
+
 # Chromium from Debian's package, for the CDP backend and its tests.
 ensure_chromium() {
   if [ -n "${AXSNAP_BROWSER:-}" ] && [ -x "$AXSNAP_BROWSER" ]; then return 0; fi
@@ -28,19 +46,7 @@ ensure_chromium() {
 # and GTK 4 widget factories to read, xdotool to drive input; for the tests, x11-utils (xmessage:
 # an X app that exposes no accessibility) and PyGObject with GTK 3 (tests/apps/big_list.py).
 ensure_desktop() {
-  local want=(xvfb openbox dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples gtk-4-examples xdotool x11-utils python3-gi gir1.2-gtk-3.0)
-  local installed missing=() pkg
-  installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
-  for pkg in "${want[@]}"; do
-    case "$installed" in
-      *" $pkg=installed "*) ;;
-      *) missing+=("$pkg") ;;
-    esac
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "installing ${missing[*]} (Debian packages)..." >&2
-    _apt_install "${missing[@]}"
-  fi
+  _apt_ensure "" xvfb openbox dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples gtk-4-examples xdotool x11-utils python3-gi gir1.2-gtk-3.0
 }
 
 # Redis and HAProxy (Debian's redis-server and haproxy) for tests/mcp/test_state.py: several
@@ -226,19 +232,7 @@ _ensure_bench_django() {
 # command line with its MySQL driver (its built-in web server serves the app). dbconfig-no-thanks
 # tells the package not to make a database of its own on install.
 _ensure_bench_phpmyadmin() {
-  local want=(phpmyadmin dbconfig-no-thanks mariadb-server-core mariadb-client-core php-cli php-mysql)
-  local installed missing=() pkg
-  installed=" $(dpkg-query -W -f='${Package}=${db:Status-Status} ' "${want[@]}" 2>/dev/null || true)"
-  for pkg in "${want[@]}"; do
-    case "$installed" in
-      *" $pkg=installed "*) ;;
-      *) missing+=("$pkg") ;;
-    esac
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "installing ${missing[*]} (Debian packages) for the phpmyadmin workload..." >&2
-    _apt_install "${missing[@]}"
-  fi
+  _apt_ensure " for the phpmyadmin workload" phpmyadmin dbconfig-no-thanks mariadb-server-core mariadb-client-core php-cli php-mysql
 }
 
 # A venv at $1 holding exactly the pins of $2 ($3 names it in the message); made anew when the
