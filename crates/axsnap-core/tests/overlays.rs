@@ -74,3 +74,54 @@ fn a_modal_over_a_seen_page_opens_and_closes_as_diffs() {
     assert_eq!(closed.answer, Answer::Diff { from_seq: 2 }, "{}", closed.text);
     assert!(closed.text.contains("26 elements no longer covered"), "{}", closed.text);
 }
+
+/// A long page under a modal dialog: the first 40 of `n` buttons are in the viewport (covered
+/// by the dialog's backdrop), the rest below it, offscreen, with a paragraph every ten.
+fn long_page(n: usize) -> Capture {
+    let node = |role, name: &str, id: &str| Node::new(role, name, NativeId::new("doc", id));
+    let mut t = Tree::with_root(node(Role::Document, "Docs", "root"));
+    let root = t.root().unwrap();
+    let main = t.append(root, node(Role::Main, "", "main"));
+    for i in 0..n {
+        let mut b = node(Role::Button, &format!("Copy example {i}"), &format!("b{i}"));
+        b.actions.set(Action::Click, true);
+        b.bounds = Some(Rect { x: 10.0, y: 20.0 * i as f64, w: 8.0, h: 8.0 });
+        b.states.set(if i < 40 { State::Obscured } else { State::Offscreen }, true);
+        t.append(main, b);
+        if i % 10 == 9 {
+            let mut p = node(
+                Role::Paragraph,
+                &format!("Paragraph {i} explains the example above."),
+                &format!("p{i}"),
+            );
+            p.states.set(State::Offscreen, i >= 40);
+            t.append(main, p);
+        }
+    }
+    let mut overlay = node(Role::Generic, "", "overlay");
+    overlay.states.set(State::Covering, true);
+    overlay.bounds = Some(Rect { x: 0.0, y: 0.0, w: 1000.0, h: 800.0 });
+    let overlay = t.append(root, overlay);
+    let mut dialog = node(Role::Dialog, "Cookie settings", "dialog");
+    dialog.states.set(State::Modal, true);
+    let dialog = t.append(overlay, dialog);
+    for name in ["Accept all", "Reject all", "Customise"] {
+        let mut b = node(Role::Button, name, name);
+        b.actions.set(Action::Click, true);
+        t.append(dialog, b);
+    }
+    let header = Header { url: Some("https://docs.example/".into()), title: Some("Docs".into()) };
+    Capture::new(TargetId("tab".into()), header, t, None)
+}
+
+#[test]
+fn a_page_over_the_budget_under_a_modal_is_the_dialog_and_one_line_behind_it() {
+    let mut s = Session::new(Policy::default());
+    let (c, now) = (ClientId("agent".into()), Instant::now());
+    let first = s.snapshot(&c, &long_page(3_000), &auto(), now).unwrap();
+    println!("{}", first.text);
+    assert!(!first.text.starts_with("# outline"), "{}", first.text);
+    assert!(first.text.contains("button \"Reject all\""), "{}", first.text);
+    assert!(first.text.contains("elements behind the dialog \"Cookie settings\""), "{}", first.text);
+    assert!(!first.text.contains("Copy example 2999"), "{}", first.text);
+}

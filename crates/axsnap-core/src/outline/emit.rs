@@ -1,13 +1,12 @@
 //! Building the shown tree from a plan: folded nodes marked with what they left out.
 
-use super::{Kind, Outline, Show, Units};
+use super::{Cut, Kind, Outline, Show, Units};
 use crate::role::Role;
 use crate::tree::{Folded, Node, NodeId, Tree};
 
 impl Units {
-    /// Builds the shown tree. `from`: the index among its element's children of the root's
-    /// first child, for the cut line's `from=`.
-    pub(super) fn emit(&self, tree: &Tree, shows: &[Show], cut: usize, from: usize) -> Outline {
+    /// Builds the shown tree, with the cut line last under its host.
+    pub(super) fn emit(&self, tree: &Tree, shows: &[Show], cut: Option<Cut>) -> Outline {
         let mut out = Tree::with_capacity(tree.arena_len().min(1 << 16));
         let mut folds = 0;
         let mut folded_nodes = 0;
@@ -18,14 +17,31 @@ impl Units {
             copy_subtree(tree, k, &mut out, new_root);
         }
         // The cut is of the host's last parts.
-        let host = self.cut_host();
-        let hosted = &self.units[host].members;
-        let keep = hosted.len() - cut.min(hosted.len());
-        let shown =
-            |u: usize| if u == host { &self.units[u].members[..keep] } else { &self.units[u].members[..] };
-        // (unit, parent in `out`), in reverse so pops come in document order.
-        let mut stack: Vec<(usize, NodeId)> = shown(self.root).iter().rev().map(|&m| (m, new_root)).collect();
-        while let Some((u, parent)) = stack.pop() {
+        let host = cut.map(|c| c.host);
+        let shown = |u: usize| {
+            let members = &self.units[u].members[..];
+            match cut {
+                Some(c) if c.host == u => &members[..members.len() - c.parts.min(members.len())],
+                _ => members,
+            }
+        };
+        // (what to emit, parent in `out`), in reverse so pops come in document order. The
+        // cut line goes in when its host's last shown part is done: it is pushed first.
+        let mut stack: Vec<(Emit, NodeId)> = Vec::new();
+        if host.is_some_and(|h| h == self.root || self.units[h].kind == Kind::Section) {
+            stack.push((Emit::Rest, new_root));
+        }
+        stack.extend(shown(self.root).iter().rev().map(|&m| (Emit::Unit(m), new_root)));
+        while let Some((item, parent)) = stack.pop() {
+            let u = match item {
+                Emit::Unit(u) => u,
+                Emit::Rest => {
+                    if let Some(c) = cut {
+                        out.append(parent, self.rest_line(tree, c));
+                    }
+                    continue;
+                }
+            };
             let x = &self.units[u];
             match (x.kind, shows[u]) {
                 (Kind::Node, Show::Whole) => copy_subtree(tree, x.head, &mut out, parent),
@@ -35,9 +51,14 @@ impl Units {
                     for &k in tree.node(x.head).children.iter().take(x.lead as usize) {
                         copy_subtree(tree, k, &mut out, id);
                     }
-                    stack.extend(x.members.iter().rev().map(|&m| (m, id)));
+                    if host == Some(u) && u != self.root {
+                        stack.push((Emit::Rest, id));
+                    }
+                    stack.extend(shown(u).iter().rev().map(|&m| (Emit::Unit(m), id)));
                 }
-                (Kind::Section, Show::Open) => stack.extend(shown(u).iter().rev().map(|&m| (m, parent))),
+                (Kind::Section, Show::Open) => {
+                    stack.extend(shown(u).iter().rev().map(|&m| (Emit::Unit(m), parent)))
+                }
                 (Kind::Section, Show::Whole) => {
                     for &m in &x.members {
                         self.emit_whole(tree, m, &mut out, parent);
@@ -72,29 +93,37 @@ impl Units {
                 }
             }
         }
-        if cut > 0 {
-            let rest = &hosted[keep..];
-            let tokens: u64 = rest.iter().map(|&m| self.units[m].size).sum();
-            let mut holds = Holds::default();
-            for &m in rest {
-                self.count_unit(tree, m, &mut holds);
-            }
-            // Where the cut starts among the root's children: `from=` opens the rest.
-            let first = self.units[rest[0]].head;
-            let at = tree.node(root.head).children.iter().position(|&c| c == first);
-            let open = match (tree.node(root.head).ref_id, at) {
-                (Some(r), Some(at)) => format!(": snapshot ref={r} from={} opens them", from + at),
-                _ => String::new(),
-            };
-            let name = format!(
-                "{} more parts ({} tokens) do not fit in the budget{open}; find searches them",
-                crate::caps::thousands(cut),
-                crate::caps::thousands(tokens as usize)
-            );
-            let native = crate::tree::NativeId::new(crate::project::SYNTHETIC_SCOPE, "outline-rest");
-            out.append(new_root, Node::new(Role::More, name, native));
+        Outline { tree: out, folds, folded_nodes, cut: cut.map_or(0, |c| c.parts) }
+    }
+
+    /// The closing `… N more parts … snapshot ref=eX from=K opens them` line of a cut.
+    fn rest_line(&self, tree: &Tree, cut: Cut) -> Node {
+        let members = &self.units[cut.host].members;
+        let rest = &members[members.len() - cut.parts.min(members.len())..];
+        let tokens: u64 = rest.iter().map(|&m| self.units[m].size).sum();
+        let mut holds = Holds::default();
+        for &m in rest {
+            self.count_unit(tree, m, &mut holds);
         }
-        Outline { tree: out, folds, folded_nodes, cut }
+        // Where the cut starts among the element's children: `from=` opens the rest. A
+        // section's parts are children of the element it is all of (the root).
+        let element = match self.units[cut.host].kind {
+            Kind::Node => self.units[cut.host].head,
+            Kind::Section => self.units[self.root].head,
+        };
+        let first = rest.first().map(|&m| self.units[m].head);
+        let at = tree.node(element).children.iter().position(|&c| Some(c) == first);
+        let open = match (tree.node(element).ref_id, at) {
+            (Some(r), Some(at)) => format!(": snapshot ref={r} from={} opens them", cut.from + at),
+            _ => String::new(),
+        };
+        let name = format!(
+            "{} more parts ({} tokens) do not fit in the budget{open}; find searches them",
+            crate::caps::thousands(cut.parts),
+            crate::caps::thousands(tokens as usize)
+        );
+        let native = crate::tree::NativeId::new(crate::project::SYNTHETIC_SCOPE, "outline-rest");
+        Node::new(Role::More, name, native)
     }
 
     /// Emits a unit whole (a section: its members whole).
@@ -128,6 +157,13 @@ impl Units {
             }
         }
     }
+}
+
+/// One step of building the shown tree: a unit, or the cut line after its host's parts.
+#[derive(Clone, Copy)]
+enum Emit {
+    Unit(usize),
+    Rest,
 }
 
 /// What a folded part holds, counted by kind.

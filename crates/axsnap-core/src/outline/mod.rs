@@ -49,6 +49,11 @@ pub const DEFAULT_MAX_TOKENS: usize = 10_000;
 /// take; the rest is for content in document order.
 pub const SKELETON_SHARE: f64 = 0.75;
 
+/// Share of the budget the first parts of the one fold that would hold nearly everything
+/// take when it is opened ([`Units::open_first_parts`]): fixed, so the cut does not move with
+/// the rest of the page.
+pub const FIRST_PARTS_SHARE: f64 = 0.6;
+
 /// Tokens set aside for the lines around the tree (the header, the outline's note).
 const RESERVE: u32 = 120;
 
@@ -64,8 +69,8 @@ pub struct Outline {
     pub folds: usize,
     /// Nodes of the page under folds (not in `tree`).
     pub folded_nodes: usize,
-    /// Top-level parts cut into the closing `… N more parts` line (0 but on parts with
-    /// thousands of children).
+    /// Parts cut into the closing `… N more parts` line: the root's (a part with thousands of
+    /// children), or those of the one element the outline opened with its first parts.
     pub cut: usize,
 }
 
@@ -128,6 +133,22 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
 /// [`outline`] of a part whose root shows its element's children from index `from` on
 /// ([`subtree_from`]): the cut line's `from=` counts from the element's first child.
 pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: usize) -> Outline {
+    outline_within(tree, page_url, budget, budget, from)
+}
+
+/// [`outline_from`] in `room` tokens of an answer whose budget is `budget`: a caller that
+/// makes an outline again with less room, because the whole text came out over the budget,
+/// keeps the fixed shares (the first parts of one big fold, [`FIRST_PARTS_SHARE`]) where they
+/// were, so the same page still cuts at the same part.
+pub fn outline_within(
+    tree: &Tree,
+    page_url: Option<&str>,
+    room: usize,
+    budget: usize,
+    from: usize,
+) -> Outline {
+    let answer_budget = budget as u64;
+    let budget = room;
     let Some(root) = tree.root() else {
         return Outline { tree: tree.clone(), folds: 0, folded_nodes: 0, cut: 0 };
     };
@@ -173,18 +194,19 @@ pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: us
             break 'tiers;
         }
     }
-    let (mut shows, cost, cut) = match plan {
-        Some((s, c)) => (s, c, 0),
+    let (mut shows, cost, mut cut) = match plan {
+        Some((s, c)) => (s, c, None),
         None => {
             units.mark(tree, |_, _| false);
             let mut shows = units.minimal();
-            let cut = units.cut_tail(&mut shows, budget as u64);
+            let host = units.cut_host();
+            let parts = units.cut_tail(&mut shows, budget as u64);
             let cost = units.cost(&shows);
-            (shows, cost, cut)
+            (shows, cost, (parts > 0).then_some(Cut { host, parts, from }))
         }
     };
     let mut left = (budget as u64).saturating_sub(cost);
-    if cut == 0 {
+    if cut.is_none() {
         // Folds too big to open in one answer are opened first, largest first, while the
         // skeleton's share lasts: then each fold left opens whole in one call, or as an
         // outline whose folds do.
@@ -192,9 +214,19 @@ pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: us
         let before = share;
         units.balance(&mut shows, &mut share, budget as u64);
         left = left.saturating_sub(before - share);
-        units.fill(&mut shows, &mut left);
+        cut = units.fill(tree, &mut shows, &mut left, answer_budget);
     }
-    units.emit(tree, &shows, cut, from)
+    units.emit(tree, &shows, cut)
+}
+
+/// The parts of one unit cut into a closing `… N more parts … from=K` line: the last `parts`
+/// members of `host`. `from` is the index among its element's children of the host's first
+/// shown child (not 0 only for the root of a part shown `from=`).
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    host: usize,
+    parts: usize,
+    from: usize,
 }
 
 /// Whether a node is an element an agent acts on that is in the viewport.
@@ -475,9 +507,11 @@ impl Units {
 
     /// Shows more, in document order, while it fits in `left` tokens: a folded unit whole if
     /// it fits, else opened with its parts least, and so on inside it; stops at the first
-    /// that does not fit.
-    fn fill(&self, shows: &mut [Show], left: &mut u64) {
-        // Pre-order over the plan; `false` from a unit stops everything after it.
+    /// that does not fit. When that one would leave most of the budget unused (a page whose
+    /// 50,000 buttons sit in one `div` after its `h1`: the outline was the heading and one
+    /// fold line, 111 tokens of 10,000), it is opened with its first parts and a cut line for
+    /// the rest ([`Self::open_first_parts`]).
+    fn fill(&self, tree: &Tree, shows: &mut [Show], left: &mut u64, budget: u64) -> Option<Cut> {
         let mut stack = vec![self.root];
         while let Some(u) = stack.pop() {
             let x = &self.units[u];
@@ -493,7 +527,7 @@ impl Units {
                     }
                     let open = self.open_cost(u);
                     if open > *left {
-                        return;
+                        return self.open_first_parts(tree, shows, u, left, budget);
                     }
                     *left -= open;
                     shows[u] = Show::Open;
@@ -504,6 +538,56 @@ impl Units {
                 }
             }
         }
+        None
+    }
+
+    /// Opens the folded element unit `u` with as many of its first parts as fit in
+    /// [`FIRST_PARTS_SHARE`] of the budget (each shown least: whole, or folded when that is
+    /// cheaper), the rest cut into one line that its ref and `from=` open. None (and nothing
+    /// changed) when that share is more than `left`, `u` is not an element with a ref, or no
+    /// part fits, or nothing would be cut.
+    fn open_first_parts(
+        &self,
+        tree: &Tree,
+        shows: &mut [Show],
+        u: usize,
+        left: &mut u64,
+        budget: u64,
+    ) -> Option<Cut> {
+        let x = &self.units[u];
+        if x.kind != Kind::Node || tree.node(x.head).ref_id.is_none() {
+            return None;
+        }
+        // The parts get a fixed share of the budget, not what the rest of the page left: the
+        // cut then stays where it was when something else on the page changes (a dialog
+        // opening over it is a diff of the dialog, not of the parts shown). The cut line costs
+        // about what a fold line does, and the element's line replaces its fold.
+        let room = (budget as f64 * FIRST_PARTS_SHARE) as u64;
+        if (*left + x.fold as u64) < room + x.own as u64 + 2 * FOLD_SUFFIX as u64 {
+            return None;
+        }
+        let mut used = 0u64;
+        let mut keep = 0;
+        for &m in &x.members {
+            let c = match self.least(m) {
+                Show::Whole => self.units[m].size,
+                _ => self.units[m].fold as u64,
+            };
+            if used + c > room {
+                break;
+            }
+            used += c;
+            keep += 1;
+        }
+        if keep == 0 || keep == x.members.len() {
+            return None;
+        }
+        shows[u] = Show::Open;
+        for &m in &x.members[..keep] {
+            shows[m] = self.least(m);
+        }
+        *left = (*left + x.fold as u64).saturating_sub(used + x.own as u64 + 2 * FOLD_SUFFIX as u64);
+        Some(Cut { host: u, parts: x.members.len() - keep, from: 0 })
     }
 }
 

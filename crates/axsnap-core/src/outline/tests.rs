@@ -223,3 +223,108 @@ fn a_heading_over_a_wide_page_shows_the_first_parts_whole_then_pages_from() {
     assert!(pages > 2, "{pages} pages");
     assert!(seen.iter().all(|&s| s == 1), "every button once: {:?}", seen.iter().position(|&s| s != 1));
 }
+
+/// A page whose buttons sit in a `div` after its `h1`, behind a chain of wrappers: one fold
+/// would hold nearly everything. The outline opens the chain and shows the first buttons
+/// whole, the budget used, with a `from=` line for the rest; the element's ref and `from=`
+/// then page through every button once.
+#[test]
+fn one_fold_holding_nearly_everything_is_opened_with_its_first_parts() {
+    let n = 3_000u32;
+    let mut t = Tree::with_root(nd(Role::Document, "Buttons", 1));
+    let root = t.root().unwrap_or(NodeId(0));
+    let mut h = nd(Role::Heading, "Fifty thousand buttons", 2);
+    h.level = Some(1);
+    t.append(root, h);
+    let outer = t.append(root, nd(Role::Generic, "", 3));
+    let inner = t.append(outer, nd(Role::Generic, "", 4));
+    for i in 0..n {
+        let mut b = nd(Role::Button, &format!("Button {i}"), 5 + i);
+        b.states.set(State::Offscreen, i > 40);
+        t.append(inner, b);
+    }
+    let budget = 2_000;
+    let o = outline(&t, None, budget);
+    let shown = text(&o.tree);
+    let tokens = crate::tokens::count_cl100k(&shown);
+    assert!(shown.contains("button \"Button 0\" [e5]"), "{shown}");
+    assert!(tokens > budget / 2 && tokens <= budget + budget / 10, "{tokens} tokens:\n{shown}");
+    assert!(o.cut > 0, "{shown}");
+    // Page on from the element the cut line names, as an agent would.
+    let mut seen = vec![0u32; n as usize];
+    let (mut part, mut from, mut pages) = (t.clone(), 0, 0);
+    loop {
+        pages += 1;
+        assert!(pages < 100, "paging must end");
+        let o = outline_from(&part, None, budget, from);
+        let shown = text(&o.tree);
+        for l in shown.lines() {
+            if let Some(i) = l.trim().strip_prefix("button \"Button ").and_then(|r| r.split('"').next()) {
+                seen[i.parse::<usize>().unwrap_or(0)] += 1;
+            }
+        }
+        if o.cut == 0 {
+            break;
+        }
+        let next = shown.split("snapshot ref=e4 from=").nth(1).and_then(|r| r.split(' ').next());
+        let next = next.and_then(|n| n.parse::<usize>().ok());
+        let next = next
+            .unwrap_or_else(|| panic!("the cut line names the element and where the rest starts:\n{shown}"));
+        assert!(next > from, "from={next} after {from}:\n{shown}");
+        from = next;
+        part = subtree_from(&t, inner, from);
+    }
+    assert!(pages > 2, "{pages} pages");
+    assert!(seen.iter().all(|&s| s == 1), "every button once: {:?}", seen.iter().position(|&s| s != 1));
+}
+
+/// A page whose outline already uses most of its budget leaves the first fold that does not
+/// fit folded: its ref opens it whole.
+#[test]
+fn a_fold_after_a_full_outline_stays_folded() {
+    let t = chapter(20, 12);
+    let o = outline(&t, None, 2_000);
+    assert_eq!(o.cut, 0, "{}", text(&o.tree));
+}
+
+/// The buttons an outline shows, by name.
+fn buttons_shown(t: &Tree) -> Vec<String> {
+    t.preorder()
+        .map(|(id, _)| t.node(id))
+        .filter(|n| n.role == Role::Button && n.name.starts_with("Button "))
+        .map(|n| n.name.clone())
+        .collect()
+}
+
+/// The first parts of one big fold take a fixed share of the budget, not what the rest of the
+/// page leaves: a dialog opening over the page (or anything else added elsewhere) does not
+/// move the cut, so the answer is a diff of the dialog, not of the parts shown.
+#[test]
+fn the_first_parts_shown_do_not_move_when_a_dialog_opens() {
+    let page = |dialog: bool| {
+        let mut t = Tree::with_root(nd(Role::Document, "Buttons", 1));
+        let root = t.root().unwrap_or(NodeId(0));
+        let mut h = nd(Role::Heading, "Many buttons", 2);
+        h.level = Some(1);
+        t.append(root, h);
+        let outer = t.append(root, nd(Role::Generic, "", 3));
+        for i in 0..3_000u32 {
+            let mut b = nd(Role::Button, &format!("Button {i}"), 10 + i);
+            b.states.set(State::Offscreen, i > 40);
+            t.append(outer, b);
+        }
+        if dialog {
+            let mut d = nd(Role::Dialog, "Settings", 5);
+            d.states.set(State::Modal, true);
+            let d = t.append(root, d);
+            for i in 0..12u32 {
+                t.append(d, nd(Role::CheckBox, &format!("Setting number {i} of the editor"), 6_000 + i));
+            }
+        }
+        t
+    };
+    let (closed, open) = (outline(&page(false), None, 2_000), outline(&page(true), None, 2_000));
+    assert!(closed.cut > 0 && open.cut > 0, "{}", text(&open.tree));
+    assert!(text(&open.tree).contains("Setting number 11"), "{}", text(&open.tree));
+    assert_eq!(buttons_shown(&closed.tree), buttons_shown(&open.tree), "{}", text(&open.tree));
+}

@@ -2,10 +2,12 @@
 //! one line each run (`… 26 elements behind the dialog "Welcome to the block editor"`), not
 //! a line per element marked `[obscured]` that nothing can act on until the dialog closes.
 //!
-//! A part is behind when something in it is marked covered ([`State::Obscured`]), nothing in
-//! it an agent could act on is not, and it holds no cover. The count is of what could be
-//! acted on. Only a cover that is or holds a modal
-//! dialog folds: an open menu covers a corner, and the page beside it stays usable. The tree
+//! A part is behind when something in it is marked covered ([`State::Obscured`]) or lies
+//! outside the viewport ([`State::Offscreen`]: the page cannot be scrolled to it while the
+//! dialog is open), nothing in it an agent could act on is in view and uncovered, and it holds
+//! no cover; nothing in the dialog is. The count is of what could be acted on. Only a cover
+//! that is or holds a modal dialog folds: an open menu covers a corner, and the page beside it
+//! stays usable. The tree
 //! is not changed, so closing the dialog is a diff of the cover and one line for what it
 //! uncovered, not the page added again.
 
@@ -75,10 +77,13 @@ impl Behind {
             // What an agent could act on (a landmark's ref is for scoping: it is behind when
             // its contents are).
             let acts = n.ref_id.is_some() && ref_worthy(n, holds_more) && !n.actions.is_empty();
-            let obscured = n.states.contains(State::Obscured);
+            // Below or beside the viewport is behind the dialog too: the page cannot be
+            // scrolled to it or used while the dialog is open (a long page under a cookie
+            // dialog was a 43,000-token outline of what nothing could reach).
+            let away = n.states.contains(State::Obscured) || n.states.contains(State::Offscreen);
             let mut p = Part {
-                covered: obscured,
-                open: acts && !obscured,
+                covered: away,
+                open: acts && !away,
                 cover: n.states.contains(State::Covering),
                 refs: u32::from(acts),
             };
@@ -91,7 +96,12 @@ impl Behind {
             }
             parts[id.index()] = p;
         }
-        let count = parts.iter().map(|p| (p.covered && !p.open && !p.cover).then_some(p.refs)).collect();
+        let mut count: Vec<Option<u32>> =
+            parts.iter().map(|p| (p.covered && !p.open && !p.cover).then_some(p.refs)).collect();
+        // The dialog's own parts are what the agent acts on, in view or scrolled in it.
+        for id in tree.subtree(found) {
+            count[id.index()] = None;
+        }
         let dialog = match dialog.name.as_str() {
             "" => "the dialog".to_string(),
             name => {
@@ -116,8 +126,9 @@ impl Behind {
     /// The line that stands for a run of parts behind the dialog.
     pub(super) fn line(&self, refs: u32) -> String {
         match refs {
+            0 => format!("… more of the page behind {}", self.dialog),
             1 => format!("… 1 element behind {}", self.dialog),
-            n => format!("… {n} elements behind {}", self.dialog),
+            n => format!("… {} elements behind {}", crate::caps::thousands(n as usize), self.dialog),
         }
     }
 }
@@ -160,6 +171,19 @@ mod tests {
         assert_eq!(b.folded(text), None, "nothing in it is covered");
         assert_eq!(b.folded(cover), None);
         assert_eq!(b.line(2), "… 2 elements behind the dialog \"Welcome\"");
+        assert_eq!(b.line(3_000), "… 3,000 elements behind the dialog \"Welcome\"");
+        assert_eq!(b.line(0), "… more of the page behind the dialog \"Welcome\"");
+        // Below the viewport is behind too, text alone included; the dialog's own parts
+        // scrolled out of view are not.
+        let below = t.append(root, node(Role::Group, "", 12, &[]));
+        t.append(below, node(Role::Button, "Next page", 13, &[State::Offscreen]));
+        let note = t.append(root, node(Role::Text, "Footer note", 14, &[State::Offscreen]));
+        let late = t.append(dialog, node(Role::Button, "Accept all", 15, &[State::Offscreen]));
+        let b = Behind::of(&t).unwrap();
+        assert_eq!(b.folded(below), Some(1));
+        assert_eq!(b.folded(note), Some(0));
+        assert_eq!(b.folded(late), None, "the dialog's own button");
+        assert_eq!(b.folded(dialog), None);
         // A dialog that is not modal, or not drawn over the page, folds nothing.
         t.node_mut(dialog).states.set(State::Modal, false);
         assert!(Behind::of(&t).is_none());

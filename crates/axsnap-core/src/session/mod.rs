@@ -610,7 +610,7 @@ fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>, from: usize) -> Fi
     let mut room = budget;
     let mut last = Fit { outline: None, text, tokens: page_tokens };
     for _ in 0..4 {
-        let o = crate::outline::outline_from(&snap.tree, snap.header.url.as_deref(), room, from);
+        let o = crate::outline::outline_within(&snap.tree, snap.header.url.as_deref(), room, budget, from);
         let info = OutlineInfo { page_tokens, budget, folds: o.folds };
         let shown = Snapshot {
             target: snap.target.clone(),
