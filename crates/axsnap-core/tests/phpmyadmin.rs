@@ -101,3 +101,18 @@ fn print_answers() {
         }
     }
 }
+
+#[test]
+#[ignore = "prints cl100k figures: cargo test -p axsnap-core --test phpmyadmin -- --ignored --nocapture"]
+fn print_figures() {
+    for name in ["browse", "browsed", "saved", "edit", "sql", "sql_done"] {
+        let [a] = &answers(&[name])[..] else { unreachable!() };
+        println!("{name}: whole {} cl100k", count_cl100k(&a.text));
+    }
+    for pair in
+        [["edit", "edit_typed"], ["browse", "browse_filtered"], ["browsed", "saved"], ["saved", "sql"]]
+    {
+        let a = answers(&pair);
+        println!("{} -> {}: {} cl100k ({:?})", pair[0], pair[1], count_cl100k(&a[1].text), a[1].answer);
+    }
+}
