@@ -4,8 +4,8 @@
 //! (phpMyAdmin's every table action and tab). The browser names the control from its content,
 //! the icon's alternative text and the label both: `link "Edit Edit"`, over `image "Edit"` and
 //! `text: Edit`, the one word said three times (`link "Browse Browse (current)"` over the icon,
-//! `Browse` and `(current)`). When every icon in the control reads as the label next to it,
-//! the icon adds nothing to the name: the control is named by its labels alone
+//! `Browse` and `(current)`). When every icon in the control says what the label next to it
+//! begins (or, after it, ends) with, the icon adds nothing to the name: the control is named by its labels alone
 //! (`link "Edit"`, `link "Browse (current)"`), and its children, which then only spell that
 //! name, go. An icon whose text differs from the label beside it (`image "Structure"` beside
 //! `products`) is content of its own, and nothing changes.
@@ -22,7 +22,7 @@ enum Piece<'t> {
 }
 
 /// The name a control named `name` has with its icons left out, when its children `kids` are
-/// icons and labels only, read in order they spell `name` word for word, and every icon says
+/// icons and labels only that, read in order, spell `name` word for word, and every icon says
 /// what a label right next to it says (the label after it begins with the icon's words, or
 /// the one before it ends with them: `Browse` beside `Browse (current)`). `None` when anything
 /// else is in it, or nothing would change.
