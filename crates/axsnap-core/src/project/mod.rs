@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::tree::{NativeId, NodeId, Tree};
 
 mod cuts;
+mod icon_label;
 mod prose;
 mod rules;
 #[cfg(test)]
@@ -175,6 +176,12 @@ pub struct ProjectStats {
     /// that also holds blocks, kept together as a paragraph (`prose`).
     #[serde(default)]
     pub paragraphs_grouped: usize,
+    /// Rule 4: controls named by an icon and a label saying the same (`link "Edit Edit"`
+    /// over `image "Edit"` and `text: Edit`), named once (`link "Edit"`); their children, which
+    /// then only spell the name, count in `repeated_labels_dropped` and
+    /// `repeated_images_dropped`.
+    #[serde(default)]
+    pub icon_names_said_once: usize,
     /// Rule 4: a menu's empty items (its drawn separators) made separators.
     #[serde(default)]
     pub separators_marked: usize,

@@ -9,12 +9,13 @@
 //! finishes, after its children did, so the result is stable: projecting it again changes
 //! nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::role::Role;
 use crate::state::{Action, ActionSet, State, StateSet};
 use crate::tree::{NativeId, Node, NodeId, Tree};
 
+use super::icon_label;
 use super::prose;
 use super::text::{self, is_blank, is_blank_opt};
 use super::work::Work;
@@ -304,6 +305,10 @@ struct Builder<'a> {
     /// The first of two or more pieces hoisted out of such a box, with the box (raw): its
     /// running text may become a paragraph again ([`prose`]).
     block_heads: prose::BlockHeads,
+    /// Controls named once ([`icon_label`]), with the name the browser computed from their
+    /// content, icons included: what a container named from the same content reads there
+    /// (a cell "Edit Edit" around the link now named "Edit").
+    said_with_icons: HashMap<NodeId, String>,
 }
 
 /// Applies the rules to the subtree of `start` (kept as the root whatever it is) and returns
@@ -332,6 +337,7 @@ pub(super) fn build(
         starts_block: HashSet::new(),
         ends_block: HashSet::new(),
         block_heads: prose::BlockHeads::new(),
+        said_with_icons: HashMap::new(),
     };
     let Some(first) = raw.get(start) else { return (Work::default(), 0) };
     b.seen[start.index()] = true;
@@ -395,6 +401,20 @@ fn paragraph_for(block: &Node) -> Node {
 /// output whose scope was not found).
 pub(super) fn shell(raw: &Node, opts: &ProjectOptions, stats: &mut ProjectStats) -> Node {
     copy_node(raw, opts, raw.states.contains(State::Protected), raw.flags.pre, stats)
+}
+
+/// What a node in the content under a name reads as in that name, as the browser computes a
+/// name from content: a field (a text box, a combo box, a picker) its value, or when it holds
+/// none, its own name (its placeholder: Chromium names a cell holding an empty search box
+/// "Filter rows: Search this table", and, once typed into, "Filter rows: Lantern"); anything
+/// else its name. Read as such, a name that only repeats a field's value goes with the rest,
+/// so typing into the field changes the field alone.
+fn content_text(n: &Node) -> &str {
+    let field = is_text_field(&n.role) || n.role.is_picker();
+    match n.value.as_deref() {
+        Some(v) if field && !is_blank(v) => v,
+        _ => &n.name,
+    }
 }
 
 /// A field whose value is typed text, which the browser holds in an inner editor of its own
@@ -646,6 +666,7 @@ impl Builder<'_> {
         }
         if opts.drop_redundant && self.out.node(id).role.is_widget() {
             self.drop_decor(&mut kids);
+            self.say_icon_name_once(id, &mut name, &mut kids);
             self.drop_name_repeats(&name, &mut kids);
             self.drop_label_parts(id, &name, &mut kids);
         }
@@ -705,9 +726,11 @@ impl Builder<'_> {
     /// go, [`Self::drop_spelled_name`]), and not for a widget whose content has no other
     /// widget: a link or button keeps the name it is found and acted on by.
     ///
-    /// The content is read from the leaves (their names) in order, whitespace ignored; the
-    /// walk stops as soon as it reads past the name or has visited a few nodes per character,
-    /// so a node costs at most about its name's length.
+    /// The content is read from the leaves (their names) in order, whitespace ignored, a field
+    /// as the browser reads it into its container's name ([`content_text`]: a cell named
+    /// "Lantern" over a textbox holding "Lantern"); the walk stops as soon as it reads past
+    /// the name or has visited a few nodes per character, so a node costs at most about its
+    /// name's length.
     fn content_spells_name(&self, id: NodeId, name: &str, value: Option<&str>, kids: &[NodeId]) -> bool {
         let out = &self.out;
         let role = &out.node(id).role;
@@ -745,11 +768,13 @@ impl Builder<'_> {
             };
             let c = out.node(k);
             holds_widget |= c.role.is_widget();
-            if !c.children.is_empty() {
+            let field = is_text_field(&c.role) || c.role.is_picker();
+            if !field && !c.children.is_empty() {
                 stack.extend(c.children.iter().rev().copied());
                 continue;
             }
-            for ch in c.name.chars().filter(|c| !c.is_whitespace()) {
+            let said = self.said_with_icons.get(&k).map_or_else(|| content_text(c), String::as_str);
+            for ch in said.chars().filter(|c| !c.is_whitespace()) {
                 if cut && read == want.len() {
                     return holds_widget || !role.is_widget();
                 }
@@ -799,6 +824,22 @@ impl Builder<'_> {
         self.stats.empty_containers_dropped += before - kids.len();
     }
 
+    /// Names a control made of icons and labels saying the same by its labels alone, and
+    /// drops the children, which then only spell that name ([`icon_label`]).
+    fn say_icon_name_once(&mut self, id: NodeId, name: &mut String, kids: &mut Vec<NodeId>) {
+        let out = &self.out;
+        let Some(once) = icon_label::name_without_icons(out, name, kids, |t, k| shown_text(t, t.node(k)))
+        else {
+            return;
+        };
+        let icons = kids.iter().filter(|&&k| out.node(k).role == Role::Image).count();
+        self.stats.icon_names_said_once += 1;
+        self.stats.repeated_images_dropped += icons;
+        self.stats.repeated_labels_dropped += kids.len() - icons;
+        self.said_with_icons.insert(id, std::mem::replace(name, once));
+        kids.clear();
+    }
+
     /// Drops a control's children that only say its `name` again ([`repeats_control_name`]).
     fn drop_name_repeats(&mut self, name: &str, kids: &mut Vec<NodeId>) {
         if is_blank(name) {
@@ -834,20 +875,32 @@ impl Builder<'_> {
         }
     }
 
-    /// Makes a menu's empty, nameless generic children separators: a menu draws its
-    /// separators as empty items (`<a class="separator" role="presentation" tabindex="-1"
-    /// aria-disabled="true">`, which the browser keeps as a focusable generic), and a ref on
-    /// one (`generic [e337] [disabled]`) is a target that does nothing.
+    /// Makes a menu's empty, nameless children separators: a menu draws its separators as
+    /// empty items, and a ref on one (`generic [e337] [disabled]`) is a target that does
+    /// nothing. Monaco writes `<a class="separator" role="presentation" tabindex="-1"
+    /// aria-disabled="true">`, which the browser keeps as a focusable generic; VS Code's
+    /// workbench menus write `<a role="checkbox" aria-disabled="true" aria-label="">`, a
+    /// checkbox. A disabled item (checkbox or menu item) with no name, content or state of
+    /// its own is no choice the user can make: it only draws a line.
     fn mark_separators(&mut self, kids: &[NodeId]) {
         for &k in kids {
             let c = self.out.node_mut(k);
-            if c.role == Role::Generic
-                && c.children.is_empty()
+            let empty = c.children.is_empty()
                 && is_blank(&c.name)
                 && is_blank_opt(&c.value)
                 && is_blank_opt(&c.description)
-                && c.actions.iter().all(|a| a == Action::Focus)
-            {
+                && is_blank_opt(&c.url);
+            let focus_only = c.role == Role::Generic && c.actions.iter().all(|a| a == Action::Focus);
+            // Disabled does nothing; a checked or expanded item still says something.
+            let mut states = c.states;
+            states.set(State::Disabled, false);
+            states.set(State::Covering, false);
+            let dead_item = matches!(
+                c.role,
+                Role::CheckBox | Role::MenuItem | Role::MenuItemCheckbox | Role::MenuItemRadio
+            ) && c.states.contains(State::Disabled)
+                && only_incidental(states);
+            if empty && (focus_only || dead_item) {
                 c.role = Role::Separator;
                 c.states = StateSet::EMPTY;
                 c.actions = ActionSet::EMPTY;
@@ -857,7 +910,8 @@ impl Builder<'_> {
     }
 
     /// Drops image children without actions that only repeat `name` (a logo inside a link
-    /// named like it).
+    /// named like it), also when the image's tooltip says its name again (`<img alt="Home"
+    /// title="Home">` in a link "Home").
     fn drop_repeated_images(&mut self, name: &str, kids: &mut Vec<NodeId>) {
         if is_blank(name) {
             return;
@@ -870,7 +924,7 @@ impl Builder<'_> {
                 && c.children.is_empty()
                 && c.actions.is_empty()
                 && is_blank_opt(&c.value)
-                && is_blank_opt(&c.description)
+                && c.description.as_deref().is_none_or(|d| is_blank(d) || text::same_words(d, &c.name))
                 && text::same_words(&c.name, name))
         });
         self.stats.repeated_images_dropped += before - kids.len();

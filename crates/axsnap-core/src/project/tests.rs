@@ -1263,3 +1263,178 @@ fn a_wrapper_with_another_name_or_more_content_stays() {
     let p = project(&t, &ProjectOptions::default());
     assert!(find(&p.tree, "slot").is_some() && find(&p.tree, "slot2").is_some(), "{:?}", outline(&p.tree));
 }
+
+/// phpMyAdmin's action link, `<a><span><img alt="Edit" title="Edit">&nbsp;Edit</span></a>`
+/// in a table cell, as Chromium names it: the link and the cell "Edit Edit" from the icon's
+/// text and the label's.
+fn icon_link_cell(t: &mut Tree, parent: NodeId, id: &str, icon: &str, label: &[&str]) -> NodeId {
+    let mut name = icon.to_string();
+    for l in label {
+        name.push(' ');
+        name.push_str(l);
+    }
+    let cell = t.append(parent, n(Role::Cell, &name, &format!("{id}-cell")));
+    let link = t.append(
+        cell,
+        Node { states: StateSet::EMPTY.with(State::Focusable), ..clickable(Role::Link, &name, id) },
+    );
+    let span = t.append(
+        link,
+        Node {
+            flags: RawFlags { ignored: true, ..RawFlags::default() },
+            ..n(Role::None, "", &format!("{id}-span"))
+        },
+    );
+    t.append(span, Node { description: Some(icon.into()), ..n(Role::Image, icon, &format!("{id}-img")) });
+    let (first, rest) = label.split_first().unwrap();
+    t.append(span, n(Role::Text, &format!("\u{a0}{first}"), &format!("{id}-t")));
+    // More of the label in a box of its own (the tab bar's `<span>(current)</span>`).
+    for (i, l) in rest.iter().enumerate() {
+        let block = t.append(
+            link,
+            Node {
+                flags: RawFlags { ignored: true, block: true, ..RawFlags::default() },
+                ..n(Role::None, "", &format!("{id}-b{i}"))
+            },
+        );
+        t.append(block, n(Role::Text, l, &format!("{id}-b{i}-t")));
+    }
+    cell
+}
+
+#[test]
+fn an_icon_link_says_its_name_once() {
+    let mut t = doc();
+    let r = root(&t);
+    let row = t.append(r, n(Role::Row, "", "row"));
+    icon_link_cell(&mut t, row, "edit", "Edit", &["Edit"]);
+    icon_link_cell(&mut t, row, "browse", "Browse", &["Browse", "(current)"]);
+    // The same label in one text.
+    icon_link_cell(&mut t, row, "browse2", "Browse", &["Browse (current)"]);
+    // The icon says something else than the label: both stay.
+    icon_link_cell(&mut t, row, "table", "Browse", &["products"]);
+    let p = project(&t, &ProjectOptions::default());
+    // (The label's edge space is kept beside the icon.)
+    let trimmed = outline(&p.tree).into_iter().map(|(d, r, name)| (d, r, name.trim().to_string()));
+    assert_eq!(
+        trimmed.collect::<Vec<_>>(),
+        vec![
+            line(0, "document", "Page"),
+            line(1, "row", ""),
+            line(2, "cell", ""),
+            line(3, "link", "Edit"),
+            line(2, "cell", ""),
+            line(3, "link", "Browse (current)"),
+            line(2, "cell", ""),
+            line(3, "link", "Browse (current)"),
+            line(2, "cell", ""),
+            line(3, "link", "Browse products"),
+            line(4, "image", "Browse"),
+            line(4, "text", "products"),
+        ]
+    );
+    assert_eq!(p.stats.icon_names_said_once, 3);
+    let twice = project(&p.tree, &ProjectOptions::default()).tree;
+    assert!(twice == p.tree, "projecting again changes nothing");
+    // The rule is rule 4's: off, the name is the browser's.
+    let off = project(&t, &ProjectOptions { drop_redundant: false, ..ProjectOptions::default() });
+    assert!(find(&off.tree, "edit").is_some_and(|l| l.name == "Edit Edit"));
+}
+
+#[test]
+fn an_image_whose_title_repeats_its_alt_in_a_link_named_like_it_goes() {
+    let mut t = doc();
+    let r = root(&t);
+    let home =
+        t.append(r, Node { description: Some("Home".into()), ..clickable(Role::Link, "Home", "home") });
+    t.append(home, Node { description: Some("Home".into()), ..n(Role::Image, "Home", "img") });
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(outline(&p.tree), vec![line(0, "document", "Page"), line(1, "link", "Home")]);
+}
+
+#[test]
+fn a_menus_disabled_empty_checkbox_is_a_separator() {
+    // VS Code's workbench menus: `<a role="checkbox" aria-disabled="true" aria-label="">`
+    // between the items, each in a presentational `<li>`.
+    let mut t = doc();
+    let r = root(&t);
+    let menu = t.append(r, n(Role::Menu, "", "menu"));
+    let item = |t: &mut Tree, role: Role, name: &str, id: &str, disabled: bool| {
+        let li = t.append(menu, n(Role::None, "", &format!("{id}-li")));
+        let mut node = clickable(role, name, id);
+        node.states.set(State::Focusable, true);
+        node.states.set(State::Disabled, disabled);
+        t.append(li, node)
+    };
+    item(&mut t, Role::MenuItem, "Go to Definition", "def", false);
+    item(&mut t, Role::CheckBox, "", "sep1", true);
+    item(&mut t, Role::MenuItem, "Cut", "cut", false);
+    item(&mut t, Role::MenuItem, "", "sep2", true);
+    // Not separators: a disabled item with a name, an unnamed one that is enabled, and an
+    // unnamed disabled one that is checked.
+    item(&mut t, Role::MenuItem, "Paste", "paste", true);
+    item(&mut t, Role::CheckBox, "", "enabled", false);
+    let checked = item(&mut t, Role::CheckBox, "", "checked", true);
+    t.node_mut(checked).states.set(State::Checked, true);
+    let p = project(&t, &ProjectOptions::default());
+    let roles: Vec<String> =
+        p.tree.preorder().skip(2).map(|(id, _)| p.tree.node(id).role.to_string()).collect();
+    assert_eq!(roles, ["menuitem", "separator", "menuitem", "separator", "menuitem", "checkbox", "checkbox"]);
+    let sep = find(&p.tree, "sep1").unwrap();
+    assert!(sep.states.is_empty() && sep.actions.is_empty(), "nothing to act on: {sep:?}");
+    assert_eq!(p.stats.separators_marked, 2);
+    // Outside a menu, an empty disabled checkbox stays a checkbox.
+    let mut t = doc();
+    let r = root(&t);
+    t.append(
+        r,
+        Node { states: StateSet::EMPTY.with(State::Disabled), ..clickable(Role::CheckBox, "", "cb") },
+    );
+    let p = project(&t, &ProjectOptions::default());
+    assert_eq!(find(&p.tree, "cb").map(|c| c.role.clone()), Some(Role::CheckBox));
+}
+
+#[test]
+fn a_cell_is_not_named_by_the_value_of_the_field_it_holds() {
+    // Chromium names a cell from its content, a field by its value (an empty one by its
+    // placeholder): phpMyAdmin's edit form, a cell "Paraffin, the glass is smoked." over the
+    // text area holding it; its filter box's cell, "Filter rows: Lantern".
+    let field = |t: &mut Tree, parent: NodeId, role: Role, name: &str, value: &str, id: &str| {
+        let mut f = n(role, name, id);
+        f.value = (!value.is_empty()).then(|| value.to_string());
+        f.states.set(State::Editable, true);
+        f.actions.set(Action::SetValue, true);
+        t.append(parent, f)
+    };
+    let mut t = doc();
+    let r = root(&t);
+    let row = t.append(r, n(Role::Row, "", "row"));
+    let c1 = t.append(row, n(Role::Cell, "Paraffin, the glass is smoked.", "c1"));
+    field(&mut t, c1, Role::TextBox, "", "Paraffin, the glass is smoked.", "notes");
+    let c2 = t.append(row, n(Role::Cell, "Save", "c2"));
+    field(&mut t, c2, Role::ComboBox, "", "Save", "submit");
+    let c3 = t.append(row, n(Role::Cell, "Filter rows: Lantern", "c3"));
+    t.append(c3, n(Role::Text, "Filter rows:", "c3t"));
+    field(&mut t, c3, Role::SearchBox, "Search this table", "Lantern", "filter");
+    let c4 = t.append(row, n(Role::Cell, "Filter rows: Search this table", "c4"));
+    t.append(c4, n(Role::Text, "Filter rows:", "c4t"));
+    field(&mut t, c4, Role::SearchBox, "Search this table", "", "filter2");
+    // A name the content does not spell stays.
+    let c5 = t.append(row, n(Role::Cell, "Price", "c5"));
+    field(&mut t, c5, Role::TextBox, "", "21.00", "price");
+    let p = project(&t, &ProjectOptions::default());
+    let cells: Vec<String> = p
+        .tree
+        .preorder()
+        .map(|(id, _)| p.tree.node(id))
+        .filter(|c| c.role == Role::Cell)
+        .map(|c| c.name.clone())
+        .collect();
+    assert_eq!(cells, ["", "", "", "", "Price"]);
+    assert_eq!(
+        find(&p.tree, "notes").and_then(|f| f.value.as_deref()),
+        Some("Paraffin, the glass is smoked.")
+    );
+    let twice = project(&p.tree, &ProjectOptions::default()).tree;
+    assert!(twice == p.tree, "projecting again changes nothing");
+}

@@ -173,6 +173,23 @@ pub(super) fn parts_read_as<'a>(whole: &str, parts: impl Iterator<Item = &'a str
         || whole.chars().filter(shown).eq(parts.flat_map(str::chars).filter(shown))
 }
 
+/// Whether the texts `parts` read together as `whole` word for word (not split inside a word).
+pub(super) fn words_read_as<'a>(whole: &str, parts: impl Iterator<Item = &'a str>) -> bool {
+    words(whole).eq(parts.flat_map(words))
+}
+
+/// Whether `s` begins (`at_end` false) or ends (`at_end` true) with the words of `part`,
+/// whole words each.
+pub(super) fn has_words_at(s: &str, part: &str, at_end: bool) -> bool {
+    let (s, part): (Vec<_>, Vec<_>) = (words(s).collect(), words(part).collect());
+    !part.is_empty() && if at_end { s.ends_with(&part) } else { s.starts_with(&part) }
+}
+
+/// The words of `parts` in order, one space between each.
+pub(super) fn joined_words<'a>(parts: impl Iterator<Item = &'a str>) -> String {
+    parts.flat_map(words).collect::<Vec<_>>().join(" ")
+}
+
 /// Whether the texts `parts` hold, together, exactly the letters and digits of `whole`, in
 /// order: punctuation and spaces a name puts between what its parts draw (`Add Line Comment,
 /// Control+K`) are not compared. Empty on both sides is not a match.
