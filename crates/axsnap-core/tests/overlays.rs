@@ -125,3 +125,62 @@ fn a_page_over_the_budget_under_a_modal_is_the_dialog_and_one_line_behind_it() {
     assert!(first.text.contains("elements behind the dialog \"Cookie settings\""), "{}", first.text);
     assert!(!first.text.contains("Copy example 2999"), "{}", first.text);
 }
+
+/// A page over the budget whose one big part of `n` buttons the outline opens with its first
+/// ones; `covered`: a settings panel (no dialog role, as many apps draw them) drawn over it,
+/// every button marked covered.
+fn grid_page(n: usize, covered: bool) -> Capture {
+    let node = |role, name: &str, id: &str| Node::new(role, name, NativeId::new("doc", id));
+    let mut t = Tree::with_root(node(Role::Document, "Grid", "root"));
+    let root = t.root().unwrap();
+    let bar = t.append(root, node(Role::Toolbar, "Tools", "bar"));
+    for name in ["New", "Open", "Save"] {
+        let mut b = node(Role::Button, name, name);
+        b.actions.set(Action::Click, true);
+        b.states.set(State::Obscured, covered);
+        t.append(bar, b);
+    }
+    let mut h = node(Role::Heading, "Preferences", "h");
+    h.level = Some(2);
+    t.append(root, h);
+    let grid = t.append(root, node(Role::Group, "Options", "grid"));
+    for i in 0..n {
+        let mut b = node(Role::Button, &format!("Option {i}"), &format!("o{i}"));
+        b.actions.set(Action::Click, true);
+        b.states.set(State::Offscreen, i >= 30);
+        b.states.set(State::Obscured, covered && i < 30);
+        t.append(grid, b);
+    }
+    if covered {
+        let mut panel = node(Role::Generic, "", "panel");
+        panel.states.set(State::Covering, true);
+        let panel = t.append(root, panel);
+        let mut close = node(Role::Button, "Close settings", "close");
+        close.actions.set(Action::Click, true);
+        t.append(panel, close);
+    }
+    let header = Header { url: Some("https://grid.example/".into()), title: Some("Grid".into()) };
+    Capture::new(TargetId("tab".into()), header, t, None)
+}
+
+#[test]
+fn a_panel_over_an_outlined_page_is_a_diff_the_cut_kept() {
+    let mut s = Session::new(Policy::default());
+    let (c, now) = (ClientId("agent".into()), Instant::now());
+    let first = s.snapshot(&c, &grid_page(3_000, false), &auto(), now).unwrap();
+    assert!(first.text.contains("more parts"), "{}", first.text);
+    // Every covered button's line is a few tokens longer (`[obscured]`): the cut must not move.
+    let opened = s.snapshot(&c, &grid_page(3_000, true), &auto(), now).unwrap();
+    assert_eq!(opened.answer, Answer::Diff { from_seq: 1 }, "{}", opened.text);
+    assert!(opened.text.contains("Close settings"), "{}", opened.text);
+    assert!(!opened.text.contains("more parts"), "the cut moved:\n{}", opened.text);
+    let closed = s.snapshot(&c, &grid_page(3_000, false), &auto(), now).unwrap();
+    assert_eq!(closed.answer, Answer::Diff { from_seq: 2 }, "{}", closed.text);
+    for t in [&opened.text, &closed.text] {
+        assert!(!t.contains("e42949"), "the cut line's ref is never shown:\n{t}");
+    }
+    // The same page with fewer parts moves the cut line's count: a change of its line.
+    let fewer = s.snapshot(&c, &grid_page(2_900, false), &auto(), now).unwrap();
+    assert!(!fewer.text.contains("e42949"), "{}", fewer.text);
+    println!("{}\n---\n{}\n---\n{}", opened.text, closed.text, fewer.text);
+}

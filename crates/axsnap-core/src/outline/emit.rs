@@ -4,6 +4,9 @@ use super::{Cut, Kind, Outline, Show, Units};
 use crate::role::Role;
 use crate::tree::{Folded, Node, NodeId, Tree};
 
+/// The native id (in the synthetic scope) of the closing `… N more parts` line.
+pub(super) const REST_ID: &str = "outline-rest";
+
 impl Units {
     /// Builds the shown tree, with the cut line last under its host.
     pub(super) fn emit(&self, tree: &Tree, shows: &[Show], cut: Option<Cut>) -> Outline {
@@ -122,8 +125,14 @@ impl Units {
             crate::caps::thousands(cut.parts),
             crate::caps::thousands(tokens as usize)
         );
-        let native = crate::tree::NativeId::new(crate::project::SYNTHETIC_SCOPE, "outline-rest");
-        Node::new(Role::More, name, native)
+        let native = crate::tree::NativeId::new(crate::project::SYNTHETIC_SCOPE, REST_ID);
+        let mut line = Node::new(Role::More, name, native);
+        // A diff matches by ref, and the line is never shown with one (nothing acts on it): a
+        // ref of its own, from the top of the range, derived from its element's so that two
+        // outlines of the page give it the same one (a panel opening over an outlined page is
+        // then a diff, not the page again).
+        line.ref_id = tree.node(element).ref_id.map(|r| crate::refs::Ref(u32::MAX - r.0));
+        line
     }
 
     /// Emits a unit whole (a section: its members whole).

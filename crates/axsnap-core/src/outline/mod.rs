@@ -133,21 +133,57 @@ pub fn outline(tree: &Tree, page_url: Option<&str>, budget: usize) -> Outline {
 /// [`outline`] of a part whose root shows its element's children from index `from` on
 /// ([`subtree_from`]): the cut line's `from=` counts from the element's first child.
 pub fn outline_from(tree: &Tree, page_url: Option<&str>, budget: usize, from: usize) -> Outline {
-    outline_within(tree, page_url, budget, budget, from)
+    outline_within(tree, page_url, Fitting { room: budget, budget, from, kept: None })
 }
 
-/// [`outline_from`] in `room` tokens of an answer whose budget is `budget`: a caller that
-/// makes an outline again with less room, because the whole text came out over the budget,
-/// keeps the fixed shares (the first parts of one big fold, [`FIRST_PARTS_SHARE`]) where they
-/// were, so the same page still cuts at the same part.
-pub fn outline_within(
-    tree: &Tree,
-    page_url: Option<&str>,
-    room: usize,
-    budget: usize,
-    from: usize,
-) -> Outline {
-    let answer_budget = budget as u64;
+/// Where an earlier outline of the same document cut the one big fold it opened with its first
+/// parts ([`kept_of`]): the element, and how many of its children came before the cut line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// The element whose first parts were shown.
+    pub host: crate::tree::NativeId,
+    /// Its children shown before the cut (the cut line's `from=`).
+    pub children: usize,
+}
+
+/// The cut an outline (as shown) made in one big fold it opened, if any: what the next outline
+/// of the same document keeps while it still fits ([`outline_within`]).
+pub fn kept_of(shown: &Tree) -> Option<Kept> {
+    let root = shown.root()?;
+    shown.preorder().map(|(id, _)| id).find_map(|id| {
+        let n = shown.node(id);
+        let parent = n.parent?;
+        let is_cut = n.role == Role::More
+            && n.native.scope == crate::project::SYNTHETIC_SCOPE
+            && n.native.id == emit::REST_ID;
+        (is_cut && parent != root).then(|| Kept {
+            host: shown.node(parent).native.clone(),
+            children: shown.node(parent).children.len().saturating_sub(1),
+        })
+    })
+}
+
+/// How [`outline_within`] fits a tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Fitting<'a> {
+    /// Tokens the tree may take.
+    pub room: usize,
+    /// The answer's budget, which fixed shares are of: a caller that makes an outline again
+    /// with less room, because the whole text came out over the budget, keeps them where they
+    /// were, so the same page still cuts at the same part.
+    pub budget: usize,
+    /// The index among its element's children of the root's first child (a part shown `from=`).
+    pub from: usize,
+    /// The cut the last outline of this document showed the client: kept while it fits, so a
+    /// change elsewhere (a dialog opening, a state's few tokens more on each part) does not
+    /// move it.
+    pub kept: Option<&'a Kept>,
+}
+
+/// [`outline_from`] as a session fits an answer ([`Fitting`]).
+pub fn outline_within(tree: &Tree, page_url: Option<&str>, fitting: Fitting<'_>) -> Outline {
+    let Fitting { room, budget: answer_budget, from, kept } = fitting;
+    let first = FirstParts { budget: answer_budget as u64, kept };
     let budget = room;
     let Some(root) = tree.root() else {
         return Outline { tree: tree.clone(), folds: 0, folded_nodes: 0, cut: 0 };
@@ -214,7 +250,7 @@ pub fn outline_within(
         let before = share;
         units.balance(&mut shows, &mut share, budget as u64);
         left = left.saturating_sub(before - share);
-        cut = units.fill(tree, &mut shows, &mut left, answer_budget);
+        cut = units.fill(tree, &mut shows, &mut left, first);
     }
     units.emit(tree, &shows, cut)
 }
@@ -511,7 +547,7 @@ impl Units {
     /// 50,000 buttons sit in one `div` after its `h1`: the outline was the heading and one
     /// fold line, 111 tokens of 10,000), it is opened with its first parts and a cut line for
     /// the rest ([`Self::open_first_parts`]).
-    fn fill(&self, tree: &Tree, shows: &mut [Show], left: &mut u64, budget: u64) -> Option<Cut> {
+    fn fill(&self, tree: &Tree, shows: &mut [Show], left: &mut u64, first: FirstParts<'_>) -> Option<Cut> {
         let mut stack = vec![self.root];
         while let Some(u) = stack.pop() {
             let x = &self.units[u];
@@ -527,7 +563,7 @@ impl Units {
                     }
                     let open = self.open_cost(u);
                     if open > *left {
-                        return self.open_first_parts(tree, shows, u, left, budget);
+                        return self.open_first_parts(tree, shows, u, left, first);
                     }
                     *left -= open;
                     shows[u] = Show::Open;
@@ -552,43 +588,69 @@ impl Units {
         shows: &mut [Show],
         u: usize,
         left: &mut u64,
-        budget: u64,
+        first: FirstParts<'_>,
     ) -> Option<Cut> {
         let x = &self.units[u];
-        if x.kind != Kind::Node || tree.node(x.head).ref_id.is_none() {
+        let head = tree.node(x.head);
+        if x.kind != Kind::Node || head.ref_id.is_none() {
             return None;
         }
         // The parts get a fixed share of the budget, not what the rest of the page left: the
         // cut then stays where it was when something else on the page changes (a dialog
         // opening over it is a diff of the dialog, not of the parts shown). The cut line costs
         // about what a fold line does, and the element's line replaces its fold.
-        let room = (budget as f64 * FIRST_PARTS_SHARE) as u64;
-        if (*left + x.fold as u64) < room + x.own as u64 + 2 * FOLD_SUFFIX as u64 {
+        let room = (first.budget as f64 * FIRST_PARTS_SHARE) as u64;
+        let have = (*left + x.fold as u64).checked_sub(x.own as u64 + 2 * FOLD_SUFFIX as u64)?;
+        let cost = |m: usize| match self.least(m) {
+            Show::Whole => self.units[m].size,
+            _ => self.units[m].fold as u64,
+        };
+        // The cut the client was shown last stays while it fits: a few tokens more on each
+        // part (each control now `[obscured]`) must not move it.
+        let kept = first.kept.filter(|k| k.host == head.native).map(|k| {
+            let before = |m: &&usize| {
+                let at = head.children.iter().position(|&c| c == self.units[**m].head);
+                at.is_some_and(|at| at < k.children)
+            };
+            x.members.iter().take_while(before).count()
+        });
+        let kept = kept.filter(|&n| {
+            let used: u64 = x.members[..n].iter().map(|&m| cost(m)).sum();
+            n > 0 && n < x.members.len() && used <= have.min(room + room / 4)
+        });
+        if kept.is_none() && have < room {
             return None;
         }
-        let mut used = 0u64;
-        let mut keep = 0;
-        for &m in &x.members {
-            let c = match self.least(m) {
-                Show::Whole => self.units[m].size,
-                _ => self.units[m].fold as u64,
-            };
-            if used + c > room {
-                break;
-            }
-            used += c;
-            keep += 1;
-        }
+        let keep = kept.unwrap_or_else(|| {
+            let mut used = 0u64;
+            x.members
+                .iter()
+                .take_while(|&&m| {
+                    used += cost(m);
+                    used <= room
+                })
+                .count()
+        });
         if keep == 0 || keep == x.members.len() {
             return None;
         }
+        let used: u64 = x.members[..keep].iter().map(|&m| cost(m)).sum();
         shows[u] = Show::Open;
         for &m in &x.members[..keep] {
             shows[m] = self.least(m);
         }
-        *left = (*left + x.fold as u64).saturating_sub(used + x.own as u64 + 2 * FOLD_SUFFIX as u64);
+        *left = have.saturating_sub(used);
         Some(Cut { host: u, parts: x.members.len() - keep, from: 0 })
     }
+}
+
+/// What the first parts of one big fold are fitted by ([`Units::open_first_parts`]).
+#[derive(Clone, Copy, Debug)]
+struct FirstParts<'a> {
+    /// The answer's budget, [`FIRST_PARTS_SHARE`] of which they take.
+    budget: u64,
+    /// The cut the client was shown last.
+    kept: Option<&'a Kept>,
 }
 
 /// Groups a node's child units into heading sections: a heading takes the siblings after it

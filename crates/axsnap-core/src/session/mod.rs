@@ -306,7 +306,12 @@ impl Session {
         // A part shown from a later child on numbers its cut line's `from=` from the element's
         // first child.
         let from = request.options.view.scope.as_ref().and(request.options.view.from).unwrap_or(0);
-        let fitted = request.max_tokens.map(|b| fit(&snapshot, b, partial.as_deref(), from));
+        // The cut this client was last shown of this document stays where it was while it
+        // fits (a part shown `from=` is a page of its own).
+        let kept = (from == 0)
+            .then(|| self.baselines.get(&key).and_then(|b| crate::outline::kept_of(&b.snapshot.tree)))
+            .flatten();
+        let fitted = request.max_tokens.map(|b| fit(&snapshot, b, partial.as_deref(), from, kept.as_ref()));
         let (outlined, rendered) = match fitted {
             Some(f) => (f.outline, (format == Format::Text).then_some((f.text, f.tokens))),
             None => (None, None),
@@ -587,7 +592,7 @@ fn outline_note(o: &OutlineInfo) -> String {
 /// with its header and note lines), or `None` when the whole snapshot fits: what a snapshot
 /// request with [`Request::max_tokens`] shows.
 pub fn fit_budget(snap: &Snapshot, budget: usize) -> Option<(Snapshot, OutlineInfo)> {
-    fit(snap, budget, None, 0).outline
+    fit(snap, budget, None, 0, None).outline
 }
 
 /// What fitting a snapshot to a budget gave: the outline when the page is over it, and the text
@@ -601,7 +606,14 @@ struct Fit {
 /// Fits `snap` to `budget`. The outline's own sizing counts each line alone; the whole text is
 /// counted here, and the outline is made again with less room while it does not fit. `from`:
 /// the index among the element's children of the root's first child (a part shown `from=`).
-fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>, from: usize) -> Fit {
+/// `kept`: the cut the client was last shown of this document ([`crate::outline::Fitting`]).
+fn fit(
+    snap: &Snapshot,
+    budget: usize,
+    partial: Option<&str>,
+    from: usize,
+    kept: Option<&crate::outline::Kept>,
+) -> Fit {
     let text = full_text(snap, Format::Text, &Lead { partial, outline: None });
     let page_tokens = count_cl100k(&text);
     if page_tokens <= budget {
@@ -610,7 +622,8 @@ fn fit(snap: &Snapshot, budget: usize, partial: Option<&str>, from: usize) -> Fi
     let mut room = budget;
     let mut last = Fit { outline: None, text, tokens: page_tokens };
     for _ in 0..4 {
-        let o = crate::outline::outline_within(&snap.tree, snap.header.url.as_deref(), room, budget, from);
+        let fitting = crate::outline::Fitting { room, budget, from, kept };
+        let o = crate::outline::outline_within(&snap.tree, snap.header.url.as_deref(), fitting);
         let info = OutlineInfo { page_tokens, budget, folds: o.folds };
         let shown = Snapshot {
             target: snap.target.clone(),
