@@ -38,6 +38,9 @@ struct MNode {
     role: Role,
     name: String,
     value: Option<String>,
+    /// A link's URL: one of three queries on one path, so that links of one name are told
+    /// apart by their whole address some of the time, and share it the rest.
+    url: Option<String>,
     scope: String,
     id: String,
     parent: Option<usize>,
@@ -158,11 +161,13 @@ impl Model {
         let i = self.nodes.len();
         self.next_gid += 1;
         self.next_id += 1;
+        let url = (role == Role::Link).then(|| format!("/p?q={}", self.next_gid % 3));
         self.nodes.push(MNode {
             gid: self.next_gid,
             role,
             name: name.to_string(),
             value: None,
+            url,
             scope,
             id: self.next_id.to_string(),
             parent,
@@ -251,6 +256,7 @@ impl Model {
             let o = self.nodes[old].clone();
             let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos);
             self.nodes[c].value = o.value;
+            self.nodes[c].url = o.url;
             if same {
                 self.nodes[c].gid = o.gid;
             }
@@ -290,6 +296,7 @@ impl Model {
             let o = self.nodes[old].clone();
             let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos);
             self.nodes[c].value = o.value;
+            self.nodes[c].url = o.url;
             for k in o.children.iter().rev() {
                 stack.push((*k, c, usize::MAX));
             }
@@ -516,6 +523,7 @@ impl Model {
         let m = &self.nodes[i];
         let mut n = Node::new(m.role.clone(), m.name.clone(), NativeId::new(m.scope.clone(), m.id.clone()));
         n.value = m.value.clone();
+        n.url = m.url.clone();
         n
     }
 

@@ -25,9 +25,9 @@
 //!   place, or one of several look-alikes, is a new element;
 //! - a ref whose whole scope vanished may be carried, only to a node of a scope the previous
 //!   capture did not have, only on a match unique on both sides (module `matching`: the whole-tree
-//!   structural key of module `keys`, the key among siblings inside an already matched parent, or
-//!   a container's matched contents when no other pair matches them as well); the table then
-//!   names the new native id;
+//!   structural key of module `keys`, a link's whole address (module `address`), the key among
+//!   siblings inside an already matched parent, or a container's matched contents when no
+//!   other pair matches them as well); the table then names the new native id;
 //! - a partial capture ([`RefSpace::refresh_partial`]: a deadline cut it, or a JavaScript dialog
 //!   blocks the page) proves nothing about the elements it missed: their refs stay as they are
 //!   (neither kept by a sighting nor made stale), nothing is carried, and the structure churn
@@ -46,6 +46,7 @@ use crate::project::Projection;
 use crate::role::Role;
 use crate::tree::{NativeId, NodeId, Tree};
 
+mod address;
 mod away;
 mod derived;
 mod keys;
@@ -218,6 +219,8 @@ struct Structure {
     /// Content key (the whole subtree's identity), if unique among the ref-holding nodes
     /// under the same `ancestor`.
     content: Option<Key>,
+    /// A link's address key (role, name, whole URL), if unique in that capture.
+    address: Option<Key>,
 }
 
 /// The refs of one target.
@@ -516,6 +519,7 @@ impl RefSpace {
                         local: s.and_then(|s| s.local),
                         parent: s.and_then(|s| s.parent),
                         ancestor: s.and_then(|s| s.ancestor),
+                        address: s.and_then(|s| s.address),
                         role: slot.role.clone(),
                         name: slot.name.clone(),
                     }
@@ -525,8 +529,10 @@ impl RefSpace {
             let candidate = |id: NodeId| {
                 raw_refs[id.index()].is_none() && !old_scopes.contains(&raw.node(id).native.scope)
             };
-            let pairs =
-                matching::carry(&olds, &NewSide { raw, keys, refs: &raw_refs, candidate: &candidate });
+            let pairs = matching::carry(
+                &olds,
+                &NewSide { raw, keys, refs: &raw_refs, candidate: &candidate, by_address: true },
+            );
             for (r, id) in pairs {
                 let native = raw.node(id).native.clone();
                 if !t.by_native.insert(&native, r) {
@@ -619,7 +625,7 @@ impl RefSpace {
                 let candidate = |id: NodeId| {
                     raw_refs[id.index()].is_none() && old_scopes.contains(&raw.node(id).native.scope)
                 };
-                let new = NewSide { raw, keys, refs: &raw_refs, candidate: &candidate };
+                let new = NewSide { raw, keys, refs: &raw_refs, candidate: &candidate, by_address: false };
                 let pairs = rebuilt::carry(&rebuilt::olds(slots, &gone), &new);
                 for (r, id) in pairs {
                     let native = raw.node(id).native.clone();
@@ -893,6 +899,7 @@ fn remember_structure(
         kin.push(kin_key(nearest[id.index()], keys.content[id.index()]));
     }
     let unique_kin = keys::unique_keys(kin.len(), 0..kin.len(), |i| kin[i]);
+    let addresses = address::unique(raw, raw_order.iter().copied());
     // A repeated native id (a backend bug) puts one ref on several nodes: the first holds it.
     let mut recorded = vec![false; slots.len()];
     for (i, &(id, r, parent)) in holders.iter().enumerate() {
@@ -908,6 +915,7 @@ fn remember_structure(
             parent,
             ancestor: nearest[id.index()],
             content: unique_kin[i].then_some(content),
+            address: address::key(raw.node(id)).filter(|k| matches!(addresses.get(k), Some(Some(_)))),
         });
     }
 }

@@ -26,7 +26,11 @@
 //! another (its own key differs: its cells, its link's name), anything among look-alikes (a key
 //! shared on either side matches nothing), and anything under a parent that was not matched.
 //! An element whose own fields changed (a cell's text) gets a new ref: its key is its evidence.
-//! Position is never used. The limit it shares with `recreated` and `matching`: an element
+//! Position is never used. Nor are links matched by their whole address alone here (module
+//! `address`), as they are across a vanished document: in a living one, a container replaced
+//! by another element that holds copies of the same links holds new links, and an address
+//! says nothing of the container around it (the whole-tree key, which has its ancestors'
+//! names, does). The limit it shares with `recreated` and `matching`: an element
 //! that in the same step took exactly the look (key) of another that left (one renamed to what
 //! a removed sibling was) is taken for it; structure alone cannot tell the two apart, and the
 //! refs property test draws one change per redraw.
@@ -50,6 +54,7 @@ pub(super) fn olds(slots: &Slots, gone: &[Ref]) -> Vec<Churned> {
                 local: s.local,
                 parent: s.parent,
                 ancestor: s.ancestor,
+                address: s.address,
                 role: slot.role.clone(),
                 name: slot.name.clone(),
             })
