@@ -38,6 +38,9 @@ struct MNode {
     role: Role,
     name: String,
     value: Option<String>,
+    /// A link's URL: one of three queries on one path, so that links of one name are told
+    /// apart by their whole address some of the time, and share it the rest.
+    url: Option<String>,
     scope: String,
     id: String,
     parent: Option<usize>,
@@ -125,6 +128,19 @@ enum Edit {
         parent: usize,
         by: usize,
     },
+    /// The app draws a part of the living document again (an AJAX page): the subtree of `node`
+    /// with new native ids in the same scopes, the same elements, with one change on the way
+    /// (`change` picks which, `at` where): none, one element renamed to `look`'s name, one
+    /// element's children reordered, or one element replaced by a copy of a sibling (a
+    /// look-alike that is a new element). One change per redraw, as every other edit here
+    /// makes one: two at once (a rename that gives one element exactly the look of another
+    /// that was replaced in the same step) no structure can tell from the other's redraw.
+    Rebuild {
+        node: usize,
+        change: u8,
+        at: usize,
+        look: usize,
+    },
 }
 
 impl Model {
@@ -145,11 +161,13 @@ impl Model {
         let i = self.nodes.len();
         self.next_gid += 1;
         self.next_id += 1;
+        let url = (role == Role::Link).then(|| format!("/p?q={}", self.next_gid % 3));
         self.nodes.push(MNode {
             gid: self.next_gid,
             role,
             name: name.to_string(),
             value: None,
+            url,
             scope,
             id: self.next_id.to_string(),
             parent,
@@ -238,6 +256,7 @@ impl Model {
             let o = self.nodes[old].clone();
             let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos);
             self.nodes[c].value = o.value;
+            self.nodes[c].url = o.url;
             if same {
                 self.nodes[c].gid = o.gid;
             }
@@ -249,6 +268,39 @@ impl Model {
             self.nodes[old].alive = false;
         }
         root.unwrap_or(n)
+    }
+
+    /// Renames `n` to the name of `look`.
+    fn rename(&mut self, n: usize, look: usize) {
+        let new = NAMES[look % NAMES.len()];
+        let old = std::mem::replace(&mut self.nodes[n].name, new.to_string());
+        // A list item's name replaced by one a sibling item shows, or its old name shown
+        // by one: the element shows another item now. (NAMES are unlike one another, so
+        // no rename here reads as an edit of the old name.)
+        let item = self.nodes[n].role == Role::ListItem && !old.is_empty() && !new.is_empty() && old != new;
+        if item
+            && self.siblings(n).any(|k| {
+                self.nodes[k].role == Role::ListItem
+                    && (self.nodes[k].name == old || self.nodes[k].name == new)
+            })
+        {
+            self.renew(n);
+        }
+    }
+
+    /// A copy of the subtree of `n` under `parent` at `pos`: new elements with new native ids
+    /// in `n`'s scopes; `n` stays.
+    fn copy(&mut self, n: usize, parent: usize, pos: usize) {
+        let mut stack = vec![(n, parent, pos)];
+        while let Some((old, new_parent, pos)) = stack.pop() {
+            let o = self.nodes[old].clone();
+            let c = self.add(Some(new_parent), o.role, &o.name, o.scope, pos);
+            self.nodes[c].value = o.value;
+            self.nodes[c].url = o.url;
+            for k in o.children.iter().rev() {
+                stack.push((*k, c, usize::MAX));
+            }
+        }
     }
 
     /// The subtree's identity: roles and names of every node, in order.
@@ -281,20 +333,35 @@ impl Model {
             }
             Edit::Rename { node, look } => {
                 let n = self.pick(node, false)?;
-                let new = NAMES[look % NAMES.len()];
-                let old = std::mem::replace(&mut self.nodes[n].name, new.to_string());
-                // A list item's name replaced by one a sibling item shows, or its old name shown
-                // by one: the element shows another item now. (NAMES are unlike one another, so
-                // no rename here reads as an edit of the old name.)
-                let item =
-                    self.nodes[n].role == Role::ListItem && !old.is_empty() && !new.is_empty() && old != new;
-                if item
-                    && self.siblings(n).any(|k| {
-                        self.nodes[k].role == Role::ListItem
-                            && (self.nodes[k].name == old || self.nodes[k].name == new)
-                    })
-                {
-                    self.renew(n);
+                self.rename(n, look);
+            }
+            Edit::Rebuild { node, change, at, look } => {
+                let n = self.pick(node, true)?;
+                let parent = self.nodes[n].parent.unwrap();
+                let at_root = self.detach(n);
+                let root = self.recreate(n, parent, at_root, true);
+                let part = self.subtree(root);
+                match change % 4 {
+                    1 => self.rename(part[at % part.len()], look),
+                    2 => {
+                        let r = part[at % part.len()];
+                        self.nodes[r].children.reverse();
+                    }
+                    3 if part.len() > 1 => {
+                        // A node of the part (not its root) replaced by a copy of a sibling:
+                        // another element, which looks like one that is still there.
+                        let v = part[1 + at % (part.len() - 1)];
+                        let sibling = self.siblings(v).next();
+                        if let Some(model) = sibling {
+                            let p = self.nodes[v].parent.unwrap();
+                            let at = self.detach(v);
+                            for d in self.subtree(v) {
+                                self.nodes[d].alive = false;
+                            }
+                            self.copy(model, p, at);
+                        }
+                    }
+                    _ => {}
                 }
             }
             Edit::Recycle { parent, by } => {
@@ -456,6 +523,7 @@ impl Model {
         let m = &self.nodes[i];
         let mut n = Node::new(m.role.clone(), m.name.clone(), NativeId::new(m.scope.clone(), m.id.clone()));
         n.value = m.value.clone();
+        n.url = m.url.clone();
         n
     }
 
@@ -510,6 +578,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => u().prop_map(|cut| Edit::Partial { cut }),
         2 => Just(Edit::Return),
         2 => (u(), u()).prop_map(|(parent, by)| Edit::Recycle { parent, by }),
+        3 => (u(), any::<u8>(), u(), u()).prop_map(|(node, change, at, look)| Edit::Rebuild { node, change, at, look }),
     ]
 }
 

@@ -7,6 +7,9 @@
 //! 1. **Whole-tree key.** The old node's full key (own fields plus the ancestors' role/name
 //!    chain) was unique among all nodes of the previous raw tree, the candidate's is unique among
 //!    all nodes of the new raw tree, and they are equal.
+//!    **Whole address.** A link whose role, name and whole URL (query included) were unique in
+//!    the previous raw tree, to the one new node that has them (module `address`); across a
+//!    vanished document only (`NewSide::by_address`).
 //! 2. **Inside a matched parent.** The old node's raw parent had a ref that is now known to
 //!    name a node of the new tree (kept or carried), the old node's sibling key (own fields
 //!    plus its children's) was unique among its old siblings, the candidate is a child of that
@@ -36,6 +39,7 @@
 
 use std::collections::HashMap;
 
+use super::address;
 use super::keys::{Key, KeyMap, Keys};
 use super::Ref;
 use crate::role::Role;
@@ -54,6 +58,8 @@ pub(super) struct Churned {
     pub parent: Option<Ref>,
     /// The ref of the nearest raw ancestor that had one.
     pub ancestor: Option<Ref>,
+    /// A link's address key (module `address`), when it was unique in the previous raw tree.
+    pub address: Option<Key>,
     /// Its role when it was last shown.
     pub role: Role,
     /// Its name when it was last shown.
@@ -70,6 +76,9 @@ pub(super) struct NewSide<'a> {
     pub refs: &'a [Option<Ref>],
     /// Whether a node may receive a carried ref (it holds none and its scope is new).
     pub candidate: &'a dyn Fn(NodeId) -> bool,
+    /// Whether links may be matched by their whole address (pass 1b): across a vanished
+    /// document only (see module `rebuilt` for why not inside a living one).
+    pub by_address: bool,
 }
 
 /// Decides which churned refs carry to which new raw nodes. Each ref and each node appears in
@@ -91,6 +100,19 @@ pub(super) fn carry(churned: &[Churned], new: &NewSide<'_>) -> Vec<(Ref, NodeId)
                     taken[id.index()] = true;
                     pairs.push((churned[i].r, id));
                 }
+            }
+        }
+    }
+
+    // Pass 1b: links by their whole address (module `address`), unique on both sides.
+    if new.by_address && churned.iter().any(|c| c.address.is_some()) {
+        let now = address::unique(new.raw, new.raw.preorder().map(|(id, _)| id));
+        for (i, c) in churned.iter().enumerate() {
+            let Some(Some(id)) = c.address.and_then(|k| now.get(&k).copied()) else { continue };
+            if !matched[i] && !taken[id.index()] && (new.candidate)(id) {
+                matched[i] = true;
+                taken[id.index()] = true;
+                pairs.push((c.r, id));
             }
         }
     }

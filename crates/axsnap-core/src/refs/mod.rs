@@ -19,13 +19,15 @@
 //!   out keeps its ref; only projected nodes receive new refs, in document order;
 //! - a ref whose native id is missing while its native scope is still in the capture is stale,
 //!   unless the app re-created the element equal (module `recreated`: the same whole-subtree
-//!   content under the same matched ancestor, unique there on both sides); another element put
-//!   in its place, or one of several look-alikes, is a new element;
+//!   content under the same matched ancestor, unique there on both sides) or drew the part it
+//!   was in again, changed (module `rebuilt`: the keys a vanished scope is matched by, unique
+//!   on both sides, top-down from the elements the page kept); another element put in its
+//!   place, or one of several look-alikes, is a new element;
 //! - a ref whose whole scope vanished may be carried, only to a node of a scope the previous
 //!   capture did not have, only on a match unique on both sides (module `matching`: the whole-tree
-//!   structural key of module `keys`, the key among siblings inside an already matched parent, or
-//!   a container's matched contents when no other pair matches them as well); the table then
-//!   names the new native id;
+//!   structural key of module `keys`, a link's whole address (module `address`), the key among
+//!   siblings inside an already matched parent, or a container's matched contents when no
+//!   other pair matches them as well); the table then names the new native id;
 //! - a partial capture ([`RefSpace::refresh_partial`]: a deadline cut it, or a JavaScript dialog
 //!   blocks the page) proves nothing about the elements it missed: their refs stay as they are
 //!   (neither kept by a sighting nor made stale), nothing is carried, and the structure churn
@@ -44,10 +46,12 @@ use crate::project::Projection;
 use crate::role::Role;
 use crate::tree::{NativeId, NodeId, Tree};
 
+mod address;
 mod away;
 mod derived;
 mod keys;
 mod matching;
+mod rebuilt;
 mod recreated;
 mod recycled;
 mod saved;
@@ -215,6 +219,8 @@ struct Structure {
     /// Content key (the whole subtree's identity), if unique among the ref-holding nodes
     /// under the same `ancestor`.
     content: Option<Key>,
+    /// A link's address key (role, name, whole URL), if unique in that capture.
+    address: Option<Key>,
 }
 
 /// The refs of one target.
@@ -487,9 +493,6 @@ impl RefSpace {
                 .then(|| scopes_now.into_iter().map(str::to_owned).collect())
         };
 
-        // Refs gone from a living scope, which step 3b may carry to an equal re-creation.
-        let in_place: Vec<Ref> = gone.clone();
-
         // Native ids of the carried refs, new -> old, for step 3c.
         let mut moved: HashMap<NativeId, NativeId> = HashMap::new();
         // 3. Carry churned refs on unique structural matches.
@@ -516,6 +519,7 @@ impl RefSpace {
                         local: s.and_then(|s| s.local),
                         parent: s.and_then(|s| s.parent),
                         ancestor: s.and_then(|s| s.ancestor),
+                        address: s.and_then(|s| s.address),
                         role: slot.role.clone(),
                         name: slot.name.clone(),
                     }
@@ -525,8 +529,10 @@ impl RefSpace {
             let candidate = |id: NodeId| {
                 raw_refs[id.index()].is_none() && !old_scopes.contains(&raw.node(id).native.scope)
             };
-            let pairs =
-                matching::carry(&olds, &NewSide { raw, keys, refs: &raw_refs, candidate: &candidate });
+            let pairs = matching::carry(
+                &olds,
+                &NewSide { raw, keys, refs: &raw_refs, candidate: &candidate, by_address: true },
+            );
             for (r, id) in pairs {
                 let native = raw.node(id).native.clone();
                 if !t.by_native.insert(&native, r) {
@@ -545,67 +551,99 @@ impl RefSpace {
         // same document comes back.
         let left: Vec<Ref> =
             churned.into_iter().filter(|r| slots[slot_index(*r)].seen != generation).collect();
-        // 3b. Carry refs of elements re-created equal in a living scope (module `recreated`).
-        if let Some(keys) = keys.as_ref().filter(|_| !in_place.is_empty()) {
-            let olds: Vec<recreated::Gone> = in_place
-                .iter()
-                .filter_map(|&r| {
-                    let s = slots[slot_index(r)].structure?;
-                    Some(recreated::Gone { r, content: s.content?, anchor: s.ancestor? })
-                })
-                .collect();
-            if !olds.is_empty() {
-                // A raw node is a member when it holds a ref or is shown. A shown node whose
-                // native id held a ref in step 1 holds it in `raw_refs` too (the same lookup),
-                // so only the shown nodes step 1 found no ref for need remembering: in a
-                // steady page, the few new ones.
-                // Those the projection tells the raw node of are marked on it; the others are
-                // found by native id.
-                let mut shown_at: Vec<bool> = Vec::new();
-                let mut shown: HashSet<&NativeId, FastState> = HashSet::default();
-                for (&id, _) in proj_order.iter().zip(&proj_refs).filter(|(_, r)| r.is_none()) {
-                    match from_raw(id) {
-                        Some(o) => {
-                            shown_at.resize(raw_len, false);
-                            shown_at[o.index()] = true;
-                        }
-                        None => {
-                            shown.insert(&projected.node(id).native);
+        // 3b and 3b' take turns: a part drawn again opens its anchors to equal re-creations
+        // inside it (look-alike cells told apart by what they hold), and those to its keys.
+        for _ in 0..REBUILT_ROUNDS {
+            let carried_before = stats.carried;
+            // 3b. Carry refs of elements re-created equal in a living scope (module `recreated`).
+            if let Some(keys) = keys.as_ref().filter(|_| !gone.is_empty()) {
+                let olds: Vec<recreated::Gone> = gone
+                    .iter()
+                    .filter_map(|&r| {
+                        let s = slots[slot_index(r)].structure?;
+                        Some(recreated::Gone { r, content: s.content?, anchor: s.ancestor? })
+                    })
+                    .collect();
+                if !olds.is_empty() {
+                    // A raw node is a member when it holds a ref or is shown. A shown node whose
+                    // native id held a ref in step 1 holds it in `raw_refs` too (the same lookup),
+                    // so only the shown nodes step 1 found no ref for need remembering: in a
+                    // steady page, the few new ones.
+                    // Those the projection tells the raw node of are marked on it; the others are
+                    // found by native id.
+                    let mut shown_at: Vec<bool> = Vec::new();
+                    let mut shown: HashSet<&NativeId, FastState> = HashSet::default();
+                    for (&id, _) in proj_order.iter().zip(&proj_refs).filter(|(_, r)| r.is_none()) {
+                        match from_raw(id) {
+                            Some(o) => {
+                                shown_at.resize(raw_len, false);
+                                shown_at[o.index()] = true;
+                            }
+                            None => {
+                                shown.insert(&projected.node(id).native);
+                            }
                         }
                     }
+                    let old_scopes = &t.scopes;
+                    let member = |id: NodeId| {
+                        raw_refs[id.index()].is_some()
+                            || shown_at.get(id.index()).copied().unwrap_or(false)
+                            || (!shown.is_empty() && shown.contains(&raw.node(id).native))
+                    };
+                    let candidate = |id: NodeId| {
+                        raw_refs[id.index()].is_none() && old_scopes.contains(&raw.node(id).native.scope)
+                    };
+                    let now = recreated::Now {
+                        raw,
+                        order: &raw_order,
+                        keys,
+                        refs: &raw_refs,
+                        member: &member,
+                        candidate: &candidate,
+                    };
+                    let pairs = recreated::carry(&olds, &now);
+                    drop(shown);
+                    for (r, id) in pairs {
+                        let native = raw.node(id).native.clone();
+                        if !t.by_native.insert(&native, r) {
+                            continue;
+                        }
+                        slots[slot_index(r)].seen = generation;
+                        if let Some(old) = slots.repoint(slot_index(r), native) {
+                            t.by_native.remove(&old);
+                        }
+                        raw_refs[id.index()] = Some(r);
+                        stats.carried += 1;
+                    }
+                    gone.retain(|r| slots[slot_index(*r)].seen != generation);
                 }
+            }
+            // 3b'. Carry refs into a part of a living document the app drew again with new native
+            // ids and a few changes (module `rebuilt`): what 3b could not, its content not equal.
+            if let Some(keys) = keys.as_ref().filter(|_| !gone.is_empty()) {
                 let old_scopes = &t.scopes;
-                let member = |id: NodeId| {
-                    raw_refs[id.index()].is_some()
-                        || shown_at.get(id.index()).copied().unwrap_or(false)
-                        || (!shown.is_empty() && shown.contains(&raw.node(id).native))
-                };
                 let candidate = |id: NodeId| {
                     raw_refs[id.index()].is_none() && old_scopes.contains(&raw.node(id).native.scope)
                 };
-                let now = recreated::Now {
-                    raw,
-                    order: &raw_order,
-                    keys,
-                    refs: &raw_refs,
-                    member: &member,
-                    candidate: &candidate,
-                };
-                let pairs = recreated::carry(&olds, &now);
-                drop(shown);
+                let new = NewSide { raw, keys, refs: &raw_refs, candidate: &candidate, by_address: false };
+                let pairs = rebuilt::carry(&rebuilt::olds(slots, &gone), &new);
                 for (r, id) in pairs {
                     let native = raw.node(id).native.clone();
                     if !t.by_native.insert(&native, r) {
                         continue;
                     }
                     slots[slot_index(r)].seen = generation;
-                    if let Some(old) = slots.repoint(slot_index(r), native) {
+                    if let Some(old) = slots.repoint(slot_index(r), native.clone()) {
                         t.by_native.remove(&old);
+                        moved.insert(native, old);
                     }
                     raw_refs[id.index()] = Some(r);
                     stats.carried += 1;
                 }
                 gone.retain(|r| slots[slot_index(*r)].seen != generation);
+            }
+            if stats.carried == carried_before || gone.is_empty() {
+                break;
             }
         }
         // 3c. A made-up node named after its first child follows that child's carry (module
@@ -861,6 +899,7 @@ fn remember_structure(
         kin.push(kin_key(nearest[id.index()], keys.content[id.index()]));
     }
     let unique_kin = keys::unique_keys(kin.len(), 0..kin.len(), |i| kin[i]);
+    let addresses = address::unique(raw, raw_order.iter().copied());
     // A repeated native id (a backend bug) puts one ref on several nodes: the first holds it.
     let mut recorded = vec![false; slots.len()];
     for (i, &(id, r, parent)) in holders.iter().enumerate() {
@@ -876,6 +915,7 @@ fn remember_structure(
             parent,
             ancestor: nearest[id.index()],
             content: unique_kin[i].then_some(content),
+            address: address::key(raw.node(id)).filter(|k| matches!(addresses.get(k), Some(Some(_)))),
         });
     }
 }
@@ -910,6 +950,9 @@ fn walk_raw<'r>(
 /// their own, beside the first steps of the refresh (below it, a thread costs more than it
 /// saves).
 const KEYS_ASIDE_NODES: usize = 20_000;
+
+/// Rounds of steps 3b and 3b' (each round's carries open the next round's anchors).
+const REBUILT_ROUNDS: usize = 4;
 
 /// The index in `RefSpace::slots` of a ref this space gave out.
 fn slot_index(r: Ref) -> usize {

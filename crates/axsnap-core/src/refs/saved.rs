@@ -88,6 +88,8 @@ struct SavedStructure {
     ancestor: Option<u32>,
     #[serde(rename = "c", default, skip_serializing_if = "Option::is_none", with = "key_text")]
     content: Option<Key>,
+    #[serde(rename = "u", default, skip_serializing_if = "Option::is_none", with = "key_text")]
+    address: Option<Key>,
 }
 
 /// [`SavedStructure::local`] when it equals the content key.
@@ -124,6 +126,7 @@ impl SavedStructure {
             parent: s.parent.map(|r| r.0),
             ancestor: (s.ancestor != s.parent).then(|| s.ancestor.map_or(0, |r| r.0)),
             content: s.content,
+            address: s.address,
         }
     }
 
@@ -143,6 +146,7 @@ impl SavedStructure {
                 None => self.parent.map(Ref),
             },
             content: self.content,
+            address: self.address,
         })
     }
 }
