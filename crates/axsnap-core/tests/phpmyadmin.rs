@@ -92,10 +92,47 @@ fn typing_into_a_field_changes_the_field_alone() {
     );
 }
 
+/// The query's tools `[&nbsp;<a>Refresh</a>&nbsp;]` end the `div` they are in; the closing
+/// bracket stays on their line, not on one of its own.
+#[test]
+fn a_bracket_stays_on_its_line() {
+    let [browse] = &answers(&["browse"])[..] else { unreachable!() };
+    let text = &browse.text;
+    let tools = text.lines().find(|l| l.contains("[Refresh](e")).unwrap_or_else(|| panic!("{text}"));
+    assert!(tools.trim().starts_with("[ [Edit inline](e") && tools.ends_with(") ]"), "{tools:?}");
+    assert!(!text.lines().any(|l| l.trim() == "]"), "{text}");
+    // 4,604 cl100k before.
+    assert!(count_cl100k(text) <= 4_603, "{}", count_cl100k(text));
+}
+
+/// After Go the query form holds a spacer (`<span id="togglequerybox_spacer">` around a line
+/// break) and the "Show query box" button: the spacer is not a line.
+#[test]
+fn a_text_with_nothing_to_say_is_no_line() {
+    let [_, done] = &answers(&["sql_typed", "sql_done"])[..] else { unreachable!() };
+    let text = &done.text;
+    assert!(!text.lines().any(|l| l.trim() == "text:"), "{text}");
+    assert!(
+        text.contains(
+            "  form [e64]
+    button \"Show query box\" [e"
+        ),
+        "{text}"
+    );
+    // 242 cl100k before.
+    assert!(count_cl100k(text) <= 239, "{}", count_cl100k(text));
+}
+
 #[test]
 #[ignore = "prints the answers: cargo test -p axsnap-core --test phpmyadmin -- --ignored --nocapture"]
 fn print_answers() {
-    for seq in [&["browse"][..], &["edit", "edit_typed"], &["browse", "browse_filtered"]] {
+    for seq in [
+        &["browse"][..],
+        &["edit", "edit_typed"],
+        &["browse", "browse_filtered"],
+        &["sql", "sql_cleared"],
+        &["sql_typed", "sql_done"],
+    ] {
         for (name, a) in seq.iter().zip(answers(seq)) {
             println!("===== {name}: {} cl100k\n{}", count_cl100k(&a.text), a.text);
         }
@@ -109,9 +146,14 @@ fn print_figures() {
         let [a] = &answers(&[name])[..] else { unreachable!() };
         println!("{name}: whole {} cl100k", count_cl100k(&a.text));
     }
-    for pair in
-        [["edit", "edit_typed"], ["browse", "browse_filtered"], ["browsed", "saved"], ["saved", "sql"]]
-    {
+    for pair in [
+        ["edit", "edit_typed"],
+        ["browse", "browse_filtered"],
+        ["browsed", "saved"],
+        ["saved", "sql"],
+        ["sql", "sql_cleared"],
+        ["sql_typed", "sql_done"],
+    ] {
         let a = answers(&pair);
         println!("{} -> {}: {} cl100k ({:?})", pair[0], pair[1], count_cl100k(&a[1].text), a[1].answer);
     }
