@@ -123,6 +123,23 @@ fn a_text_with_nothing_to_say_is_no_line() {
     assert!(count_cl100k(text) <= 239, "{}", count_cl100k(text));
 }
 
+/// Clear adds phpMyAdmin's "unsaved changes" mark first into a box the agent saw: the box is
+/// named by what it held, never by the mark's own text.
+#[test]
+fn an_added_part_is_placed_by_what_was_shown() {
+    let [sql, cleared] = &answers(&["sql", "sql_cleared"])[..] else { unreachable!() };
+    let text = &cleared.text;
+    let place = text.lines().find(|l| l.starts_with("+ under ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(!place.contains("Indicates that you have made"), "{text}");
+    // Whatever names the box was in the answer before.
+    if let Some((_, hint)) = place.split_once(" with \"") {
+        let hint = hint.split('"').next().unwrap_or_default().trim_end_matches('…');
+        assert!(sql.text.contains(hint), "{hint:?} was never shown:\n{}", sql.text);
+    }
+    // 78 cl100k before.
+    assert!(count_cl100k(text) <= 78, "{}", count_cl100k(text));
+}
+
 #[test]
 #[ignore = "prints the answers: cargo test -p axsnap-core --test phpmyadmin -- --ignored --nocapture"]
 fn print_answers() {
