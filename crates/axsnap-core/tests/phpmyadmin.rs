@@ -140,6 +140,26 @@ fn an_added_part_is_placed_by_what_was_shown() {
     assert!(count_cl100k(text) <= 78, "{}", count_cl100k(text));
 }
 
+/// Typing `Lantern` into "Search this table" hides 24 of 25 rows: one line names them by the
+/// cell that tells them apart and lists the refs that went, where there were 24 lines
+/// `- row with "Edit" in e96`.
+#[test]
+fn filtered_rows_are_named_with_their_refs() {
+    let [browse, filtered] = &answers(&["browse", "browse_filtered"])[..] else { unreachable!() };
+    let text = &filtered.text;
+    assert!(!text.contains("- row with \"Edit\""), "{text}");
+    let gone: Vec<&str> = text.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(gone.len(), 1, "{text}");
+    assert!(gone[0].starts_with("- 24 rows in e96: \"Anchor\", \"Barometer\", "), "{text}");
+    assert!(!gone[0].contains("\"Lantern\""), "{text}");
+    // Every ref shown in a hidden row is said gone: Anchor's row is e109 to e117.
+    assert!(browse.text.contains("checkbox [e109]") && browse.text.contains("cell \"Anchor\" [e114]"));
+    assert!(gone[0].contains("; refs e109-e"), "{text}");
+    // 301 cl100k before.
+    let tokens = count_cl100k(text);
+    assert!(tokens < 301, "{tokens} cl100k");
+}
+
 #[test]
 #[ignore = "prints the answers: cargo test -p axsnap-core --test phpmyadmin -- --ignored --nocapture"]
 fn print_answers() {

@@ -17,8 +17,9 @@
 //! now e40`), or nothing when the ref is not shown; one that puts a text for a text reads as
 //! the change of its words (`~ text in e9: "Ready" -> "Saved"`); a long name or text that
 //! changed shows the change with some context (`"…Status: open…" -> "…Status: closed…"`).
-//! Covers and states flipping on many nodes are said once (`diff_groups.rs`). Where an
-//! addition or a move goes is said by the old tree, the one the agent was shown.
+//! Covers and states flipping on many nodes are said once (`diff_groups.rs`), and so are
+//! siblings removed together (`diff_removed.rs`). Where an addition or a move goes is said by
+//! the old tree, the one the agent was shown.
 //!
 //! Nodes are named by ref when the snapshot shows their ref, otherwise by role and name and
 //! the nearest shown ref around them (`text "Total: 5" in e40`), since a ref the agent never
@@ -36,6 +37,7 @@ use crate::caps::thousands;
 
 use super::bound;
 use super::diff_groups::Groups;
+use super::diff_removed::Removals;
 use super::layout;
 use super::line::{self, LineCtx, Subtree};
 use super::text_change;
@@ -195,11 +197,17 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let mut shown = 0usize;
     let mut hidden_updates = 0usize;
     let groups = Groups::find(diff, &p, &n);
+    let removals = Removals::find(diff, &p);
     // The last addition written (its parent and root ref) and where the body ended after it:
     // an addition right after it, under the same parent, goes under the same header.
     let mut added: Option<(Ref, Ref, usize)> = None;
     for (i, op) in diff.ops.iter().enumerate() {
-        if groups.is_member(i) {
+        if groups.is_member(i) || removals.is_member(i) {
+            continue;
+        }
+        if let Some(run) = removals.led_by(i) {
+            run.write(&mut body, &p, &n);
+            shown += run.len();
             continue;
         }
         let before = body.len();
