@@ -312,3 +312,60 @@ fn a_label_around_its_control_is_the_control() {
         "{text}"
     );
 }
+
+/// Tools written as `<div><form>…</form> [&nbsp;<a>Refresh</a>&nbsp;]</div>` before a table
+/// (phpMyAdmin's query tools): the `div` is dropped, its closing text ends a block and is
+/// marked so, yet it closes the sentence it belongs to. The bracket stays on its line.
+#[test]
+fn a_text_that_ends_a_block_ends_its_sentence() {
+    let mut page = Page::new("Browse");
+    let root = page.root();
+    let tools = page.add(root, Role::Generic, "", block);
+    let form = page.add(tools, Role::Form, "", |_| {});
+    page.add(form, Role::CheckBox, "Profiling", |n| n.actions.set(Action::Click, true));
+    page.text(tools, " [\u{a0}");
+    page.add(tools, Role::Link, "Edit", |n| n.actions.set(Action::Click, true));
+    page.text(tools, "\u{a0}] [\u{a0}");
+    page.add(tools, Role::Link, "Refresh", |n| n.actions.set(Action::Click, true));
+    page.text(tools, "\u{a0}]");
+    page.add(root, Role::Table, "", block);
+    // And a block whose text begins it, after a link: the text begins a sentence of its own.
+    page.add(root, Role::Link, "Home", |n| n.actions.set(Action::Click, true));
+    let note = page.add(root, Role::Generic, "", block);
+    page.text(note, "Read the ");
+    page.add(note, Role::Link, "guide", |n| n.actions.set(Action::Click, true));
+    page.add(root, Role::Heading, "End", |n| {
+        n.level = Some(2);
+        n.flags.block = true;
+    });
+    let text = page.render(&ProjectOptions::default());
+    assert!(text.contains("\nparagraph: [ [Edit](e4) ] [ [Refresh](e5) ]\n"), "{text}");
+    assert!(!text.lines().any(|l| l.trim() == "]"), "{text}");
+    assert!(text.contains("\n[Home](e6)\nparagraph: Read the [guide](e7)\n"), "{text}");
+    let once = project(&page.tree, &ProjectOptions::default()).tree;
+    let twice = project(&once, &ProjectOptions::default()).tree;
+    assert!(once == twice, "{once:#?}\n---\n{twice:#?}");
+}
+
+/// A text that is whitespace alone and that no run took (it has a developer id, phpMyAdmin's
+/// `<span id="togglequerybox_spacer">`) beside no other text is not drawn: `text:` says
+/// nothing.
+#[test]
+fn a_text_with_nothing_to_say_is_not_drawn() {
+    let mut page = Page::new("SQL");
+    let root = page.root();
+    let form = page.add(root, Role::Form, "", |n| n.dev_id = Some("sqlqueryform".into()));
+    page.add(form, Role::Text, " \n", |n| n.dev_id = Some("spacer".into()));
+    page.add(form, Role::Button, "Show query box", |n| n.actions.set(Action::Click, true));
+    page.add(form, Role::Text, "\u{200b}", |n| n.dev_id = Some("end".into()));
+    let text = page.render(&ProjectOptions::default());
+    assert!(!text.contains("text"), "{text}");
+    assert!(text.contains("form [e2]\n  button \"Show query box\" [e3]\n"), "{text}");
+    // Beside a text it may be the space between two words: it stays.
+    let p = page.add(root, Role::Generic, "", block);
+    page.text(p, "two");
+    page.add(p, Role::Text, " ", |n| n.dev_id = Some("gap".into()));
+    page.text(p, "words");
+    let text = page.render(&ProjectOptions::default());
+    assert!(text.contains("two words"), "{text}");
+}

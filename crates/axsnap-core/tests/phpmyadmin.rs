@@ -92,10 +92,84 @@ fn typing_into_a_field_changes_the_field_alone() {
     );
 }
 
+/// The query's tools `[&nbsp;<a>Refresh</a>&nbsp;]` end the `div` they are in; the closing
+/// bracket stays on their line, not on one of its own.
+#[test]
+fn a_bracket_stays_on_its_line() {
+    let [browse] = &answers(&["browse"])[..] else { unreachable!() };
+    let text = &browse.text;
+    let tools = text.lines().find(|l| l.contains("[Refresh](e")).unwrap_or_else(|| panic!("{text}"));
+    assert!(tools.trim().starts_with("[ [Edit inline](e") && tools.ends_with(") ]"), "{tools:?}");
+    assert!(!text.lines().any(|l| l.trim() == "]"), "{text}");
+    // 4,604 cl100k before.
+    assert!(count_cl100k(text) <= 4_603, "{}", count_cl100k(text));
+}
+
+/// After Go the query form holds a spacer (`<span id="togglequerybox_spacer">` around a line
+/// break) and the "Show query box" button: the spacer is not a line.
+#[test]
+fn a_text_with_nothing_to_say_is_no_line() {
+    let [_, done] = &answers(&["sql_typed", "sql_done"])[..] else { unreachable!() };
+    let text = &done.text;
+    assert!(!text.lines().any(|l| l.trim() == "text:"), "{text}");
+    assert!(
+        text.contains(
+            "  form [e64]
+    button \"Show query box\" [e"
+        ),
+        "{text}"
+    );
+    // 242 cl100k before.
+    assert!(count_cl100k(text) <= 239, "{}", count_cl100k(text));
+}
+
+/// Clear adds phpMyAdmin's "unsaved changes" mark first into a box the agent saw: the box is
+/// named by what it held, never by the mark's own text.
+#[test]
+fn an_added_part_is_placed_by_what_was_shown() {
+    let [sql, cleared] = &answers(&["sql", "sql_cleared"])[..] else { unreachable!() };
+    let text = &cleared.text;
+    let place = text.lines().find(|l| l.starts_with("+ under ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(!place.contains("Indicates that you have made"), "{text}");
+    // Whatever names the box was in the answer before.
+    if let Some((_, hint)) = place.split_once(" with \"") {
+        let hint = hint.split('"').next().unwrap_or_default().trim_end_matches('…');
+        assert!(sql.text.contains(hint), "{hint:?} was never shown:\n{}", sql.text);
+    }
+    // 78 cl100k before.
+    assert!(count_cl100k(text) <= 78, "{}", count_cl100k(text));
+}
+
+/// Typing `Lantern` into "Search this table" hides 24 of 25 rows: one line names them by the
+/// cell that tells them apart and lists the refs that went, where there were 24 lines
+/// `- row with "Edit" in e96`.
+#[test]
+fn filtered_rows_are_named_with_their_refs() {
+    let [browse, filtered] = &answers(&["browse", "browse_filtered"])[..] else { unreachable!() };
+    let text = &filtered.text;
+    assert!(!text.contains("- row with \"Edit\""), "{text}");
+    let gone: Vec<&str> = text.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(gone.len(), 1, "{text}");
+    assert!(gone[0].starts_with("- 24 rows in e96: \"Anchor\", \"Barometer\", "), "{text}");
+    assert!(!gone[0].contains("\"Lantern\""), "{text}");
+    // Every ref shown in a hidden row is said gone: Anchor's row is e109 to e117.
+    assert!(browse.text.contains("checkbox [e109]") && browse.text.contains("cell \"Anchor\" [e114]"));
+    assert!(gone[0].contains("; refs e109-e"), "{text}");
+    // 301 cl100k before.
+    let tokens = count_cl100k(text);
+    assert!(tokens < 301, "{tokens} cl100k");
+}
+
 #[test]
 #[ignore = "prints the answers: cargo test -p axsnap-core --test phpmyadmin -- --ignored --nocapture"]
 fn print_answers() {
-    for seq in [&["browse"][..], &["edit", "edit_typed"], &["browse", "browse_filtered"]] {
+    for seq in [
+        &["browse"][..],
+        &["edit", "edit_typed"],
+        &["browse", "browse_filtered"],
+        &["sql", "sql_cleared"],
+        &["sql_typed", "sql_done"],
+    ] {
         for (name, a) in seq.iter().zip(answers(seq)) {
             println!("===== {name}: {} cl100k\n{}", count_cl100k(&a.text), a.text);
         }
@@ -109,9 +183,14 @@ fn print_figures() {
         let [a] = &answers(&[name])[..] else { unreachable!() };
         println!("{name}: whole {} cl100k", count_cl100k(&a.text));
     }
-    for pair in
-        [["edit", "edit_typed"], ["browse", "browse_filtered"], ["browsed", "saved"], ["saved", "sql"]]
-    {
+    for pair in [
+        ["edit", "edit_typed"],
+        ["browse", "browse_filtered"],
+        ["browsed", "saved"],
+        ["saved", "sql"],
+        ["sql", "sql_cleared"],
+        ["sql_typed", "sql_done"],
+    ] {
         let a = answers(&pair);
         println!("{} -> {}: {} cl100k ({:?})", pair[0], pair[1], count_cl100k(&a[1].text), a[1].answer);
     }

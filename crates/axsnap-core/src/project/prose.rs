@@ -67,14 +67,28 @@ pub(super) fn group(
     made
 }
 
+/// The texts among a parent's children that projection marked a block's edge (`block`,
+/// `Builder::mark_block_edges`), by which edge: the one that begins a block box hoisted into
+/// the parent, and the one that ends it.
+#[derive(Default)]
+pub(super) struct Edges {
+    /// Texts that begin a block box (not as the parent's first child).
+    pub(super) starts: HashSet<NodeId>,
+    /// Texts that end a block box (not as the parent's last child).
+    pub(super) ends: HashSet<NodeId>,
+}
+
 /// `kids` with each run of two or more inline pieces that holds text, under a parent that also
 /// holds blocks, grouped into a paragraph made by `make` from the run's first piece: a
 /// sentence written straight into a `<body>` beside its blocks (`Refreshed <span>2</span>
-/// times`) read as three lines, `text: Refreshed`, `generic: 2`, `text: times`. Returns how
-/// many paragraphs it made.
+/// times`) read as three lines, `text: Refreshed`, `generic: 2`, `text: times`. A text that
+/// begins a block (`edges.starts`) may begin a run and one that ends a block (`edges.ends`)
+/// may end it: phpMyAdmin's query tools `[&nbsp;<a>Refresh</a>&nbsp;]` end their `div`, and
+/// the closing bracket went to a line of its own. Returns how many paragraphs it made.
 pub(super) fn group_loose(
     out: &mut Tree,
     kids: &mut Vec<NodeId>,
+    edges: &Edges,
     make: &mut dyn FnMut(&mut Tree, NodeId) -> NodeId,
 ) -> usize {
     if kids.len() < 3 || kids.iter().all(|&k| is_inline(out, k)) {
@@ -85,8 +99,32 @@ pub(super) fn group_loose(
     let mut i = 0;
     while i < kids.len() {
         let mut end = i;
-        while end < kids.len() && is_loose_piece(out, kids[end]) {
+        // Whether the run stopped at a block's edge (before a text that begins a block, or
+        // after one that ends it) rather than at a piece that is no part of a sentence: the
+        // next run begins right after it.
+        let mut at_edge = false;
+        while end < kids.len() {
+            let k = kids[end];
+            if is_loose_piece(out, k) {
+                end += 1;
+                continue;
+            }
+            let (starts, ends) = (edges.starts.contains(&k), edges.ends.contains(&k));
+            if !is_loose_text(out.node(k)) || starts == ends {
+                break;
+            }
+            if starts {
+                if end > i {
+                    at_edge = true;
+                    break;
+                }
+                end += 1;
+                continue;
+            }
+            // It ends a block: the run ends with it.
             end += 1;
+            at_edge = true;
+            break;
         }
         let run = &kids[i..end];
         if run.len() >= 2 && run.iter().any(|&k| out.node(k).role == Role::Text) {
@@ -107,6 +145,10 @@ pub(super) fn group_loose(
         } else {
             grouped.extend_from_slice(run);
         }
+        if at_edge {
+            i = end;
+            continue;
+        }
         if end < kids.len() {
             grouped.push(kids[end]);
         }
@@ -122,13 +164,18 @@ pub(super) fn group_loose(
 fn is_loose_piece(out: &Tree, k: NodeId) -> bool {
     let n = out.node(k);
     match n.role {
-        // Plain text that says something (a text with a value of its own is a field's).
-        Role::Text => !n.flags.block && !n.flags.pre && n.value.is_none() && !n.name.trim().is_empty(),
+        Role::Text => !n.flags.block && is_loose_text(n),
         // A span around something (an empty one is no piece of a sentence).
         Role::Generic => !n.flags.block && n.actions.is_empty() && !n.children.is_empty(),
         Role::Code | Role::Link => !n.flags.block,
         _ => false,
     }
+}
+
+/// Plain text that says something, whether or not it is a block's edge (a text with a value
+/// of its own is a field's).
+fn is_loose_text(n: &crate::tree::Node) -> bool {
+    n.role == Role::Text && !n.flags.pre && n.value.is_none() && !n.name.trim().is_empty()
 }
 
 /// A piece of running text: text (even one marked a block's edge: it is one block's

@@ -263,6 +263,18 @@ fn clicks_through(wrapper: &Node, control: &Node) -> bool {
 
 /// A plain run of text that can be joined with its neighbour (rule 3). Text in an editor has
 /// the editor's actions; runs join only with runs of the same states and actions.
+/// A text that says nothing and does nothing: whitespace alone (or characters no reader
+/// sees), no value, description or link, no action.
+fn is_idle_text(n: &Node) -> bool {
+    n.role == Role::Text
+        && n.children.is_empty()
+        && is_blank(&n.name)
+        && is_blank_opt(&n.value)
+        && n.description.is_none()
+        && n.url.is_none()
+        && n.actions.is_empty()
+}
+
 fn is_joinable(n: &Node) -> bool {
     n.role == Role::Text
         && n.children.is_empty()
@@ -690,7 +702,7 @@ impl Builder<'_> {
         // neighbour a run's edge space was kept for (a logo image repeating the name), and a
         // second projection would then trim it.
         self.trim_run_edges(&kids, &runs);
-        self.mark_block_edges(&kids, &runs);
+        let edges = self.mark_block_edges(&kids, &runs);
         if opts.join_text && !self.block_heads.is_empty() {
             let raw = self.raw;
             let origin = &mut self.origin;
@@ -704,7 +716,7 @@ impl Builder<'_> {
         if opts.join_text && !editor && !self.out.node(id).role.is_widget() {
             let origin = &mut self.origin;
             self.stats.paragraphs_grouped +=
-                prose::group_loose(&mut self.out, &mut kids, &mut |out, first| {
+                prose::group_loose(&mut self.out, &mut kids, &edges, &mut |out, first| {
                     // The paragraph stands for no element: a synthetic id named after its first
                     // piece, so the same sentence keeps it from one capture to the next.
                     let at = out.node(first);
@@ -1078,14 +1090,33 @@ impl Builder<'_> {
         runs
     }
 
-    /// Drops runs of whitespace alone, and in preformatted text makes a block's edge a line
-    /// break where the neighbour is inline.
+    /// Drops runs of whitespace alone (and a lone text with nothing to say, [`is_idle_text`]),
+    /// and in preformatted text makes a block's edge a line break where the neighbour is
+    /// inline.
     fn tidy_runs(&mut self, kids: &mut Vec<NodeId>, runs: &[(NodeId, NodeId)]) {
         let tails: std::collections::HashMap<NodeId, NodeId> = runs.iter().copied().collect();
         let mut dropped = 0;
         let n = kids.len();
         let mut keep = vec![true; n];
+        // A text no run took (it has a developer id: phpMyAdmin's `<span
+        // id="togglequerybox_spacer">` holding a line break) and that is whitespace alone
+        // separates nothing when no text is beside it: between two elements the renderer puts
+        // its own space, and as a line of its own it would read `text:`.
+        let texts: Vec<bool> = kids.iter().map(|&k| self.out.node(k).role == Role::Text).collect();
+        let idle: Vec<bool> = kids
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                let text_beside = (i > 0 && texts[i - 1]) || texts.get(i + 1).copied().unwrap_or(false);
+                !tails.contains_key(&k) && is_idle_text(self.out.node(k)) && !text_beside
+            })
+            .collect();
         for (i, &k) in kids.iter().enumerate() {
+            if idle[i] {
+                keep[i] = false;
+                dropped += 1;
+                continue;
+            }
             let Some(&tail) = tails.get(&k) else { continue };
             let node = self.out.node_mut(k);
             if is_blank(&node.name) {
@@ -1152,9 +1183,12 @@ impl Builder<'_> {
     /// link and its snippet (`<a>…</a><div>The Lighthouse…</div>`) read
     /// `[Lighthouse of Alexandria](e126)The Lighthouse…` when the snippet's box was dropped,
     /// one word made of two blocks. Text carries its own spaces, so nothing else separates it.
-    fn mark_block_edges(&mut self, kids: &[NodeId], runs: &[(NodeId, NodeId)]) {
+    /// Returns which edge each marked run is, so a loose sentence may still begin with the
+    /// text that begins a block and end with the one that ends it ([`prose::group_loose`]).
+    fn mark_block_edges(&mut self, kids: &[NodeId], runs: &[(NodeId, NodeId)]) -> prose::Edges {
+        let mut edges = prose::Edges::default();
         if runs.is_empty() || (self.starts_block.is_empty() && self.ends_block.is_empty()) {
-            return;
+            return edges;
         }
         let tails: std::collections::HashMap<NodeId, NodeId> = runs.iter().copied().collect();
         let n = kids.len();
@@ -1165,8 +1199,15 @@ impl Builder<'_> {
             let node = self.out.node_mut(k);
             if (starts || ends) && !node.flags.pre {
                 node.flags.block = true;
+                if starts {
+                    edges.starts.insert(k);
+                }
+                if ends {
+                    edges.ends.insert(k);
+                }
             }
         }
+        edges
     }
 
     /// Cuts a joined run that went past the limit, its marker counting the whole run.

@@ -17,7 +17,9 @@
 //! now e40`), or nothing when the ref is not shown; one that puts a text for a text reads as
 //! the change of its words (`~ text in e9: "Ready" -> "Saved"`); a long name or text that
 //! changed shows the change with some context (`"…Status: open…" -> "…Status: closed…"`).
-//! Covers and states flipping on many nodes are said once (`diff_groups.rs`).
+//! Covers and states flipping on many nodes are said once (`diff_groups.rs`), and so are
+//! siblings removed together (`diff_removed.rs`). Where an addition or a move goes is said by
+//! the old tree, the one the agent was shown.
 //!
 //! Nodes are named by ref when the snapshot shows their ref, otherwise by role and name and
 //! the nearest shown ref around them (`text "Total: 5" in e40`), since a ref the agent never
@@ -35,6 +37,7 @@ use crate::caps::thousands;
 
 use super::bound;
 use super::diff_groups::Groups;
+use super::diff_removed::Removals;
 use super::layout;
 use super::line::{self, LineCtx, Subtree};
 use super::text_change;
@@ -194,11 +197,17 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     let mut shown = 0usize;
     let mut hidden_updates = 0usize;
     let groups = Groups::find(diff, &p, &n);
+    let removals = Removals::find(diff, &p);
     // The last addition written (its parent and root ref) and where the body ended after it:
     // an addition right after it, under the same parent, goes under the same header.
     let mut added: Option<(Ref, Ref, usize)> = None;
     for (i, op) in diff.ops.iter().enumerate() {
-        if groups.is_member(i) {
+        if groups.is_member(i) || removals.is_member(i) {
+            continue;
+        }
+        if let Some(run) = removals.led_by(i) {
+            run.write(&mut body, &p, &n);
+            shown += run.len();
             continue;
         }
         let before = body.len();
@@ -225,7 +234,11 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
                 });
                 if !follows {
                     body.push_str("+ under ");
-                    push_node(&mut body, *parent, &n, &p, Detail::Position);
+                    // The place is said as the agent was shown it (the old tree), never by what
+                    // this addition brings into it: a parent named by its content would
+                    // otherwise be named by the new part's text. One added by an earlier op
+                    // is only in the new tree.
+                    push_node(&mut body, *parent, &p, &n, Detail::Position);
                     // Where among its siblings only when it is not the last: "after" is for a
                     // reader, the op holds the place exactly.
                     let last = root.and_then(|r| n.by_ref.get(&r)).is_some_and(|id| {
@@ -250,9 +263,9 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
             Op::Update { r, changes } => push_update(&mut body, *r, changes, &p, &n, &ctx),
             Op::Move { r, parent, after } => {
                 body.push_str("> ");
-                push_node(&mut body, *r, &n, &p, Detail::Position);
+                push_node(&mut body, *r, &p, &n, Detail::Position);
                 body.push_str(" to ");
-                push_node(&mut body, *parent, &n, &p, Detail::Position);
+                push_node(&mut body, *parent, &p, &n, Detail::Position);
                 push_after(&mut body, *after, &n, &p);
                 body.push('\n');
             }
@@ -321,11 +334,12 @@ pub(super) fn diff(diff: &Diff, prev: &Tree, next: &Tree) -> String {
     out
 }
 
+/// ` after e13` or ` first`: the sibling looked up in the old tree first, like the parent.
 fn push_after(out: &mut String, after: Option<Ref>, n: &Side, p: &Side) {
     match after {
         Some(a) => {
             out.push_str(" after ");
-            push_node(out, a, n, p, Detail::Position);
+            push_node(out, a, p, n, Detail::Position);
         }
         None => out.push_str(" first"),
     }

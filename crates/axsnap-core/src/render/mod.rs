@@ -114,6 +114,7 @@
 mod behind;
 mod bound;
 mod diff_groups;
+mod diff_removed;
 mod diff_text;
 mod inline;
 mod json;
