@@ -200,6 +200,11 @@ async def test_monaco_lines_are_read_found_typed_into_and_saved(agent: Agent, wo
     assert 'menuitem "Cut" [' in text and "separator" in text, text
     assert 'generic "Cut"' not in text and "[disabled]" not in text and "text: F1" not in text, text
     await agent.ok("press", keys="Escape")
+    # A right click on the editor's own textbox (its edit surface, 0 px wide, under its text)
+    # opens the same menu where the caret is: it was refused (VS Code: "covered by" its line).
+    text, s = await agent.ok("click", ref=editor, button="right")
+    assert 'menuitem "Cut" [' in text, text
+    await agent.ok("press", keys="Escape")
     # Its command palette: an option a line, its key binding said once in its name.
     await agent.ok("click", ref=editor)
     text, s = await agent.ok("press", keys="F1")

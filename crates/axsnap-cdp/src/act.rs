@@ -330,6 +330,16 @@ async fn click(
         {
             return focus(page, el, name).await;
         }
+        // Any other click on a code editor's edit surface that has no area or lies under its
+        // own editor's text (VS Code's right click on its editor's textbox was refused as
+        // covered by the line it is drawn under) goes where the surface sits: on the text at
+        // the caret, where a user's would.
+        Err(e @ (CdpError::NotActionable { kind: Refusal::Hidden, .. } | CdpError::Covered { .. })) => {
+            match editor_point(page, el).await {
+                Some(p) => p,
+                None => return Err(e),
+            }
+        }
         Err(e) => return Err(e),
     };
     // The move and the first press go together (the tab dispatches input events in the order
@@ -378,6 +388,34 @@ async fn is_edit_surface(page: &PageHandle, el: &Element) -> bool {
     )
     .await;
     matches!(v, Ok(Value::Bool(true)))
+}
+
+/// The point in the viewport where a code editor's edit surface sits, when what is drawn there
+/// is its own editor's (Monaco's or CodeMirror's): the caret's place in its text. `None` for
+/// anything else, and in an out-of-process frame (its points are the frame's).
+async fn editor_point(page: &PageHandle, el: &Element) -> Option<(f64, f64)> {
+    if !el.hops.is_empty() {
+        return None;
+    }
+    let v = call_on(
+        page,
+        el,
+        "function() {
+           const field = this instanceof HTMLTextAreaElement || this.isContentEditable;
+           if (!this.editContext && !field) return null;
+           const editor = this.closest('.monaco-editor, .cm-editor');
+           if (!editor) return null;
+           const r = this.getBoundingClientRect();
+           const x = r.left + Math.min(Math.max(r.width / 2, 1), 4), y = r.top + r.height / 2;
+           if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return null;
+           const hit = document.elementFromPoint(x, y);
+           return hit && editor.contains(hit) ? [x, y] : null; }",
+        &[],
+    )
+    .await
+    .ok()?;
+    let pair = v.as_array()?;
+    Some((pair.first()?.as_f64()?, pair.get(1)?.as_f64()?))
 }
 
 /// Whether an element takes typed text, read before it is focused: a refused `type` leaves the
