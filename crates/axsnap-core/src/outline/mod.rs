@@ -50,8 +50,8 @@ pub const DEFAULT_MAX_TOKENS: usize = 10_000;
 pub const SKELETON_SHARE: f64 = 0.75;
 
 /// Share of the budget the first parts of the one fold that would hold nearly everything
-/// take when it is opened ([`Units::open_first_parts`]): fixed, so the cut does not move with
-/// the rest of the page.
+/// take when it is opened with a `… N more parts … from=K` line for the rest: fixed, so the
+/// cut does not move with the rest of the page.
 pub const FIRST_PARTS_SHARE: f64 = 0.6;
 
 /// Tokens set aside for the lines around the tree (the header, the outline's note).
