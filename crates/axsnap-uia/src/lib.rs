@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod archive;
+pub mod automation;
 pub mod build;
 pub mod element;
 mod error;
@@ -34,6 +35,7 @@ pub mod mapping;
 pub mod reader;
 pub mod recording;
 
+pub use automation::{Automation, Call, CallError, EventKind, Heard, Read, TopWindow};
 pub use build::{build, build_at, Built};
 pub use element::{Element, Elements, Patterns};
 pub use error::ReadError;
