@@ -2,9 +2,9 @@
 //! primitives — list the top-level windows, read one window with one cache request, call a
 //! pattern or send input, drive a window, hear the change events.
 //!
-//! Everything above them (`UiaPlatform`: which call an action becomes, which window a
+//! Everything above them ([`crate::UiaPlatform`]: which call an action becomes, which window a
 //! change event marks dirty, when to poll) is plain Rust tested here. Two implement it:
-//! `ComAutomation` over COM on Windows (`cfg(windows)`), and `ScriptedAutomation`,
+//! `ComAutomation` over COM on Windows (`cfg(windows)`), and [`crate::ScriptedAutomation`],
 //! a recorded Windows tree replayed with a scripted sequence of changes on any system.
 //!
 //! An automation lives on a thread of its own (COM's multi-threaded apartment on Windows),

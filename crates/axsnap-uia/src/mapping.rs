@@ -106,20 +106,20 @@ pub fn is_text_input(role: &Role) -> bool {
 }
 
 /// Whether `role` is a radio, checked by being selected (UIA's radio buttons select).
-fn is_radio(role: &Role) -> bool {
+pub(crate) fn is_radio(role: &Role) -> bool {
     matches!(role, Role::Radio | Role::MenuItemRadio)
 }
 
 /// Whether the Value pattern of an element of `role` is a field one can write: a title bar's
 /// holds its window's title and a hyperlink's its address, neither typed into.
-fn value_is_a_field(role: &Role) -> bool {
+pub(crate) fn value_is_a_field(role: &Role) -> bool {
     !matches!(role, Role::Banner | Role::Link)
 }
 
 /// Whether `e` (of `role`) is an editor that takes keys although it has no writable Value: an
 /// Edit or Document with the Text pattern that takes the keyboard focus (Visual Studio's
 /// editor, a rich text box).
-fn is_key_editor(e: &Element, role: &Role) -> bool {
+pub(crate) fn is_key_editor(e: &Element, role: &Role) -> bool {
     matches!(role, Role::TextBox | Role::Document)
         && e.patterns.value.is_none()
         && e.patterns.text

@@ -59,6 +59,22 @@ pub fn from_bytes(bytes: &[u8], app: &str) -> Result<Recording, ReadError> {
     Ok(recording_of(&read_elements(bytes, &Limits::default())?, app))
 }
 
+/// The window a recording holds: the first Window element's subtree when there is one (a
+/// window saved with the desktop pane around it), else the whole tree.
+pub fn window_elements(elements: &Elements) -> Elements {
+    let at = elements.nodes.iter().position(|e| e.control_type == Some(control::WINDOW)).unwrap_or(0);
+    let mut out = Elements::default();
+    let mut stack = vec![(at, None)];
+    while let Some((i, parent)) = stack.pop() {
+        let Some(e) = elements.nodes.get(i) else { continue };
+        let id = out.push(parent, e.clone());
+        for &c in elements.children.get(i).map(Vec::as_slice).unwrap_or_default().iter().rev() {
+            stack.push((c, Some(id)));
+        }
+    }
+    out
+}
+
 /// One app called `app` with one window holding `elements`: the first Window element's
 /// subtree when there is one (a window saved with the desktop pane around it is that window,
 /// as a capture of it would read it), else the whole tree. The window's title and frame are
