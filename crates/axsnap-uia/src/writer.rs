@@ -17,9 +17,8 @@
 //!
 //! The text is built with an explicit stack, never by recursion (nor by serializing a nested
 //! `serde_json::Value`, which recurses), because trees can be thousands of elements deep.
-//! The reader parses with serde_json's recursion limit (128 nested arrays and objects, two per
-//! element level), so a tree more than 62 elements deep is written but not read back: the
-//! reader says so with its JSON error.
+//! The reader takes trees up to [`crate::Limits::max_depth`] elements deep (5,000 by
+//! default); a deeper one is written, and the reader refuses it saying so.
 
 use serde_json::{Number, Value};
 

