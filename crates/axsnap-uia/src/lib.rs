@@ -6,6 +6,8 @@
 //!   patterns with their state) in a flat tree, [`Elements`];
 //! - [`reader`] and [`archive`]: Accessibility Insights for Windows' element JSON (`.hier`,
 //!   `.snapshot`, and the `el.snapshot` inside an `.a11ytest` zip) read into [`Elements`];
+//! - [`writer`]: [`Elements`] written back as that JSON ([`write_json`]), so a captured window
+//!   can be saved as a recording that reads back the same;
 //! - [`mapping`]: control types to the core's roles, patterns to actions, state to states;
 //! - [`build()`]: elements to the core's raw [`Tree`](axsnap_core::Tree), with native ids from
 //!   RuntimeIds and secrets redacted there;
@@ -38,6 +40,7 @@ pub mod reader;
 pub mod recording;
 pub mod scripted;
 mod worker;
+pub mod writer;
 
 pub use automation::{Automation, Call, CallError, EventKind, Heard, Read, TopWindow};
 pub use build::{build, build_at, Built};
@@ -47,3 +50,4 @@ pub use platform::{resolve, UiaControl, UiaPlatform, UiaWindow};
 pub use reader::{read_json, Limits};
 pub use recording::{open_recording, read_elements, window_elements};
 pub use scripted::{Script, ScriptedAutomation};
+pub use writer::write_json;

@@ -12,6 +12,7 @@
 //! error that says so); the element tree is then walked with an explicit stack.
 
 use axsnap_core::Rect;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::element::{
@@ -28,12 +29,50 @@ pub struct Limits {
     pub max_bytes: usize,
     /// Most elements.
     pub max_elements: usize,
+    /// Most levels of elements inside elements (a web page in a browser's window sits some
+    /// 20 levels down, and its own controls go deeper).
+    pub max_depth: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_bytes: 256 << 20, max_elements: 1_000_000 }
+        Limits { max_bytes: 256 << 20, max_elements: 1_000_000, max_depth: 5_000 }
     }
+}
+
+/// JSON nesting the reader parses on the caller's stack; deeper files get a thread with
+/// [`DEEP_STACK`] (serde_json's parser recurses once per nested array or object, and each
+/// element level is two: its object and its `Children` array).
+const SHALLOW: usize = 100;
+
+/// The stack of the thread deep files are parsed (and dropped) on: reserved, not committed,
+/// so only what the file's depth uses is ever touched.
+const DEEP_STACK: usize = 512 << 20;
+
+/// How deep `bytes` nest arrays and objects, brackets inside strings not counted.
+fn nesting(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Reads an element tree from Accessibility Insights' JSON (a byte-order mark is allowed).
@@ -42,11 +81,34 @@ pub fn read_json(bytes: &[u8], limits: &Limits) -> Result<Elements, ReadError> {
         return Err(ReadError::TooLarge { what: "the file", limit: limits.max_bytes });
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let top: Value = serde_json::from_slice(bytes).map_err(|e| ReadError::Json {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let depth = nesting(bytes);
+    if depth > limits.max_depth.saturating_mul(2).saturating_add(4) {
+        return Err(ReadError::TooLarge { what: "the nesting of elements", limit: limits.max_depth });
+    }
+    if depth <= SHALLOW {
+        return elements_of(bytes, limits);
+    }
+    // A deep file is parsed, walked and its JSON dropped on a thread with room for its depth.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("axsnap-uia-reader".into())
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, || elements_of(bytes, limits))
+            .map_err(ReadError::Io)?
+            .join()
+            .unwrap_or_else(|_| Err(ReadError::NotAnElement("the reader stopped on it".into())))
+    })
+}
+
+/// [`read_json`] once the file is known to fit the stack it runs on.
+fn elements_of(bytes: &[u8], limits: &Limits) -> Result<Elements, ReadError> {
+    let json_error =
+        |e: serde_json::Error| ReadError::Json { line: e.line(), column: e.column(), message: e.to_string() };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // The depth was checked above, against the stack this runs on.
+    de.disable_recursion_limit();
+    let top = Value::deserialize(&mut de).map_err(json_error)?;
+    de.end().map_err(json_error)?;
     let Some(root) = top.as_object().filter(|o| is_element(o)) else {
         return Err(ReadError::NotAnElement("its top level has neither `Properties` nor `Children`".into()));
     };
@@ -340,7 +402,7 @@ mod tests {
         assert!(matches!(e, ReadError::NotAnElement(_)), "{e}");
         let e = read_json(b"{\"Properties\": ", &Limits::default()).unwrap_err();
         assert!(e.to_string().contains("line 1"), "{e}");
-        let small = Limits { max_bytes: 10, max_elements: 2 };
+        let small = Limits { max_bytes: 10, max_elements: 2, ..Limits::default() };
         assert!(matches!(read_json(BUTTON.as_bytes(), &small), Err(ReadError::TooLarge { .. })));
         let few = Limits { max_elements: 2, ..Limits::default() };
         assert!(matches!(read_json(BUTTON.as_bytes(), &few), Err(ReadError::TooLarge { .. })));
@@ -356,6 +418,14 @@ mod tests {
         for _ in 0..depth {
             s.push_str("]}");
         }
-        assert!(matches!(read_json(s.as_bytes(), &Limits::default()), Err(ReadError::Json { .. })));
+        assert!(matches!(read_json(s.as_bytes(), &Limits::default()), Err(ReadError::TooLarge { .. })));
+        // Within the limit, as deep a tree reads whole (past serde_json's own 128 levels).
+        let deep = Limits { max_depth: depth, ..Limits::default() };
+        assert_eq!(read_json(s.as_bytes(), &deep).map(|e| e.len()).ok(), Some(depth));
+    }
+
+    #[test]
+    fn brackets_in_strings_are_not_nesting() {
+        assert_eq!(nesting(br#"{"a": "[[[{{", "b": ["\"]]]"]}"#), 2);
     }
 }
