@@ -14,7 +14,9 @@
 //!
 //! What projection makes of the tree (anonymous panes unwrapped, blank images and repeated
 //! labels dropped, click points kept only where one can act) is the core's, as for every
-//! backend. The capture over COM and acting on Windows come next, behind `cfg(windows)`.
+//! backend. On Windows (`cfg(windows)`), `ComAutomation` is the [`Automation`] over UI
+//! Automation's COM API: the capture with one cache request per window, pattern calls and
+//! input, window requests and change events.
 //!
 //! ```
 //! let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/desktop/uia"));
@@ -28,6 +30,8 @@
 pub mod archive;
 pub mod automation;
 pub mod build;
+#[cfg(windows)]
+mod com;
 pub mod element;
 mod error;
 pub mod ids;
@@ -37,6 +41,8 @@ pub mod recording;
 
 pub use automation::{Automation, Call, CallError, EventKind, Heard, Read, TopWindow};
 pub use build::{build, build_at, Built};
+#[cfg(windows)]
+pub use com::ComAutomation;
 pub use element::{Element, Elements, Patterns};
 pub use error::ReadError;
 pub use reader::{read_json, Limits};
