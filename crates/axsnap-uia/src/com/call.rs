@@ -18,57 +18,65 @@ pub(crate) fn call(
     el: &IUIAutomationElement,
     call: &Call,
 ) -> Result<(), CallError> {
-    let map = |e: windows::core::Error| error(&e);
-    // SAFETY (the pattern calls below): COM calls on live pattern interfaces with values.
-    match call {
-        Call::Invoke => unsafe {
-            pattern::<IUIAutomationInvokePattern>(el, UIA_InvokePatternId, "InvokePattern")?.Invoke()
+    // SAFETY (each `unsafe` below): a COM method of a live pattern or element, called with
+    // values; what it returns is checked.
+    let done = match call {
+        Call::Invoke => {
+            let p: IUIAutomationInvokePattern = pattern(el, UIA_InvokePatternId, "InvokePattern")?;
+            unsafe { p.Invoke() }
         }
-        .map_err(map),
-        Call::Toggle => unsafe {
-            pattern::<IUIAutomationTogglePattern>(el, UIA_TogglePatternId, "TogglePattern")?.Toggle()
+        Call::Toggle => {
+            let p: IUIAutomationTogglePattern = pattern(el, UIA_TogglePatternId, "TogglePattern")?;
+            unsafe { p.Toggle() }
         }
-        .map_err(map),
-        Call::Select => unsafe { selection_item(el)?.Select() }.map_err(map),
-        Call::AddToSelection => unsafe { selection_item(el)?.AddToSelection() }.map_err(map),
-        Call::Expand => unsafe { expand_collapse(el)?.Expand() }.map_err(map),
-        Call::Collapse => unsafe { expand_collapse(el)?.Collapse() }.map_err(map),
-        Call::DefaultAction => unsafe {
-            pattern::<IUIAutomationLegacyIAccessiblePattern>(
-                el,
-                UIA_LegacyIAccessiblePatternId,
-                "LegacyIAccessiblePattern",
-            )?
-            .DoDefaultAction()
+        Call::Select => {
+            let p = selection_item(el)?;
+            unsafe { p.Select() }
         }
-        .map_err(map),
-        Call::SetValue(text) => unsafe {
-            pattern::<IUIAutomationValuePattern>(el, UIA_ValuePatternId, "ValuePattern")?
-                .SetValue(&BSTR::from(text.as_str()))
+        Call::AddToSelection => {
+            let p = selection_item(el)?;
+            unsafe { p.AddToSelection() }
         }
-        .map_err(map),
-        Call::SetRange(v) => unsafe {
-            pattern::<IUIAutomationRangeValuePattern>(el, UIA_RangeValuePatternId, "RangeValuePattern")?
-                .SetValue(*v)
+        Call::Expand => {
+            let p = expand_collapse(el)?;
+            unsafe { p.Expand() }
         }
-        .map_err(map),
-        Call::ScrollIntoView => unsafe {
-            pattern::<IUIAutomationScrollItemPattern>(el, UIA_ScrollItemPatternId, "ScrollItemPattern")?
-                .ScrollIntoView()
+        Call::Collapse => {
+            let p = expand_collapse(el)?;
+            unsafe { p.Collapse() }
         }
-        .map_err(map),
-        Call::ScrollSteps { horizontal, vertical } => scroll_steps(el, *horizontal, *vertical),
-        // SAFETY: a COM call on a live element.
-        Call::Focus => unsafe { el.SetFocus() }.map_err(map),
+        Call::DefaultAction => {
+            let p: IUIAutomationLegacyIAccessiblePattern =
+                pattern(el, UIA_LegacyIAccessiblePatternId, "LegacyIAccessiblePattern")?;
+            unsafe { p.DoDefaultAction() }
+        }
+        Call::SetValue(text) => {
+            let p: IUIAutomationValuePattern = pattern(el, UIA_ValuePatternId, "ValuePattern")?;
+            let text = BSTR::from(text.as_str());
+            unsafe { p.SetValue(&text) }
+        }
+        Call::SetRange(v) => {
+            let p: IUIAutomationRangeValuePattern =
+                pattern(el, UIA_RangeValuePatternId, "RangeValuePattern")?;
+            unsafe { p.SetValue(*v) }
+        }
+        Call::ScrollIntoView => {
+            let p: IUIAutomationScrollItemPattern =
+                pattern(el, UIA_ScrollItemPatternId, "ScrollItemPattern")?;
+            unsafe { p.ScrollIntoView() }
+        }
+        Call::Focus => unsafe { el.SetFocus() },
+        Call::ScrollSteps { horizontal, vertical } => return scroll_steps(el, *horizontal, *vertical),
         Call::ClickAt { x, y, button, count } => {
             uncovered(automation, el, *x, *y)?;
-            input::click(*x, *y, *button, *count)
+            return input::click(*x, *y, *button, *count);
         }
-        Call::HoverAt { x, y } => input::move_to(*x, *y),
-        Call::WheelAt { x, y, dx, dy } => input::wheel(*x, *y, *dx, *dy),
-        Call::TypeText(text) => input::type_text(text),
-        Call::Keys(chords) => input::chords(chords),
-    }
+        Call::HoverAt { x, y } => return input::move_to(*x, *y),
+        Call::WheelAt { x, y, dx, dy } => return input::wheel(*x, *y, *dx, *dy),
+        Call::TypeText(text) => return input::type_text(text),
+        Call::Keys(chords) => return input::chords(chords),
+    };
+    done.map_err(|e| error(&e))
 }
 
 /// `el`'s pattern `id` as it is now; `Unsupported(name)` when it has none (any more).
@@ -81,7 +89,7 @@ fn pattern<T: Interface>(
     match unsafe { el.GetCurrentPatternAs::<T>(id) } {
         Ok(p) => Ok(p),
         Err(e) => match error(&e) {
-            gone @ (CallError::Gone | CallError::Timeout(_)) => Err(gone),
+            e @ (CallError::Gone | CallError::Disabled | CallError::Timeout(_)) => Err(e),
             // A null pattern (S_OK with nothing) and the other failures: it has none.
             _ => Err(CallError::Unsupported(name)),
         },
@@ -120,24 +128,25 @@ fn uncovered(
     y: i32,
 ) -> Result<(), CallError> {
     let map = |e: windows::core::Error| error(&e);
-    // SAFETY (this block): COM calls on live interfaces with values; the elements returned
-    // are counted references.
-    unsafe {
-        let hit = automation.ElementFromPoint(POINT { x, y }).map_err(map)?;
-        let walker = automation.RawViewWalker().map_err(map)?;
-        let mut at = hit.clone();
-        for _ in 0..MAX_ANCESTORS {
-            if automation.CompareElements(&at, target).map_err(map)?.as_bool() {
-                return Ok(());
-            }
-            match walker.GetParentElement(&at) {
-                Ok(parent) => at = parent,
-                Err(_) => break,
-            }
+    // SAFETY: a hit test with a value; the element is a counted reference.
+    let hit = unsafe { automation.ElementFromPoint(POINT { x, y }) }.map_err(map)?;
+    // SAFETY: a COM call with no argument.
+    let walker = unsafe { automation.RawViewWalker() }.map_err(map)?;
+    let mut at = hit.clone();
+    for _ in 0..MAX_ANCESTORS {
+        // SAFETY: compares two live elements' runtime ids.
+        if unsafe { automation.CompareElements(&at, target) }.map_err(map)?.as_bool() {
+            return Ok(());
         }
-        let name = hit.CurrentName().map(|s| s.to_string()).unwrap_or_default();
-        let kind = hit.CurrentLocalizedControlType().map(|s| s.to_string()).unwrap_or_default();
-        let kind = if kind.is_empty() { "element".to_string() } else { kind };
-        Err(CallError::Covered(if name.is_empty() { kind } else { format!("{kind} \"{name}\"") }))
+        // SAFETY: a COM call on live interfaces; the desktop's parent is none (an error).
+        match unsafe { walker.GetParentElement(&at) } {
+            Ok(parent) => at = parent,
+            Err(_) => break,
+        }
     }
+    // SAFETY: property reads on a live element.
+    let (name, kind) = unsafe { (hit.CurrentName(), hit.CurrentLocalizedControlType()) };
+    let name = name.map(|s| s.to_string()).unwrap_or_default();
+    let kind = kind.map(|s| s.to_string()).ok().filter(|k| !k.is_empty()).unwrap_or_else(|| "element".into());
+    Err(CallError::Covered(if name.is_empty() { kind } else { format!("{kind} \"{name}\"") }))
 }

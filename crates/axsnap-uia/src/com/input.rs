@@ -96,6 +96,13 @@ pub(crate) fn chords(chords: &[Chord]) -> Result<(), CallError> {
     Ok(())
 }
 
+/// Presses and releases a virtual key that no layout assigns (0xE8), which types nothing
+/// and triggers nothing, but counts as this process's input.
+pub(crate) fn tap_unassigned_key() -> Result<(), CallError> {
+    const UNASSIGNED: VIRTUAL_KEY = VIRTUAL_KEY(0xE8);
+    send(&[key(UNASSIGNED, false), key(UNASSIGNED, true)])
+}
+
 /// How a chord's key is pressed.
 enum Press {
     /// A virtual key, with Shift added when the layout needs it for the character.

@@ -32,6 +32,7 @@ use windows::Win32::System::Com::{
     CoCreateInstance, CoInitializeEx, CoUninitialize, CLSCTX_INPROC_SERVER, COINIT_MULTITHREADED,
 };
 use windows::Win32::UI::Accessibility::*;
+use windows::Win32::UI::HiDpi::{SetThreadDpiAwarenessContext, DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2};
 
 use crate::automation::{Automation, Call, CallError, Heard, Read, TopWindow};
 use crate::element::Element;
@@ -90,6 +91,12 @@ impl ComAutomation {
         if hr.is_err() && hr != RPC_E_CHANGED_MODE {
             return Err(CallError::Platform(format!("CoInitializeEx: {}", windows::core::Error::from(hr))));
         }
+        // Screen points in physical pixels on every monitor for everything this thread does
+        // (bounding rectangles, hit tests, the pointer, window rectangles), whatever the
+        // process's own DPI awareness: otherwise a scaled monitor shifts clicks. Only this
+        // thread, which is the automation's own.
+        // SAFETY: sets this thread's DPI awareness; the previous one it returns is not needed.
+        let _ = unsafe { SetThreadDpiAwarenessContext(DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2) };
         // SAFETY: creating an in-process COM object by its class id.
         let automation: IUIAutomation = unsafe {
             CoCreateInstance(&CUIAutomation8, None, CLSCTX_INPROC_SERVER)

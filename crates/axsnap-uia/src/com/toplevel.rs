@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::mem::size_of;
 
 use axsnap_desktop::{Frame, WindowOp};
 use windows::core::{BOOL, PWSTR};
@@ -15,6 +16,7 @@ use windows::Win32::System::Threading::{
 };
 use windows::Win32::UI::WindowsAndMessaging::*;
 
+use super::input;
 use crate::automation::{CallError, TopWindow};
 
 /// A window handle from the integer the trait carries.
@@ -46,25 +48,27 @@ pub(crate) fn list() -> Vec<TopWindow> {
     let mut names: HashMap<u32, String> = HashMap::new();
     let mut out = Vec::new();
     for h in all {
-        // SAFETY (this block): Win32 queries on a handle, which fail harmlessly once the
-        // window is gone; the buffers are ours.
-        let (visible, ex_style, cloaked, title, class_name, process_id) = unsafe {
-            let visible = IsWindowVisible(h).as_bool();
-            if !visible {
-                continue;
-            }
-            let ex_style = WINDOW_EX_STYLE(GetWindowLongW(h, GWL_EXSTYLE) as u32);
-            let mut cloaked: u32 = 0;
-            let got = DwmGetWindowAttribute(
+        // SAFETY: a query on a handle, which fails harmlessly once the window is gone.
+        if !unsafe { IsWindowVisible(h) }.as_bool() {
+            continue;
+        }
+        // SAFETY: as above.
+        let ex_style = WINDOW_EX_STYLE(unsafe { GetWindowLongW(h, GWL_EXSTYLE) } as u32);
+        let mut cloaked: u32 = 0;
+        // SAFETY: DWMWA_CLOAKED is a u32, written into `cloaked` whose size is passed.
+        let got = unsafe {
+            DwmGetWindowAttribute(
                 h,
                 DWMWA_CLOAKED,
                 (&mut cloaked as *mut u32).cast(),
-                std::mem::size_of::<u32>() as u32,
-            );
-            let mut pid = 0u32;
-            GetWindowThreadProcessId(h, Some(&mut pid));
-            (visible, ex_style, got.is_ok() && cloaked != 0, title(h), class(h), pid)
+                size_of::<u32>() as u32,
+            )
         };
+        let cloaked = got.is_ok() && cloaked != 0;
+        let mut process_id = 0u32;
+        // SAFETY: writes the owner's id into `process_id`.
+        unsafe { GetWindowThreadProcessId(h, Some(&mut process_id)) };
+        let (title, class_name) = (title(h), class(h));
         if title.is_empty() || cloaked || ex_style.contains(WS_EX_TOOLWINDOW) {
             continue;
         }
@@ -77,7 +81,7 @@ pub(crate) fn list() -> Vec<TopWindow> {
             process_id,
             process_name,
             active: h == front,
-            visible,
+            visible: true,
         });
     }
     out
@@ -142,14 +146,15 @@ pub(crate) fn frame(h: i64) -> Result<Frame, CallError> {
     // SAFETY: plain queries on a handle; `r` is ours.
     unsafe { GetWindowRect(w, &mut r) }.map_err(|e| CallError::Platform(format!("GetWindowRect: {e}")))?;
     // SAFETY: plain queries on a handle.
-    let (minimized, maximized, front) =
-        unsafe { (IsIconic(w).as_bool(), IsZoomed(w).as_bool(), GetForegroundWindow()) };
+    let (iconic, hidden, maximized, front) = unsafe {
+        (IsIconic(w).as_bool(), !IsWindowVisible(w).as_bool(), IsZoomed(w).as_bool(), GetForegroundWindow())
+    };
     Ok(Frame {
         x: r.left,
         y: r.top,
         width: u32::try_from(r.right.saturating_sub(r.left)).unwrap_or(0),
         height: u32::try_from(r.bottom.saturating_sub(r.top)).unwrap_or(0),
-        minimized,
+        minimized: iconic || hidden,
         maximized,
         active: front == w,
     })
@@ -167,10 +172,14 @@ pub(crate) fn bring_to_front(h: i64) -> Result<(), CallError> {
         if IsIconic(w).as_bool() {
             let _ = ShowWindow(w, SW_RESTORE);
         }
-        let _ = SetForegroundWindow(w);
-        GetForegroundWindow()
+        SetForegroundWindow(w).as_bool()
     };
-    if front == w {
+    // The foreground lock lets the process that sent the last input take the foreground: a
+    // press of a key no layout assigns makes this process that one, and it tries once more.
+    // SAFETY: as above.
+    let front = front || (input::tap_unassigned_key().is_ok() && unsafe { SetForegroundWindow(w) }.as_bool());
+    // SAFETY: takes no argument.
+    if front || unsafe { GetForegroundWindow() } == w {
         Ok(())
     } else {
         Err(CallError::Platform("Windows did not bring the window to the front (foreground lock)".into()))

@@ -7,7 +7,7 @@
 
 use windows::Win32::System::Com::SAFEARRAY;
 use windows::Win32::System::Ole::{
-    SafeArrayGetDim, SafeArrayGetElement, SafeArrayGetLBound, SafeArrayGetUBound, SafeArrayGetVartype,
+    SafeArrayGetDim, SafeArrayGetElement, SafeArrayGetElemsize, SafeArrayGetLBound, SafeArrayGetUBound,
 };
 use windows::Win32::System::Variant::{VARENUM, VARIANT, VT_ARRAY, VT_BOOL, VT_BSTR, VT_I4, VT_R8};
 
@@ -48,18 +48,20 @@ pub(crate) fn double(v: &VARIANT) -> Option<f64> {
 
 /// A one-dimensional `VT_ARRAY | VT_I4` (a RuntimeId).
 pub(crate) fn ints(v: &VARIANT) -> Option<Vec<i64>> {
-    let sa = array(v, VT_I4)?;
+    let sa = array::<i32>(v, VT_I4)?;
     items::<i32>(sa).map(|a| a.into_iter().map(i64::from).collect())
 }
 
 /// A one-dimensional `VT_ARRAY | VT_R8` (a BoundingRectangle).
 pub(crate) fn doubles(v: &VARIANT) -> Option<Vec<f64>> {
-    let sa = array(v, VT_R8)?;
+    let sa = array::<f64>(v, VT_R8)?;
     items::<f64>(sa)
 }
 
-/// The SAFEARRAY of a `VT_ARRAY | item` VARIANT, checked to hold `item`s in one dimension.
-fn array(v: &VARIANT, item: VARENUM) -> Option<*const SAFEARRAY> {
+/// The SAFEARRAY of a `VT_ARRAY | item` VARIANT, checked to be one-dimensional with items of
+/// `T`'s size (what makes copying them out sound; the VARIANT's type already names `item`,
+/// and not every array records its own).
+fn array<T>(v: &VARIANT, item: VARENUM) -> Option<*const SAFEARRAY> {
     if v.vt() != VARENUM(VT_ARRAY.0 | item.0) {
         return None;
     }
@@ -69,14 +71,14 @@ fn array(v: &VARIANT, item: VARENUM) -> Option<*const SAFEARRAY> {
         return None;
     }
     // SAFETY: `sa` is the VARIANT's live, non-null array; these only read its descriptor.
-    let (dims, vt) = unsafe { (SafeArrayGetDim(sa), SafeArrayGetVartype(sa).ok()?) };
-    (dims == 1 && vt == item).then_some(sa)
+    let (dims, size) = unsafe { (SafeArrayGetDim(sa), SafeArrayGetElemsize(sa)) };
+    (dims == 1 && size as usize == std::mem::size_of::<T>()).then_some(sa)
 }
 
 /// The items of a checked one-dimensional array, copied out one by one (no lock on its
 /// data), at most [`MAX_ITEMS`].
 fn items<T: Copy + Default>(sa: *const SAFEARRAY) -> Option<Vec<T>> {
-    // SAFETY: `sa` was checked by `array` to be a live one-dimensional array of `T`s.
+    // SAFETY: `sa` was checked by `array` to be a live one-dimensional array of `T`-sized items.
     let (lo, hi) = unsafe { (SafeArrayGetLBound(sa, 1).ok()?, SafeArrayGetUBound(sa, 1).ok()?) };
     if hi < lo {
         return Some(Vec::new());
