@@ -230,3 +230,24 @@ fn send(inputs: &[INPUT]) -> Result<(), CallError> {
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pixels_become_wheel_units() {
+        assert_eq!(units(100.0), Some(120));
+        assert_eq!(units(-50.0), Some(-60));
+        assert_eq!(units(0.4), Some(0));
+        assert_eq!(units(f64::NAN), None);
+        assert_eq!(units(1e300), Some(i32::MAX));
+    }
+
+    #[test]
+    fn function_keys_are_consecutive() {
+        let f = |n| key_press(&Chord { modifiers: vec![], key: Key::Function(n) });
+        assert!(matches!(f(1), Press::Vk { vk: VK_F1, shift: false }));
+        assert!(matches!(f(24), Press::Vk { vk: VK_F24, shift: false }));
+    }
+}

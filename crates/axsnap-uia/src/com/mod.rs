@@ -242,3 +242,28 @@ impl Automation for ComAutomation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// The whole path on a real desktop: run on Windows with
+    /// `cargo test -p axsnap-uia -- --ignored`.
+    #[test]
+    #[ignore = "needs an interactive Windows desktop"]
+    fn reads_and_probes_the_front_window() {
+        let mut a = ComAutomation::new().expect("UI Automation is there");
+        let windows = a.windows().expect("windows are listed");
+        let Some(w) = windows.first() else { return };
+        let read = a.read(w.hwnd, Instant::now() + Duration::from_secs(10)).expect("the window reads");
+        let root = read.elements.root().expect("a read has its root");
+        assert!(!root.runtime_id.is_empty(), "{root:?}");
+        let probed = a.probe(w.hwnd, &root.runtime_id).expect("the root probes");
+        assert_eq!(probed.runtime_id, root.runtime_id);
+        assert!(matches!(a.probe(w.hwnd, &[-1]), Err(CallError::Gone)));
+        a.frame(w.hwnd).expect("its frame");
+        let _ = a.heard();
+    }
+}
