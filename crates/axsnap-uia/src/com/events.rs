@@ -40,7 +40,7 @@ const WATCHED: &[UIA_PROPERTY_ID] = &[
 pub(crate) fn register(automation: &IUIAutomation, root: &IUIAutomationElement, sink: &Sink) -> Result<()> {
     // Each event's sender comes with its process id cached, so a handler reads it without a
     // call back into the app.
-    // SAFETY (this block and the next): plain COM calls on live interfaces.
+    // SAFETY: plain COM calls on live interfaces with values.
     let cache = unsafe {
         let cache = automation.CreateCacheRequest()?;
         cache.AddProperty(UIA_ProcessIdPropertyId)?;
@@ -52,6 +52,8 @@ pub(crate) fn register(automation: &IUIAutomation, root: &IUIAutomationElement, 
     let property: IUIAutomationPropertyChangedEventHandler = Handler::new(sink, EventKind::Property).into();
     let focus: IUIAutomationFocusChangedEventHandler = Handler::new(sink, EventKind::Focus).into();
     let opened: IUIAutomationEventHandler = Handler::new(sink, EventKind::WindowOpened).into();
+    // SAFETY: registrations with live interfaces; UI Automation holds its own references to
+    // the handlers until they are removed (in `ComAutomation`'s drop).
     unsafe {
         automation.AddStructureChangedEventHandler(root, TreeScope_Subtree, &cache, &structure)?;
         automation.AddPropertyChangedEventHandlerNativeArray(
