@@ -16,7 +16,9 @@
 //!
 //! What projection makes of the tree (anonymous panes unwrapped, blank images and repeated
 //! labels dropped, click points kept only where one can act) is the core's, as for every
-//! backend. The capture over COM and acting on Windows come next, behind `cfg(windows)`.
+//! backend. On Windows (`cfg(windows)`), `ComAutomation` is the [`Automation`] over UI
+//! Automation's COM API: the capture with one cache request per window, pattern calls and
+//! input, window requests and change events.
 //!
 //! ```
 //! let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/desktop/uia"));
@@ -30,6 +32,8 @@
 pub mod archive;
 pub mod automation;
 pub mod build;
+#[cfg(windows)]
+mod com;
 pub mod element;
 mod error;
 pub mod ids;
@@ -44,6 +48,8 @@ pub mod writer;
 
 pub use automation::{Automation, Call, CallError, EventKind, Heard, Read, TopWindow};
 pub use build::{build, build_at, Built};
+#[cfg(windows)]
+pub use com::ComAutomation;
 pub use element::{Element, Elements, Patterns};
 pub use error::ReadError;
 pub use platform::{resolve, UiaControl, UiaPlatform, UiaWindow};
