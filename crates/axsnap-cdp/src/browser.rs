@@ -17,25 +17,8 @@ use serde_json::{json, Value};
 use crate::conn::{str_field, RawCdp};
 use crate::endpoint::Endpoint;
 use crate::error::CdpError;
+use crate::executable::find_browser;
 use crate::page::PageHandle;
-
-/// Executable names looked up on `PATH`, in order.
-pub const BROWSER_NAMES: &[&str] =
-    &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"];
-
-/// Usual install locations, tried after `PATH`.
-pub const BROWSER_PATHS: &[&str] = &[
-    "/usr/bin/chromium",
-    "/usr/bin/chromium-browser",
-    "/usr/bin/google-chrome",
-    "/usr/bin/google-chrome-stable",
-    "/opt/google/chrome/chrome",
-    "/snap/bin/chromium",
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
-    r"C:\Program Files\Google\Chrome\Application\chrome.exe",
-    r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
-];
 
 /// Flags every launched browser gets: no GPU, and nothing that reaches out to the network on
 /// its own.
@@ -110,51 +93,6 @@ impl Default for LaunchOptions {
             launch_timeout: Duration::from_secs(20),
             user_data_dir: None,
         }
-    }
-}
-
-/// Finds a browser: `override_path` when given (it must exist), else the names of
-/// `BROWSER_NAMES` on `PATH`, else `BROWSER_PATHS`.
-pub fn find_browser(override_path: Option<&Path>) -> Result<PathBuf, CdpError> {
-    if let Some(p) = override_path {
-        return if is_executable(p) {
-            Ok(p.to_path_buf())
-        } else {
-            Err(CdpError::BrowserPathInvalid { path: p.to_path_buf() })
-        };
-    }
-    let path_var = std::env::var_os("PATH").unwrap_or_default();
-    for name in BROWSER_NAMES {
-        for dir in std::env::split_paths(&path_var) {
-            let candidate = dir.join(name);
-            if is_executable(&candidate) {
-                return Ok(candidate);
-            }
-        }
-    }
-    for p in BROWSER_PATHS {
-        if is_executable(Path::new(p)) {
-            return Ok(PathBuf::from(p));
-        }
-    }
-    Err(CdpError::BrowserNotFound {
-        searched: format!("{} on PATH, then {}", BROWSER_NAMES.join(", "), BROWSER_PATHS.join(", ")),
-    })
-}
-
-fn is_executable(p: &Path) -> bool {
-    let Ok(meta) = std::fs::metadata(p) else { return false };
-    if !meta.is_file() {
-        return false;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        meta.permissions().mode() & 0o111 != 0
-    }
-    #[cfg(not(unix))]
-    {
-        true
     }
 }
 
@@ -532,24 +470,5 @@ pub fn running_as_root() -> bool {
     #[cfg(not(unix))]
     {
         false
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn override_must_exist() {
-        let e = find_browser(Some(Path::new("/nonexistent/chrome"))).unwrap_err();
-        assert!(matches!(e, CdpError::BrowserPathInvalid { .. }), "{e}");
-        assert!(e.to_string().contains("--browser") || e.to_string().contains("Chromium"));
-    }
-
-    #[test]
-    fn not_found_says_how_to_install() {
-        let e = CdpError::BrowserNotFound { searched: "x".into() };
-        let msg = e.to_string();
-        assert!(msg.contains("apt-get install chromium") && msg.contains("--browser"), "{msg}");
     }
 }

@@ -1,5 +1,5 @@
 //! [`Host`]: the desktop a server or the CLI works on, the system's own platform (AT-SPI on
-//! Linux; none yet on Windows and macOS) or a recording replayed in its place (an
+//! Linux, UI Automation on Windows; none yet on macOS) or a recording replayed in its place (an
 //! `axsnap-desktop-recording`, or a Windows tree Accessibility Insights saved).
 
 use std::path::Path;
@@ -9,8 +9,11 @@ use axsnap_desktop::{DesktopBackend, DesktopError, Either, RecordedPlatform};
 /// The system's own desktop platform.
 #[cfg(target_os = "linux")]
 pub type Native = axsnap_atspi::Atspi;
+/// The system's own desktop platform.
+#[cfg(windows)]
+pub type Native = axsnap_uia::UiaPlatform;
 /// The system's own desktop platform: none yet here.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 pub type Native = axsnap_desktop::NoPlatform;
 
 /// The desktop: the system's, or a recording's.
@@ -23,7 +26,9 @@ pub async fn connect(recording: Option<&Path>) -> Result<DesktopBackend<Host>, D
         Some(path) => Either::Right(RecordedPlatform::new(axsnap_uia::open_recording(path)?)),
         #[cfg(target_os = "linux")]
         None => Either::Left(axsnap_atspi::Atspi::connect().await?),
-        #[cfg(not(target_os = "linux"))]
+        #[cfg(windows)]
+        None => Either::Left(axsnap_uia::UiaPlatform::start(axsnap_uia::ComAutomation::new).await?),
+        #[cfg(not(any(target_os = "linux", windows)))]
         None => Either::Left(axsnap_desktop::NoPlatform),
     };
     Ok(DesktopBackend::new(platform))

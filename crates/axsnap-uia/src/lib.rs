@@ -12,7 +12,13 @@
 //! - [`build()`]: elements to the core's raw [`Tree`](axsnap_core::Tree), with native ids from
 //!   RuntimeIds and secrets redacted there;
 //! - [`recording`]: such a file as the recorded platform's input, one app with one window
-//!   ([`open_recording`]), so every desktop tool runs on a real Windows tree anywhere.
+//!   ([`open_recording`]), so every desktop tool runs on a real Windows tree anywhere;
+//! - [`automation`]: the primitives UI Automation gives ([`Automation`]), and [`UiaPlatform`],
+//!   the desktop layer's platform built on any of them: apps as processes, an action as
+//!   [`plan`]'s pattern calls with a read-back, the change events marking windows dirty, an
+//!   app that raises none polled;
+//! - [`scripted`]: a recorded window as an [`Automation`] that changes as a script says, the
+//!   platform's test bench.
 //!
 //! What projection makes of the tree (anonymous panes unwrapped, blank images and repeated
 //! labels dropped, click points kept only where one can act) is the core's, as for every

@@ -76,6 +76,15 @@ impl UiaPlatform {
         })
     }
 
+    /// The window `target` was last captured from, as UI Automation read it, written in
+    /// Accessibility Insights' element JSON ([`crate::write_json`]): what `axsnap desktop
+    /// snapshot --record` saves on Windows, which `--recording` replays on any system.
+    /// `None` before the target's first capture.
+    pub fn recorded(&self, target: &TargetId) -> Option<Vec<u8>> {
+        let (hwnd, _) = self.captured.get(target)?;
+        self.reads.get(hwnd).map(|read| crate::write_json(&read.elements))
+    }
+
     /// Takes in the events heard since the last time.
     async fn listen(&mut self) -> Result<(), DesktopError> {
         if !self.hears {

@@ -190,3 +190,30 @@ fn refusals_send_nothing_and_a_change_that_does_not_take_is_said() {
         );
     });
 }
+
+/// What `axsnap desktop snapshot --record` saves on Windows replays as the same window: the
+/// platform's last read, written as Accessibility Insights JSON, read back by the recorded
+/// platform, snapshots line for line as the live one did (changes made before it included).
+#[test]
+fn a_window_recorded_from_the_platform_replays_the_same() {
+    runtime().block_on(async {
+        let (mut agent, script) = agent(true).await;
+        assert!(script.change(
+            |e| e.control_type == Some(control::EDIT),
+            false,
+            |e| e.patterns.value = Some(ValueState { value: "Heron".into(), read_only: false }),
+        ));
+        let live = agent.snapshot(&auto()).await.expect("a snapshot").response.text;
+        let target = agent.last_capture().expect("a capture").target.clone();
+        let saved = agent.backend_ref().platform().recorded(&target).expect("a recording");
+        let recording = axsnap_uia::recording::from_bytes(&saved, "wildlifemanager").expect("it reads back");
+        let backend = DesktopBackend::new(axsnap_desktop::RecordedPlatform::new(recording));
+        let mut replay = Agent::new(backend, None, AgentOptions::default());
+        let target = replay.backend().window("wildlifemanager", None).await.expect("its window");
+        replay.set_target(target);
+        let replayed = replay.snapshot(&auto()).await.expect("a snapshot").response.text;
+        assert!(live.contains("Heron"), "{live}");
+        let body = |t: &str| t.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(body(&replayed), body(&live));
+    });
+}

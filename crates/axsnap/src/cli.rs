@@ -136,7 +136,9 @@ pub struct DesktopSnapshotArgs {
     /// The window.
     #[command(flatten)]
     pub window: WindowArgs,
-    /// Also write the window's raw tree to FILE in the interchange form.
+    /// Also write the window to FILE: its raw tree in the interchange form (a recording's
+    /// window tree), or on Windows the window as UI Automation read it, in Accessibility
+    /// Insights' element JSON, which `--recording FILE` replays on any system.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// The token budget (cl100k): a bigger window is shown as an outline; 0 for no budget.

@@ -100,14 +100,31 @@ async fn snapshot(a: &DesktopSnapshotArgs) -> anyhow::Result<()> {
             url: None,
             title: capture.header.title.clone(),
         };
-        std::fs::write(path, write_tree(&capture.tree, &info))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let bytes = native_recording(&agent, &capture.target)
+            .unwrap_or_else(|| write_tree(&capture.tree, &info).into_bytes());
+        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(partial) = agent.last_capture().and_then(|c| c.partial.clone()) {
         eprintln!("axsnap: partial window: {partial}");
     }
     output::emit(&step.response.text, a.output.stats);
     Ok(())
+}
+
+/// The window as the platform itself read it, where the platform has a recording form of its
+/// own: on Windows, UI Automation's elements as Accessibility Insights saves them.
+#[cfg(windows)]
+fn native_recording(agent: &Agent<DesktopBackend<Host>>, target: &axsnap_core::TargetId) -> Option<Vec<u8>> {
+    match agent.backend_ref().platform() {
+        axsnap_desktop::Either::Left(uia) => uia.recorded(target),
+        axsnap_desktop::Either::Right(_) => None,
+    }
+}
+
+/// The window as the platform itself read it: elsewhere the raw tree is the recording's form.
+#[cfg(not(windows))]
+fn native_recording(_: &Agent<DesktopBackend<Host>>, _: &axsnap_core::TargetId) -> Option<Vec<u8>> {
+    None
 }
 
 async fn find(a: &DesktopFindArgs) -> anyhow::Result<()> {

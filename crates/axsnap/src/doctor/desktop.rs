@@ -66,8 +66,11 @@ pub async fn check(required: bool) -> Check {
 /// The desktop platform axsnap has on this system.
 #[cfg(target_os = "linux")]
 const PLATFORM: Option<&str> = Some("AT-SPI");
+/// The desktop platform axsnap has on this system.
+#[cfg(windows)]
+const PLATFORM: Option<&str> = Some("UI Automation");
 /// The desktop platform axsnap has on this system: none yet.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 const PLATFORM: Option<&str> = None;
 
 /// The display apps show on, as the environment names it.
@@ -106,8 +109,19 @@ fn fix() -> String {
         .to_string()
 }
 
+/// What to do when the desktop cannot be reached on Windows: UI Automation is part of the
+/// system, so it is a session matter.
+#[cfg(windows)]
+fn fix() -> String {
+    "UI Automation is part of Windows: run axsnap in the signed-in user's desktop session (not as a service or \
+     over SSH, which have no desktop), at the same integrity level as the apps it reads (an app run as \
+     administrator is read only by an axsnap run as administrator); or replay a recording anywhere with \
+     `axsnap mcp --desktop --recording FILE`; the browser tools do not need any of this"
+        .to_string()
+}
+
 /// What to do when the desktop cannot be reached: there is nothing to install here yet.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 fn fix() -> String {
     "nothing to install: there is no desktop platform backend for this system yet, so the desktop tools replay \
      recordings only (`axsnap mcp --desktop --recording FILE`); the browser tools do not need one"
