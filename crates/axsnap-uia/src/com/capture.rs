@@ -137,7 +137,7 @@ pub(crate) fn walk(
 }
 
 /// An element's cached children (none when it has none: UIA gives a null array then).
-fn children(el: &IUIAutomationElement) -> Vec<IUIAutomationElement> {
+pub(crate) fn children(el: &IUIAutomationElement) -> Vec<IUIAutomationElement> {
     // SAFETY: plain COM calls on a live element and the array it returns.
     unsafe {
         let Ok(array) = el.GetCachedChildren() else { return Vec::new() };

@@ -2,10 +2,13 @@
 //!
 //! One object lives on the platform's own thread, in COM's multi-threaded apartment: it
 //! reads a window with one cache request (the whole raw subtree in one cross-process
-//! transaction), keeps the live elements of the last read of each window for calls and
-//! probes, and hears change events through handlers registered once on the desktop root.
+//! transaction; piecewise when that does not come within the transaction timeout), keeps
+//! the live elements of the last read of each window for calls and probes, and hears change
+//! events through handlers registered once on the desktop root.
 //!
 //! - `capture`: the cache request and a cached element read into [`Element`];
+//! - `piecewise`: the fallback read, one element and its children at a time, when the
+//!   whole window does not come within the transaction timeout;
 //! - `variant`: VARIANTs from another process, read strictly by type;
 //! - `call`: a [`Call`] carried out by its control pattern, or as input after a hit test;
 //! - `input`: `SendInput` clicks, wheel, text and key chords;
@@ -16,6 +19,7 @@ mod call;
 mod capture;
 mod events;
 mod input;
+mod piecewise;
 mod toplevel;
 mod variant;
 
@@ -51,6 +55,8 @@ pub struct ComAutomation {
     automation: IUIAutomation,
     /// The cache request of a whole window: every property, the raw subtree, live elements.
     subtree: IUIAutomationCacheRequest,
+    /// The same for one element and its children: a piece of a piecewise read.
+    piece: IUIAutomationCacheRequest,
     /// The same for one element (a probe).
     one: IUIAutomationCacheRequest,
     /// The live elements of each window's last read, by runtime id.
@@ -112,6 +118,7 @@ impl ComAutomation {
             }
         }
         let subtree = capture::cache_request(&automation, TreeScope_Subtree).map_err(|e| error(&e))?;
+        let piece = capture::cache_request(&automation, piecewise::SCOPE).map_err(|e| error(&e))?;
         let one = capture::cache_request(&automation, TreeScope_Element).map_err(|e| error(&e))?;
         let sink = events::Sink::default();
         // SAFETY: a COM call with no argument.
@@ -119,7 +126,7 @@ impl ComAutomation {
             Ok(root) => events::register(&automation, &root, &sink).is_ok(),
             Err(_) => false,
         };
-        Ok(ComAutomation { automation, subtree, one, live: HashMap::new(), sink, hears, _com: com })
+        Ok(ComAutomation { automation, subtree, piece, one, live: HashMap::new(), sink, hears, _com: com })
     }
 
     /// The live element `element` of window `hwnd`'s last read.
@@ -182,13 +189,19 @@ impl Automation for ComAutomation {
         }
         // The elements of windows that closed since are let go.
         self.live.retain(|h, _| toplevel::exists(*h));
-        // SAFETY: COM calls with a window handle and a live cache request.
-        let root = unsafe {
-            let el = self.automation.ElementFromHandle(toplevel::hwnd(hwnd)).map_err(|e| error(&e))?;
-            el.BuildUpdatedCache(&self.subtree).map_err(|e| error(&e))?
-        };
+        // SAFETY: a COM call with a window handle.
+        let el = unsafe { self.automation.ElementFromHandle(toplevel::hwnd(hwnd)) }.map_err(|e| error(&e))?;
         let mut live = HashMap::new();
-        let read = capture::walk(root, deadline, &mut live);
+        // SAFETY: a COM call on a live element with a live cache request.
+        let read = match unsafe { el.BuildUpdatedCache(&self.subtree) }.map_err(|e| error(&e)) {
+            Ok(root) => capture::walk(root, deadline, &mut live),
+            // Too big or too slow for one transaction: as much as the deadline allows, in
+            // pieces that each fit in one, rather than nothing.
+            Err(CallError::Timeout(_)) => {
+                piecewise::read(&el, &self.piece, deadline, TRANSACTION_TIMEOUT_MS, &mut live)?
+            }
+            Err(e) => return Err(e),
+        };
         self.live.insert(hwnd, live);
         Ok(read)
     }
@@ -265,5 +278,36 @@ mod tests {
         assert!(matches!(a.probe(w.hwnd, &[-1]), Err(CallError::Gone)));
         a.frame(w.hwnd).expect("its frame");
         let _ = a.heard();
+    }
+
+    /// The piecewise read forced on the front window (which, small enough for one request,
+    /// would never fall back to it): the whole read's elements in the same order when the
+    /// window holds still, and past the deadline still the root with its children.
+    #[test]
+    #[ignore = "needs an interactive Windows desktop"]
+    fn reads_the_front_window_piecewise() {
+        let mut a = ComAutomation::new().expect("UI Automation is there");
+        let windows = a.windows().expect("windows are listed");
+        let Some(w) = windows.first() else { return };
+        let whole = a.read(w.hwnd, Instant::now() + Duration::from_secs(10)).expect("the window reads");
+        // SAFETY: a COM call with a window handle.
+        let el = unsafe { a.automation.ElementFromHandle(toplevel::hwnd(w.hwnd)) }.expect("its element");
+        let ids = |r: &Read| r.elements.nodes.iter().map(|e| e.runtime_id.clone()).collect::<Vec<_>>();
+
+        let mut live = HashMap::new();
+        let later = Instant::now() + Duration::from_secs(60);
+        let read = piecewise::read(&el, &a.piece, later, TRANSACTION_TIMEOUT_MS, &mut live)
+            .expect("the window reads piecewise");
+        assert_eq!(read.partial, None);
+        assert_eq!(ids(&read), ids(&whole));
+        assert_eq!(read.elements.children, whole.elements.children);
+        let root = read.elements.root().expect("a read has its root");
+        assert!(live.contains_key(&root.runtime_id));
+
+        let late = piecewise::read(&el, &a.piece, Instant::now(), TRANSACTION_TIMEOUT_MS, &mut live)
+            .expect("the root reads past the deadline");
+        let kids = whole.elements.children.first().map_or(0, Vec::len);
+        assert_eq!(late.elements.len(), 1 + kids);
+        assert_eq!(late.partial.is_some(), kids > 0, "{:?}", late.partial);
     }
 }
