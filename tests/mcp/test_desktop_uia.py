@@ -1,6 +1,7 @@
 """`axsnap mcp --desktop --recording FILE` serving real Windows trees saved by Accessibility
 Insights (fixtures/desktop/uia: the Windows 10 taskbar, Visual Studio's editor and combo box,
-the WPF Wildlife Manager), driven by the official Python SDK over stdio with no desktop at all:
+the WPF Wildlife Manager), driven by the official Python SDK over stdio with no desktop at all
+(served by the Windows platform over a scripted UI Automation):
 each file is one app with one window, its snapshot shows the controls with refs, and an action
 on one answers as the other desktops' do.
 """
@@ -43,7 +44,7 @@ async def call(client, tool: str, **args) -> str:
 async def test_a_windows_recording_is_served_as_a_desktop(axsnap_bin: Path, file: str, app: str, line: str) -> None:
     async with connect(server(axsnap_bin, FIXTURES / file)) as client:
         windows = await call(client, "desktop_windows")
-        m = re.search(rf'^(w\d+) frame "[^"]*" app "{re.escape(app)}"', windows, re.M)
+        m = re.search(rf'^(w\d+) window "[^"]*" app "{re.escape(app)}"', windows, re.M)
         assert m, windows
         text = await call(client, "snapshot", window=m.group(1), max_tokens=0)
         shown = [s for s in text.splitlines() if s.strip().startswith(line)]

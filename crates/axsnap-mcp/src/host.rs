@@ -16,14 +16,26 @@ pub type Native = axsnap_uia::UiaPlatform;
 #[cfg(not(any(target_os = "linux", windows)))]
 pub type Native = axsnap_desktop::NoPlatform;
 
+/// A recording replayed: an `axsnap-desktop-recording` by the recorded platform, a Windows
+/// tree by the Windows platform itself over a scripted automation (its pattern calls, read-back
+/// and change signal run as on Windows).
+pub type Replay = Either<RecordedPlatform, axsnap_uia::UiaPlatform>;
+
 /// The desktop: the system's, or a recording's.
-pub type Host = Either<Native, RecordedPlatform>;
+pub type Host = Either<Native, Replay>;
 
 /// Connects to the desktop: the recording at `recording` when given (replayed from its start),
 /// else the system's own.
 pub async fn connect(recording: Option<&Path>) -> Result<DesktopBackend<Host>, DesktopError> {
     let platform = match recording {
-        Some(path) => Either::Right(RecordedPlatform::new(axsnap_uia::open_recording(path)?)),
+        Some(path) => Either::Right(match axsnap_uia::open(path)? {
+            axsnap_uia::Opened::Windows { elements, app } => {
+                let process = format!("{app}.exe");
+                let start = move || Ok(axsnap_uia::ScriptedAutomation::new(elements, &process, true).0);
+                Either::Right(axsnap_uia::UiaPlatform::start(start).await?)
+            }
+            axsnap_uia::Opened::Recording(recording) => Either::Left(RecordedPlatform::new(recording)),
+        }),
         #[cfg(target_os = "linux")]
         None => Either::Left(axsnap_atspi::Atspi::connect().await?),
         #[cfg(windows)]

@@ -175,8 +175,9 @@ pub trait Automation {
     fn windows(&mut self) -> Result<Vec<TopWindow>, CallError>;
 
     /// Reads window `hwnd` with one cache request (TreeScope_Subtree over the raw view, every
-    /// property and pattern state [`Element`] holds), keeping the live elements for calls,
-    /// and stopping with a partial read at `deadline`.
+    /// property and pattern state [`Element`] holds), keeping the live elements for calls.
+    /// When that request does not come in time (a very large or busy app), the window is read
+    /// piece by piece, stopping with a partial read at `deadline`.
     fn read(&mut self, hwnd: i64, deadline: Instant) -> Result<Read, CallError>;
 
     /// The element with runtime id `element` in window `hwnd` as it is now (one element's

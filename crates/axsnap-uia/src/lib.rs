@@ -60,6 +60,6 @@ pub use element::{Element, Elements, Patterns};
 pub use error::ReadError;
 pub use platform::{resolve, UiaControl, UiaPlatform, UiaWindow};
 pub use reader::{read_json, Limits};
-pub use recording::{open_recording, read_elements, window_elements};
+pub use recording::{open, open_recording, read_elements, window_elements, Opened};
 pub use scripted::{Script, ScriptedAutomation};
 pub use writer::write_json;

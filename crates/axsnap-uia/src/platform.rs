@@ -160,14 +160,15 @@ fn holds(now: &Element, check: &Check) -> bool {
     }
 }
 
-/// An app's name from its executable: `C:\...\Notepad.exe` and `notepad.exe` are `notepad`.
+/// An app's name from its executable: `C:\...\Notepad.exe` is `Notepad` (apps are found by
+/// name without regard to case).
 fn app_name(process_name: &str, pid: u32) -> String {
     let file = process_name.rsplit(['\\', '/']).next().unwrap_or(process_name);
     let stem = file.strip_suffix(".exe").or_else(|| file.strip_suffix(".EXE")).unwrap_or(file);
     if stem.is_empty() {
         format!("process {pid}")
     } else {
-        stem.to_lowercase()
+        stem.to_string()
     }
 }
 

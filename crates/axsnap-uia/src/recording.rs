@@ -21,27 +21,54 @@ use crate::reader::{read_json, Limits};
 /// The extensions Accessibility Insights for Windows saves elements under.
 pub const EXTENSIONS: [&str; 3] = ["hier", "snapshot", "a11ytest"];
 
-/// Reads the recording at `path`: an Accessibility Insights file as one app with one window,
-/// anything else as an `axsnap-desktop-recording` ([`Recording::open`]).
-pub fn open_recording(path: &Path) -> Result<Recording, DesktopError> {
+/// A recording as read: an Accessibility Insights file's window (served by the Windows
+/// platform itself over a [`crate::ScriptedAutomation`]), or an `axsnap-desktop-recording`.
+#[derive(Debug)]
+pub enum Opened {
+    /// A Windows tree: the window's elements and the app it is served as.
+    Windows {
+        /// The window ([`window_elements`] of the file's tree).
+        elements: Elements,
+        /// The app's name (the file's name without its extension).
+        app: String,
+    },
+    /// Any other recording.
+    Recording(Recording),
+}
+
+/// Reads the recording at `path`: an Accessibility Insights file (by its extension, a zip, or
+/// JSON whose top is an element) as a Windows window, anything else as an
+/// `axsnap-desktop-recording` ([`Recording::open`]).
+pub fn open(path: &Path) -> Result<Opened, DesktopError> {
     let bad = |reason: String| DesktopError::Recording { path: path.display().to_string(), reason };
     let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
     let by_name = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)));
+    let windows =
+        |elements: Elements| Opened::Windows { elements: window_elements(&elements), app: app_name(path) };
     if by_name || archive::is_zip(&bytes) {
-        return from_bytes(&bytes, &app_name(path)).map_err(|e| bad(e.to_string()));
+        return read_elements(&bytes, &Limits::default()).map(windows).map_err(|e| bad(e.to_string()));
     }
     match Recording::open(path) {
-        Ok(recording) => Ok(recording),
+        Ok(recording) => Ok(Opened::Recording(recording)),
         // Not a recording: an element tree under another name is still one.
         Err(e) => match read_json(&bytes, &Limits::default()) {
-            Ok(elements) => Ok(recording_of(&elements, &app_name(path))),
+            Ok(elements) => Ok(windows(elements)),
             Err(ReadError::NotAnElement(_) | ReadError::Json { .. }) => Err(e),
             Err(other) => Err(bad(other.to_string())),
         },
     }
+}
+
+/// Reads the recording at `path` for the recorded platform: an Accessibility Insights file
+/// as one app with one window, anything else as an `axsnap-desktop-recording`.
+pub fn open_recording(path: &Path) -> Result<Recording, DesktopError> {
+    Ok(match open(path)? {
+        Opened::Windows { elements, app } => recording_of(&elements, &app),
+        Opened::Recording(recording) => recording,
+    })
 }
 
 /// The elements of an Accessibility Insights file's bytes: a `.a11ytest` zip or the JSON of a

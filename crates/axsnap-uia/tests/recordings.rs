@@ -180,8 +180,14 @@ fn the_rules_make_every_recording_smaller() {
             let ruled = agent.snapshot(&full()).await.expect("a snapshot").response.text;
             (raw, ruled)
         });
-        let (r, p) = (axsnap_core::tokens::count_cl100k(&raw), axsnap_core::tokens::count_cl100k(&ruled));
-        println!("{file}: {r} tokens with no rule, {p} with the rules ({}% saved)", 100 - p * 100 / r.max(1));
+        use axsnap_core::tokens::{count_cl100k, count_o200k};
+        let (r, p) = (count_cl100k(&raw), count_cl100k(&ruled));
+        let (ro, po) = (count_o200k(&raw), count_o200k(&ruled));
+        println!(
+            "{file}: cl100k {r} with no rule, {p} with the rules ({}% saved); o200k {ro} -> {po}",
+            100 - p * 100 / r.max(1)
+        );
         assert!(p < r, "{file}: {p} >= {r}");
+        assert!(po < ro, "{file}: {po} >= {ro}");
     }
 }

@@ -1,6 +1,7 @@
 //! `axsnap desktop ... --recording FILE` on Windows trees saved by Accessibility Insights
 //! (fixtures/desktop/uia): the real binary lists each file as one app with one window, prints
-//! its snapshot and finds in it, on any system. The snapshots' content is held line by line by
+//! its snapshot and finds in it, on any system, served by the Windows platform over a scripted
+//! automation; `--record` saves the window as UI Automation read it, which replays the same. The snapshots' content is held line by line by
 //! the goldens of `crates/axsnap-uia/tests/recordings.rs`.
 
 use std::path::PathBuf;
@@ -32,7 +33,7 @@ fn each_recording_is_an_app_with_a_window_that_snapshots_and_finds() {
     for (file, app, line) in cases {
         let path = fixture(file);
         let apps = run(&["desktop", "apps", "--recording", &path]);
-        assert!(apps.starts_with(&format!("{app}\n  frame ")), "{file}: {apps}");
+        assert!(apps.starts_with(&format!("{app}\n  window ")), "{file}: {apps}");
         let text = run(&["desktop", "snapshot", "--recording", &path, "--app", app]);
         assert!(text.lines().any(|l| l.trim_start().starts_with(line)), "{file}: no {line}:\n{text}");
     }
@@ -46,6 +47,35 @@ fn each_recording_is_an_app_with_a_window_that_snapshots_and_finds() {
         "show desktop button",
     ]);
     assert!(found.lines().next().is_some_and(|l| l.contains("Show desktop")), "{found}");
+}
+
+#[test]
+fn a_window_recorded_with_record_replays_the_same() {
+    let dir = std::env::temp_dir().join(format!("axsnap-uia-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let saved = dir.join("wildlife.hier");
+    let path = fixture("WildlifeManagerTest.a11ytest");
+    let live = run(&[
+        "desktop",
+        "snapshot",
+        "--recording",
+        &path,
+        "--app",
+        "WildlifeManagerTest",
+        "--record",
+        &saved.display().to_string(),
+    ]);
+    let json = std::fs::read_to_string(&saved).expect("the recording was written");
+    assert!(
+        json.contains("\"Properties\"") && json.contains("Wildlife Manager 2.0"),
+        "not element JSON: {}",
+        &json[..json.len().min(300)]
+    );
+    let replayed =
+        run(&["desktop", "snapshot", "--recording", &saved.display().to_string(), "--app", "wildlife"]);
+    std::fs::remove_dir_all(&dir).ok();
+    let body = |t: &str| t.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(body(&replayed), body(&live));
 }
 
 #[test]

@@ -112,19 +112,16 @@ async fn snapshot(a: &DesktopSnapshotArgs) -> anyhow::Result<()> {
 }
 
 /// The window as the platform itself read it, where the platform has a recording form of its
-/// own: on Windows, UI Automation's elements as Accessibility Insights saves them.
-#[cfg(windows)]
+/// own: UI Automation's elements as Accessibility Insights saves them (on Windows, and for a
+/// Windows tree replayed anywhere).
 fn native_recording(agent: &Agent<DesktopBackend<Host>>, target: &axsnap_core::TargetId) -> Option<Vec<u8>> {
+    use axsnap_desktop::Either;
     match agent.backend_ref().platform() {
-        axsnap_desktop::Either::Left(uia) => uia.recorded(target),
-        axsnap_desktop::Either::Right(_) => None,
+        Either::Right(Either::Right(uia)) => uia.recorded(target),
+        #[cfg(windows)]
+        Either::Left(uia) => uia.recorded(target),
+        _ => None,
     }
-}
-
-/// The window as the platform itself read it: elsewhere the raw tree is the recording's form.
-#[cfg(not(windows))]
-fn native_recording(_: &Agent<DesktopBackend<Host>>, _: &axsnap_core::TargetId) -> Option<Vec<u8>> {
-    None
 }
 
 async fn find(a: &DesktopFindArgs) -> anyhow::Result<()> {
