@@ -210,7 +210,10 @@ pub fn states(e: &Element, role: &Role, actions: ActionSet) -> StateSet {
 pub fn range(e: &Element, role: &Role) -> Option<ValueRange> {
     let ranged =
         matches!(role, Role::Slider | Role::SpinButton | Role::ProgressBar | Role::Meter | Role::ScrollBar);
-    ranged.then_some(()).and_then(|()| ValueRange::new(e.min_value?, e.max_value?, None))
+    if !ranged {
+        return None;
+    }
+    ValueRange::new(e.min_value?, e.max_value?, None)
 }
 
 #[cfg(test)]

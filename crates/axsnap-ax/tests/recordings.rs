@@ -146,11 +146,19 @@ fn electron_window() {
 
 /// Each recorded window's tokens (cl100k) shown whole with every projection rule off, and
 /// with the rules (wrappers unwrapped, repeated labels and blank images dropped). Printed
-/// (`--nocapture`); the rules must save.
+/// (`--nocapture`). The rules must save where there is something for them to remove
+/// (wrappers, labels that repeat a field's name, blank images); the menu and the sign-in
+/// dialog have none, and must at least not grow.
 #[test]
 fn the_rules_make_every_recording_smaller() {
-    let files = ["finder.axjson", "save-sheet.axjson", "menu.axjson", "login.axjson", "electron.axjson"];
-    for file in files {
+    let files = [
+        ("finder.axjson", true),
+        ("save-sheet.axjson", true),
+        ("menu.axjson", false),
+        ("login.axjson", false),
+        ("electron.axjson", true),
+    ];
+    for (file, saves) in files {
         let (raw, ruled) = runtime().block_on(async {
             let mut agent = agent(file).await;
             let whole = Request { options: ProjectOptions::raw(), ..full() };
@@ -160,6 +168,6 @@ fn the_rules_make_every_recording_smaller() {
         });
         let (r, p) = (axsnap_core::tokens::count_cl100k(&raw), axsnap_core::tokens::count_cl100k(&ruled));
         println!("{file}: {r} tokens with no rule, {p} with the rules ({}% saved)", 100 - p * 100 / r.max(1));
-        assert!(p <= r, "{file}: {p} > {r}");
+        assert!(p < r || (!saves && p == r), "{file}: {p} with the rules, {r} without");
     }
 }
