@@ -1,6 +1,7 @@
 //! [`Host`]: the desktop a server or the CLI works on, the system's own platform (AT-SPI on
 //! Linux, UI Automation on Windows; none yet on macOS) or a recording replayed in its place (an
-//! `axsnap-desktop-recording`, or a Windows tree Accessibility Insights saved).
+//! `axsnap-desktop-recording`, a Windows tree Accessibility Insights saved, or a macOS tree as
+//! an AX recording, `.axjson`).
 
 use std::path::Path;
 
@@ -16,7 +17,8 @@ pub type Native = axsnap_uia::UiaPlatform;
 #[cfg(not(any(target_os = "linux", windows)))]
 pub type Native = axsnap_desktop::NoPlatform;
 
-/// A recording replayed: an `axsnap-desktop-recording` by the recorded platform, a Windows
+/// A recording replayed: an `axsnap-desktop-recording` or a macOS AX recording by the
+/// recorded platform, a Windows
 /// tree by the Windows platform itself over a scripted automation (its pattern calls, read-back
 /// and change signal run as on Windows).
 pub type Replay = Either<RecordedPlatform, axsnap_uia::UiaPlatform>;
@@ -28,6 +30,9 @@ pub type Host = Either<Native, Replay>;
 /// else the system's own.
 pub async fn connect(recording: Option<&Path>) -> Result<DesktopBackend<Host>, DesktopError> {
     let platform = match recording {
+        Some(path) if axsnap_ax::is_ax_recording(path) => {
+            Either::Right(Either::Left(RecordedPlatform::new(axsnap_ax::open_recording(path)?)))
+        }
         Some(path) => Either::Right(match axsnap_uia::open(path)? {
             axsnap_uia::Opened::Windows { elements, app } => {
                 let process = format!("{app}.exe");

@@ -31,8 +31,8 @@ pub enum Command {
     // Boxed: its options outweigh every other command's (clippy's large_enum_variant on
     // Windows, where paths are bigger).
     Mcp(Box<McpArgs>),
-    /// Snapshot and search the windows of desktop apps (AT-SPI on Linux, or a recording
-    /// anywhere): `apps`, `snapshot --app NAME`, `find --app NAME QUERY`.
+    /// Snapshot and search the windows of desktop apps (AT-SPI on Linux, UI Automation on
+    /// Windows, or a recording anywhere): `apps`, `snapshot --app NAME`, `find --app NAME QUERY`.
     #[command(subcommand)]
     Desktop(DesktopCommand),
     /// Count the tokens of a text (a file, or standard input) as models do: bytes, cl100k_base
@@ -123,9 +123,10 @@ pub struct WindowArgs {
     /// Most seconds a capture may take before it gives a partial window.
     #[arg(long, value_name = "SECS", default_value_t = 10)]
     pub capture_timeout: u64,
-    /// Read the window from a recording (an `axsnap-desktop-recording` JSON file, or a Windows
-    /// tree Accessibility Insights saved: `.hier`, `.snapshot`, `.a11ytest`, one app named
-    /// after the file) instead of the desktop: the same answers on any machine.
+    /// Read the window from a recording (an `axsnap-desktop-recording` JSON file, a Windows
+    /// tree Accessibility Insights saved: `.hier`, `.snapshot`, `.a11ytest`, or a macOS AX
+    /// recording, `.axjson`; these last as one app named after the file) instead of the
+    /// desktop: the same answers on any machine.
     #[arg(long, value_name = "PATH")]
     pub recording: Option<PathBuf>,
 }
@@ -266,9 +267,9 @@ pub struct McpArgs {
     /// `window` target on snapshot, find and the actions.
     #[arg(long)]
     pub desktop: bool,
-    /// With --desktop: replay this recording (an `axsnap-desktop-recording` JSON file, or an
-    /// Accessibility Insights `.hier`, `.snapshot` or `.a11ytest`) as the desktop, each session
-    /// from its start, instead of the system's own.
+    /// With --desktop: replay this recording (an `axsnap-desktop-recording` JSON file, an
+    /// Accessibility Insights `.hier`, `.snapshot` or `.a11ytest`, or a macOS AX `.axjson`) as
+    /// the desktop, each session from its start, instead of the system's own.
     #[arg(long, value_name = "PATH", requires = "desktop")]
     pub recording: Option<PathBuf>,
     /// Also put each answer's JSON form in `structuredContent` and declare every tool's
