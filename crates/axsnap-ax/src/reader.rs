@@ -37,6 +37,7 @@
 use std::collections::HashMap;
 
 use axsnap_core::Rect;
+use axsnap_desktop::deep_json::{nesting, with_room};
 use serde_json::{Map, Value};
 
 use crate::element::{AxAction, Element, Elements};
@@ -74,12 +75,6 @@ impl Default for Limits {
     }
 }
 
-/// JSON nesting parsed on the caller's stack; deeper files get a thread of [`DEEP_STACK`].
-const SHALLOW: usize = 100;
-
-/// The deep thread's stack: reserved, not committed, so only what the depth uses is touched.
-const DEEP_STACK: usize = 256 << 20;
-
 /// Reads an AX recording from its bytes (a byte-order mark is allowed).
 pub fn read_json(bytes: &[u8], limits: &Limits) -> Result<AxRecording, ReadError> {
     if bytes.len() > limits.max_bytes {
@@ -92,41 +87,7 @@ pub fn read_json(bytes: &[u8], limits: &Limits) -> Result<AxRecording, ReadError
     if depth > limits.max_depth.saturating_mul(2).saturating_add(4) {
         return Err(ReadError::TooLarge { what: "the nesting of elements", limit: limits.max_depth });
     }
-    if depth <= SHALLOW {
-        return parse(bytes, limits);
-    }
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("axsnap-ax-reader".into())
-            .stack_size(DEEP_STACK)
-            .spawn_scoped(scope, || parse(bytes, limits))
-            .map_err(ReadError::Io)?
-            .join()
-            .unwrap_or_else(|_| Err(ReadError::NotARecording("the reader stopped on it".into())))
-    })
-}
-
-/// How deep `bytes` nest arrays and objects, brackets inside strings not counted.
-fn nesting(bytes: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if b == b'[' || b == b'{' {
-            depth += 1;
-            deepest = deepest.max(depth);
-        } else if b == b']' || b == b'}' {
-            depth = depth.saturating_sub(1);
-        }
-    }
-    deepest
+    with_room(depth, || parse(bytes, limits))?
 }
 
 /// [`read_json`] once the file is known to fit the stack it runs on.

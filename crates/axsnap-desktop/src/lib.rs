@@ -35,8 +35,10 @@
 mod apps;
 pub mod backend;
 mod clipboard;
+pub mod deep_json;
 mod either;
 mod error;
+mod flat;
 pub mod launch;
 mod platform;
 mod recorded;
@@ -48,6 +50,7 @@ pub use backend::{DesktopBackend, DesktopWindow, Listing};
 pub use clipboard::Clipboard;
 pub use either::Either;
 pub use error::DesktopError;
+pub use flat::Flat;
 pub use launch::{spawn_process, Launched, Spawned};
 pub use platform::{AppInfo, NoPlatform, Pass, Platform, WindowControl, WindowInfo};
 pub use recorded::{RecordedControl, RecordedPlatform};

@@ -5,44 +5,8 @@
 
 use axsnap_core::Rect;
 
-/// A tree of elements in a flat arena (indexes, no nesting), so nothing that walks it
-/// recurses on its depth.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Elements {
-    /// The elements; the root is the first.
-    pub nodes: Vec<Element>,
-    /// For each element (same index), its children's indexes in order.
-    pub children: Vec<Vec<usize>>,
-}
-
-impl Elements {
-    /// Adds `element` under `parent` (or as the root when there is none yet) and returns its
-    /// index.
-    pub fn push(&mut self, parent: Option<usize>, element: Element) -> usize {
-        let id = self.nodes.len();
-        self.nodes.push(element);
-        self.children.push(Vec::new());
-        if let Some(p) = parent.and_then(|p| self.children.get_mut(p)) {
-            p.push(id);
-        }
-        id
-    }
-
-    /// The root, when there is one.
-    pub fn root(&self) -> Option<&Element> {
-        self.nodes.first()
-    }
-
-    /// How many elements.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-}
+/// A tree of [`Element`]s, in document order.
+pub type Elements = axsnap_desktop::Flat<Element>;
 
 /// One element: the properties axsnap reads (by UIA property id, see [`crate::ids`]) and its
 /// patterns.

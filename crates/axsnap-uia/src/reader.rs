@@ -12,6 +12,7 @@
 //! error that says so); the element tree is then walked with an explicit stack.
 
 use axsnap_core::Rect;
+use axsnap_desktop::deep_json::{nesting, with_room};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -40,41 +41,6 @@ impl Default for Limits {
     }
 }
 
-/// JSON nesting the reader parses on the caller's stack; deeper files get a thread with
-/// [`DEEP_STACK`] (serde_json's parser recurses once per nested array or object, and each
-/// element level is two: its object and its `Children` array).
-const SHALLOW: usize = 100;
-
-/// The stack of the thread deep files are parsed (and dropped) on: reserved, not committed,
-/// so only what the file's depth uses is ever touched.
-const DEEP_STACK: usize = 512 << 20;
-
-/// How deep `bytes` nest arrays and objects, brackets inside strings not counted.
-fn nesting(bytes: &[u8]) -> usize {
-    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
-
 /// Reads an element tree from Accessibility Insights' JSON (a byte-order mark is allowed).
 pub fn read_json(bytes: &[u8], limits: &Limits) -> Result<Elements, ReadError> {
     if bytes.len() > limits.max_bytes {
@@ -85,19 +51,7 @@ pub fn read_json(bytes: &[u8], limits: &Limits) -> Result<Elements, ReadError> {
     if depth > limits.max_depth.saturating_mul(2).saturating_add(4) {
         return Err(ReadError::TooLarge { what: "the nesting of elements", limit: limits.max_depth });
     }
-    if depth <= SHALLOW {
-        return elements_of(bytes, limits);
-    }
-    // A deep file is parsed, walked and its JSON dropped on a thread with room for its depth.
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("axsnap-uia-reader".into())
-            .stack_size(DEEP_STACK)
-            .spawn_scoped(scope, || elements_of(bytes, limits))
-            .map_err(ReadError::Io)?
-            .join()
-            .unwrap_or_else(|_| Err(ReadError::NotAnElement("the reader stopped on it".into())))
-    })
+    with_room(depth, || elements_of(bytes, limits))?
 }
 
 /// [`read_json`] once the file is known to fit the stack it runs on.
@@ -422,10 +376,5 @@ mod tests {
         // Within the limit, as deep a tree reads whole (past serde_json's own 128 levels).
         let deep = Limits { max_depth: depth, ..Limits::default() };
         assert_eq!(read_json(s.as_bytes(), &deep).map(|e| e.len()).ok(), Some(depth));
-    }
-
-    #[test]
-    fn brackets_in_strings_are_not_nesting() {
-        assert_eq!(nesting(br#"{"a": "[[[{{", "b": ["\"]]]"]}"#), 2);
     }
 }

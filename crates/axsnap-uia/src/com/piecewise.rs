@@ -14,6 +14,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
+use axsnap_core::caps::thousands;
 use windows::Win32::UI::Accessibility::*;
 
 use super::{capture, error};
@@ -157,19 +158,6 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// `n` with commas between thousands: `1,234`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,14 +234,5 @@ mod tests {
             )),
             "{both:?}"
         );
-    }
-
-    #[test]
-    fn groups_thousands() {
-        let cases = [(0, "0"), (7, "7"), (999, "999"), (1_000, "1,000"), (12_345, "12,345")];
-        for (n, words) in cases {
-            assert_eq!(thousands(n), words);
-        }
-        assert_eq!(thousands(123_456_789), "123,456,789");
     }
 }
